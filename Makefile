@@ -1,0 +1,66 @@
+# The README's two commands: `make run` and `make test`. Everything they need they install.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Embedded `make test` leaves out the tests that need PostgreSQL and Redis; with DATABASE_URL and
+# REDIS_URL set (`make test-services`, CI) the whole suite runs and those tests must pass.
+PYTEST_ARGS ?=
+
+.PHONY: help install system-deps run test test-embedded test-services services lint format messages bench clean
+
+help:
+	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
+	@echo "make test           the whole test suite (embedded, or on services when DATABASE_URL is set)"
+	@echo "make test-services  the suite against PostgreSQL + Redis on 127.0.0.1 (started if needed)"
+	@echo "make lint           ruff + import-linter (layer contracts)"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP) messages
+
+system-deps:
+	@scripts/system-deps
+
+messages: $(STAMP)
+	@scripts/system-deps gettext
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: install
+	@scripts/system-deps chromium
+ifdef DATABASE_URL
+	@scripts/services-up
+	$(BIN)/pytest $(PYTEST_ARGS)
+else
+	$(BIN)/pytest -m "not services" $(PYTEST_ARGS)
+endif
+
+test-services:
+	$(MAKE) test DATABASE_URL=postgres://postgres@127.0.0.1:5432/classroom REDIS_URL=redis://127.0.0.1:6379/0 REQUIRE_SERVICES=1
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	$(BIN)/python -m engine.bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache db.sqlite3

@@ -1,0 +1,34 @@
+import json
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+MAX_MESSAGE_BYTES = 4096
+
+
+class PingConsumer(AsyncWebsocketConsumer):
+    """``/ws/ping/``: lets a page (and a test) see that its signed-in socket works end to end.
+    Anonymous sockets are refused; anything but a ping gets an error message, never a crash."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        await self.accept()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error("too_large" if text_data else "malformed", "send small JSON text")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed", "messages are JSON objects")
+            return
+        if isinstance(message, dict) and message.get("type") == "ping":
+            await self.send(text_data=json.dumps({"type": "pong"}))
+        else:
+            await self._error("unknown_type", "this socket only answers ping")
+
+    async def _error(self, code, message):
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

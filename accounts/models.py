@@ -1,0 +1,85 @@
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES, PIN_LENGTH
+
+
+class Role(models.TextChoices):
+    TEACHER = "teacher", _("Teacher")
+    STUDENT = "student", _("Student")
+
+
+class SecretKind(models.TextChoices):
+    NONE = "", _("Not set")
+    PICTURE = "picture", _("Picture password")
+    PIN = "pin", _("PIN")
+
+
+def canonical_secret(kind: str, secret) -> str:
+    """One spelling per secret, so "1234", [" 1234 "] and the same picture taps all hash alike.
+
+    Raises ValidationError for a secret of the wrong shape."""
+    if kind == SecretKind.PIN:
+        pin = str(secret).strip()
+        lo, hi = PIN_LENGTH
+        if not (pin.isascii() and pin.isdigit() and lo <= len(pin) <= hi):
+            raise ValidationError(_("A PIN is %(lo)s to %(hi)s digits.") % {"lo": lo, "hi": hi})
+        return f"pin:{pin}"
+    if kind == SecretKind.PICTURE:
+        keys = secret.split("-") if isinstance(secret, str) else list(secret)
+        lo, hi = PICTURE_SEQUENCE_LENGTH
+        if not (lo <= len(keys) <= hi) or any(k not in PICTURES for k in keys):
+            raise ValidationError(
+                _("A picture password is %(lo)s to %(hi)s pictures from the grid.")
+                % {"lo": lo, "hi": hi}
+            )
+        return "picture:" + "-".join(keys)
+    raise ValidationError(_("Unknown kind of secret."))
+
+
+class User(AbstractUser):
+    """Teachers sign in with e-mail and password. Students have no e-mail and no password of their
+    own: a teacher gives each a picture password or a PIN, checked by ``check_student_secret``."""
+
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.TEACHER)
+    display_name = models.CharField(_("name"), max_length=80, blank=True)
+    secret_kind = models.CharField(
+        _("kind of secret"), max_length=16, choices=SecretKind.choices, blank=True, default=""
+    )
+    secret_hash = models.CharField(max_length=256, blank=True, default="")
+
+    objects = UserManager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role__in=[Role.TEACHER, Role.STUDENT]), name="user_role_valid"
+            ),
+        ]
+
+    @property
+    def is_teacher(self) -> bool:
+        return self.role == Role.TEACHER
+
+    @property
+    def is_student(self) -> bool:
+        return self.role == Role.STUDENT
+
+    def __str__(self) -> str:
+        return self.display_name or self.get_full_name() or self.username
+
+    def set_student_secret(self, kind: str, secret) -> None:
+        self.secret_kind = kind
+        self.secret_hash = make_password(canonical_secret(kind, secret))
+
+    def check_student_secret(self, secret) -> bool:
+        if not self.is_student or not self.secret_hash or not self.is_active:
+            return False
+        try:
+            candidate = canonical_secret(self.secret_kind, secret)
+        except ValidationError:
+            return False
+        return check_password(candidate, self.secret_hash)

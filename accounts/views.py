@@ -1,0 +1,41 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts import services
+from accounts.forms import TeacherSignUpForm
+from accounts.models import Role
+
+
+def landing(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    return render(request, "landing.html")
+
+
+def home(request):
+    """Sends each person to their own home."""
+    if not request.user.is_authenticated:
+        return redirect("landing")
+    if request.user.role == Role.STUDENT:
+        return redirect("classroom:student_home")
+    return redirect("classroom:teacher_home")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = TeacherSignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        teacher = services.teacher_create(
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
+        )
+        login(request, teacher, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! Your teacher account is ready."))
+        return redirect("classroom:teacher_home")
+    return render(request, "accounts/signup.html", {"form": form})

@@ -1,0 +1,68 @@
+"""The demo class: a teacher and students with known logins, for trying the site and for tests."""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from accounts.models import Role
+from accounts.services import teacher_create
+from classroom.models import Classroom, Enrollment
+from classroom.services import classroom_add_student
+
+DEMO_TEACHER_EMAIL = "teacher@example.com"
+DEMO_TEACHER_PASSWORD = "demo-teacher-2026"
+DEMO_CLASS_NAME = "Demo class 3B"
+DEMO_CLASS_CODE = "MATH34"
+DEMO_STUDENTS = [
+    ("Ana", "picture", "cat-sun-star"),
+    ("Ben", "pin", "1234"),
+    ("Carla", "picture", "dog-apple-ball"),
+    ("Dan", "pin", "2468"),
+    ("Eva", "picture", "fish-tree-car"),
+    ("Femi", "pin", "1357"),
+]
+
+
+@transaction.atomic
+def seed_demo() -> Classroom:
+    """Creates the demo class, or puts it back as it was; safe to run again."""
+    User = get_user_model()
+    teacher = User.objects.filter(username=DEMO_TEACHER_EMAIL).first()
+    if teacher is None:
+        teacher = teacher_create(
+            email=DEMO_TEACHER_EMAIL, password=DEMO_TEACHER_PASSWORD, display_name="Ms. Demo"
+        )
+    else:
+        teacher.set_password(DEMO_TEACHER_PASSWORD)
+        teacher.role = Role.TEACHER
+        teacher.is_active = True
+        teacher.save()
+    classroom, _ = Classroom.objects.get_or_create(
+        code=DEMO_CLASS_CODE, defaults={"teacher": teacher, "name": DEMO_CLASS_NAME}
+    )
+    enrolled = {
+        e.student.display_name: e.student
+        for e in Enrollment.objects.filter(classroom=classroom).select_related("student")
+    }
+    for name, kind, secret in DEMO_STUDENTS:
+        student = enrolled.get(name)
+        if student is None:
+            classroom_add_student(
+                classroom=classroom, display_name=name, secret_kind=kind, secret=secret
+            )
+        else:
+            student.set_student_secret(kind, secret)
+            student.is_active = True
+            student.save()
+    return classroom
+
+
+def demo_logins_text() -> str:
+    lines = [
+        "Demo logins",
+        f"  Teacher: {DEMO_TEACHER_EMAIL} / {DEMO_TEACHER_PASSWORD}  (at /accounts/login/)",
+        f"  Students: class code {DEMO_CLASS_CODE} at /student/, then pick the name:",
+    ]
+    for name, kind, secret in DEMO_STUDENTS:
+        what = f"PIN {secret}" if kind == "pin" else "pictures " + ", ".join(secret.split("-"))
+        lines.append(f"    {name:<6} {what}")
+    return "\n".join(lines)

@@ -1,0 +1,18 @@
+from django.urls import path
+
+from classroom import views
+
+app_name = "classroom"
+
+urlpatterns = [
+    path("teacher/", views.teacher_home, name="teacher_home"),
+    path("teacher/classes/new/", views.classroom_create, name="classroom_create"),
+    path("me/", views.student_home, name="student_home"),
+    path("student/", views.student_login_code, name="student_login"),
+    path("student/<str:code>/", views.student_login_roster, name="student_login_roster"),
+    path(
+        "student/<str:code>/<int:student_id>/",
+        views.student_login_secret,
+        name="student_login_secret",
+    ),
+]

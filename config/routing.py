@@ -1,0 +1,5 @@
+"""Every websocket path of the site; each app contributes its own."""
+
+from accounts.routing import websocket_urlpatterns as accounts_sockets
+
+websocket_urlpatterns = [*accounts_sockets]

@@ -1,0 +1,1 @@
+# Match, Seat, MoveRecord and Attempt arrive with live play (see DESIGN.md, "Live play").

@@ -1,0 +1,73 @@
+"""The demo teacher and a demo student sign in in a real browser (headless Chromium)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from classroom.demo import DEMO_CLASS_CODE, DEMO_TEACHER_EMAIL, DEMO_TEACHER_PASSWORD, seed_demo
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def demo(live_server):
+    seed_demo()
+    return live_server.url
+
+
+def test_demo_teacher_signs_in_and_sees_the_demo_class(page, demo):
+    page.goto(demo + "/")
+    page.get_by_role("link", name="Teacher sign-in").first.click()
+    page.get_by_label("E-mail").fill(DEMO_TEACHER_EMAIL)
+    page.get_by_label("Password").fill(DEMO_TEACHER_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/teacher/$"))
+    expect(page.get_by_role("heading", name="Demo class 3B")).to_be_visible()
+    expect(page.get_by_text(DEMO_CLASS_CODE)).to_be_visible()
+
+
+def test_demo_student_signs_in_with_pictures_by_tapping(page, demo):
+    page.goto(demo + "/student/")
+    page.get_by_label("Class code").fill(DEMO_CLASS_CODE.lower())
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("link", name="Ana").click()
+    for picture in ("cat", "sun", "star"):
+        page.get_by_role("button", name=picture, exact=True).click()
+    expect(page.get_by_text("Pictures chosen: 3")).to_be_visible()
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/me/$"))
+    expect(page.get_by_role("heading", name="Hello, Ana!")).to_be_visible()
+
+
+def test_demo_student_signs_in_by_keyboard_alone(page, demo):
+    page.goto(demo + "/student/")
+    expect(page.get_by_label("Class code")).to_be_focused()  # autofocus: a child just types
+    page.keyboard.type(DEMO_CLASS_CODE)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Who are you?")).to_be_visible()
+    page.get_by_role("link", name="Carla").focus()
+    page.keyboard.press("Enter")
+    for picture in ("dog", "apple", "ball"):
+        page.get_by_role("button", name=picture, exact=True).focus()
+        page.keyboard.press("Enter")
+    page.get_by_role("button", name="Sign in").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Hello, Carla!")).to_be_visible()
+
+
+def test_wrong_pictures_show_a_message_and_do_not_sign_in(page, demo):
+    page.goto(f"{demo}/student/{DEMO_CLASS_CODE}/")
+    page.get_by_role("link", name="Ana").click()
+    for picture in ("dog", "dog", "dog"):
+        page.get_by_role("button", name=picture, exact=True).click()
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("Those pictures are not right")
+    expect(page).to_have_url(re.compile(r"/student/"))
+
+
+def test_student_pages_in_spanish(page, demo):
+    page.goto(demo + "/")
+    page.get_by_label("Language").select_option("es")
+    page.get_by_role("button", name="Change").click()
+    expect(page.get_by_role("heading", name="Soy estudiante")).to_be_visible()

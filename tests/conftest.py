@@ -1,0 +1,60 @@
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# "dev" keeps the suite quick; CI runs more examples. HYPOTHESIS_PROFILE picks one explicitly.
+settings.register_profile(
+    "dev", max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+SERVICES_REQUIRED = bool(os.environ.get("CI") or os.environ.get("REQUIRE_SERVICES"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    # PBKDF2 is slow on purpose; tests that create many accounts do not need it to be. (Engine
+    # tests may run without the Django plugin, hence the check.)
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"
+        ]
+
+
+@pytest.fixture
+def services():
+    """Tests that need the real PostgreSQL and Redis. They run in the services pass of `make test`;
+    in CI (or with REQUIRE_SERVICES) a missing service fails the test instead of skipping it."""
+    from django.conf import settings as django_settings
+    from django.db import connection
+
+    problems = []
+    if connection.vendor != "postgresql":
+        problems.append("DATABASE_URL does not point at PostgreSQL")
+    if not django_settings.REDIS_URL:
+        problems.append("REDIS_URL is not set")
+    else:
+        import redis
+
+        try:
+            redis.Redis.from_url(django_settings.REDIS_URL, socket_timeout=2).ping()
+        except redis.RedisError as exc:
+            problems.append(f"Redis does not answer: {exc}")
+    if problems:
+        message = "; ".join(problems)
+        if SERVICES_REQUIRED:
+            pytest.fail(f"this test needs PostgreSQL and Redis: {message}")
+        pytest.skip(f"needs PostgreSQL and Redis ({message}); run make test-services")
+    return django_settings
+
+
+def pytest_collection_modifyitems(config, items):
+    # A test that asks for the `services` fixture is a services test: the embedded pass of
+    # `make test` deselects it with -m "not services"; the services pass runs it.
+    for item in items:
+        if "services" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.services)

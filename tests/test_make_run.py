@@ -1,0 +1,62 @@
+"""`make run` (the README's main command) serves the site with Daphne: / and /healthz answer 200."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url: str, timeout: float = 90.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=2)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
+def test_make_run_serves_the_landing_page_and_healthz(tmp_path):
+    port = free_port()
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV"}
+    }
+    # The embedded default, on a database file of this test's own.
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'run.sqlite3'}"
+    server = subprocess.Popen(
+        ["make", "run", f"PORT={port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        landing = wait_for(f"http://127.0.0.1:{port}/")
+        assert landing.status == 200
+        assert "Arithmetic games classroom" in landing.read().decode()
+        health = urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
+        assert health.status == 200
+        assert json.loads(health.read())["status"] == "ok"
+        css = urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/site.css", timeout=5)
+        assert css.status == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+    # make run prints the demo logins for whoever started it.
+    assert "teacher@example.com" in output
+    assert "MATH34" in output

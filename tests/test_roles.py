@@ -1,0 +1,49 @@
+"""Role separation: students never open teacher pages, teachers never open student pages."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_class, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+TEACHER_PAGES = [("classroom:teacher_home", "get"), ("classroom:classroom_create", "post")]
+STUDENT_PAGES = [("classroom:student_home", "get")]
+
+
+@pytest.mark.parametrize(("name", "method"), TEACHER_PAGES)
+def test_students_cannot_open_teacher_pages(client, name, method):
+    client.force_login(make_student(make_class()))
+    response = getattr(client, method)(reverse(name), {"name": "Sneaky class"})
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize(("name", "method"), STUDENT_PAGES)
+def test_teachers_cannot_open_student_pages(client, name, method):
+    client.force_login(make_teacher())
+    assert getattr(client, method)(reverse(name)).status_code == 403
+
+
+@pytest.mark.parametrize(("name", "method"), TEACHER_PAGES + STUDENT_PAGES)
+def test_anonymous_visitors_are_sent_to_sign_in(client, name, method):
+    response = getattr(client, method)(reverse(name))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_home_sends_each_role_to_its_own_page(client):
+    client.force_login(make_teacher())
+    assert client.get(reverse("home"))["Location"] == reverse("classroom:teacher_home")
+    client.force_login(make_student(make_class(make_teacher(email="t2@example.org"))))
+    assert client.get(reverse("home"))["Location"] == reverse("classroom:student_home")
+
+
+def test_teacher_creates_a_class_and_sees_only_their_own(client):
+    mine, theirs = make_teacher(), make_teacher(email="other@example.org")
+    make_class(theirs, name="Their class")
+    client.force_login(mine)
+    response = client.post(reverse("classroom:classroom_create"), {"name": "Year 3"}, follow=True)
+    content = response.content.decode()
+    assert "Year 3" in content
+    assert "Their class" not in content
+    assert mine.classrooms.get().name == "Year 3"

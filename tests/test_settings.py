@@ -1,0 +1,88 @@
+"""Settings from the environment: embedded by default, services by URL, production by DJANGO_ENV."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION_ENV = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "k8#Qv2!mZr7@pL4$wX9^tB1&nC6*hJ3(eF5)yU0-sD8+aG2=oI7~",
+    "ALLOWED_HOSTS": "classroom.example.org",
+}
+# Variables of the test run itself that must not reach the probed process.
+IGNORED_ENV = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+PROBE = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], "
+    "'options': s.DATABASES['default'].get('OPTIONS', {}), "
+    "'conn_max_age': s.DATABASES['default'].get('CONN_MAX_AGE'), "
+    "'layer': s.CHANNEL_LAYERS['default']['BACKEND'], 'eager': s.CELERY_TASK_ALWAYS_EAGER, "
+    "'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG}))"
+)
+
+
+def run_django(code_or_args, extra_env, *, manage=False):
+    env = {k: v for k, v in os.environ.items() if k not in IGNORED_ENV}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", **extra_env})
+    args = (
+        [sys.executable, "manage.py", *code_or_args]
+        if manage
+        else [sys.executable, "-c", code_or_args]
+    )
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def probe(extra_env):
+    done = run_django(PROBE, extra_env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_no_environment_runs_embedded():
+    got = probe({})
+    assert got["engine"] == "django.db.backends.sqlite3"
+    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert got["eager"] is True
+    assert got["debug"] is True
+
+
+def test_database_and_redis_urls_switch_to_services():
+    got = probe(
+        {"DATABASE_URL": "postgres://u@db.example:5432/classroom", "REDIS_URL": "redis://r:6379/1"}
+    )
+    assert got["engine"] == "django.db.backends.postgresql"
+    # Under ASGI: no persistent per-thread connections, psycopg's pool instead.
+    assert got["conn_max_age"] == 0
+    assert got["options"]["pool"]["max_size"] >= 1
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["eager"] is False
+    assert got["broker"] == "redis://r:6379/1"
+
+
+def test_production_refuses_to_start_without_secret_key():
+    env = {**PRODUCTION_ENV}
+    del env["SECRET_KEY"]
+    done = run_django(PROBE, env)
+    assert done.returncode != 0
+    assert "SECRET_KEY" in done.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts():
+    env = {**PRODUCTION_ENV}
+    del env["ALLOWED_HOSTS"]
+    done = run_django(PROBE, env)
+    assert done.returncode != 0
+    assert "ALLOWED_HOSTS" in done.stderr
+
+
+def test_production_turns_debug_off():
+    assert probe(PRODUCTION_ENV)["debug"] is False
+
+
+def test_check_deploy_is_clean_in_production():
+    done = run_django(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION_ENV, manage=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout

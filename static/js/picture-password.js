@@ -24,4 +24,5 @@ for (const fieldset of document.querySelectorAll("[data-picture-password]")) {
   });
   secret.value = "";
   show();
+  fieldset.dataset.ready = "true";
 }

@@ -32,6 +32,7 @@ def test_demo_student_signs_in_with_pictures_by_tapping(page, demo):
     page.get_by_label("Class code").fill(DEMO_CLASS_CODE.lower())
     page.get_by_role("button", name="Next").click()
     page.get_by_role("link", name="Ana").click()
+    page.locator("[data-picture-password][data-ready]").wait_for()
     for picture in ("cat", "sun", "star"):
         page.get_by_role("button", name=picture, exact=True).click()
     expect(page.get_by_text("Pictures chosen: 3")).to_be_visible()
@@ -48,9 +49,11 @@ def test_demo_student_signs_in_by_keyboard_alone(page, demo):
     expect(page.get_by_role("heading", name="Who are you?")).to_be_visible()
     page.get_by_role("link", name="Carla").focus()
     page.keyboard.press("Enter")
+    page.locator("[data-picture-password][data-ready]").wait_for()
     for picture in ("dog", "apple", "ball"):
         page.get_by_role("button", name=picture, exact=True).focus()
         page.keyboard.press("Enter")
+    expect(page.get_by_text("Pictures chosen: 3")).to_be_visible()
     page.get_by_role("button", name="Sign in").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Hello, Carla!")).to_be_visible()
@@ -59,6 +62,7 @@ def test_demo_student_signs_in_by_keyboard_alone(page, demo):
 def test_wrong_pictures_show_a_message_and_do_not_sign_in(page, demo):
     page.goto(f"{demo}/student/{DEMO_CLASS_CODE}/")
     page.get_by_role("link", name="Ana").click()
+    page.locator("[data-picture-password][data-ready]").wait_for()
     for picture in ("dog", "dog", "dog"):
         page.get_by_role("button", name=picture, exact=True).click()
     page.get_by_role("button", name="Sign in").click()

@@ -1,0 +1,463 @@
+"""The game protocol shared by the five games.
+
+A game is a stateless object; everything that changes lives in a ``State`` whose ``data`` is plain
+JSON (dicts with string keys, lists, ints, strings, bools, None), so a state can be stored in a
+database row, sent across processes and replayed exactly. ``apply`` and ``tick`` never touch their
+input: they work on a clone and return a new state whose version is one higher.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any
+Move = dict[str, Any]
+Event = dict[str, Any]
+
+_MASK64 = (1 << 64) - 1
+
+
+class EngineError(Exception):
+    """Base of the engine's errors; ``code`` is a stable string clients may rely on."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class IllegalMove(EngineError):
+    """A move that breaks the game's structure (not an arithmetic mistake, which is a real move)."""
+
+
+class SetupError(EngineError):
+    """A game that cannot be set up: unknown game or variant, bad player count, bad option."""
+
+
+# Codes every game shares; games add their own, documented in docs/rules/<game>.md.
+MALFORMED = "malformed"
+UNKNOWN_MOVE = "unknown_move"
+NOT_ACTIVE = "not_active"
+GAME_OVER = "game_over"
+BAD_SEAT = "bad_seat"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant option. ``kind`` is "int", "bool" or "choice"."""
+
+    name: str
+    default: Any
+    kind: str
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def validate(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise SetupError("bad_option", f"option {self.name!r} must be true or false")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SetupError("bad_option", f"option {self.name!r} must be a whole number")
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise SetupError(
+                    "bad_option",
+                    f"option {self.name!r} must be between {self.minimum} and {self.maximum}",
+                )
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise SetupError(
+                    "bad_option", f"option {self.name!r} must be one of {', '.join(self.choices)}"
+                )
+            return value
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "default": self.default,
+            "kind": self.kind,
+            "help": self.help,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices),
+        }
+
+
+def first_player_option() -> Option:
+    """RULINGS, common: "the starting seat is drawn from the match seed (option: seat 0)"."""
+    return Option(
+        "first_player",
+        "random",
+        "choice",
+        "Who starts: drawn from the match seed, or always seat 0.",
+        choices=("random", "seat0"),
+    )
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: Mapping[str, Option] = field(default_factory=dict)
+
+    def resolve_options(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overridden by ``overrides``; unknown names and bad values are refused."""
+        if overrides is None:
+            overrides = {}
+        if not isinstance(overrides, Mapping):
+            raise SetupError("bad_option", "options must be an object")
+        unknown = sorted(set(overrides) - set(self.options))
+        if unknown:
+            raise SetupError("unknown_option", f"unknown option(s): {', '.join(unknown)}")
+        resolved = {name: opt.default for name, opt in self.options.items()}
+        for name, value in overrides.items():
+            resolved[name] = self.options[name].validate(value)
+        return resolved
+
+
+def variants(*items: Variant) -> dict[str, Variant]:
+    return {v.name: v for v in items}
+
+
+class State:
+    """A game's whole state. ``data`` is JSON; ``rng`` is the seeded generator's 64-bit word."""
+
+    __slots__ = ("data", "game", "options", "players", "rng", "variant", "version")
+
+    def __init__(self, game, variant, players, options, version, rng, data):
+        self.game: str = game
+        self.variant: str = variant
+        self.players: int = players
+        self.options: dict[str, Any] = options
+        self.version: int = version
+        self.rng: int = rng
+        self.data: dict[str, Any] = data
+
+    def clone(self) -> State:
+        # marshal copies plain containers an order of magnitude faster than copy.deepcopy.
+        return State(
+            self.game,
+            self.variant,
+            self.players,
+            self.options,
+            self.version,
+            self.rng,
+            marshal.loads(marshal.dumps(self.data)),
+        )
+
+    def random(self) -> Rng:
+        return Rng(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and all(
+            getattr(self, s) == getattr(other, s) for s in self.__slots__
+        )
+
+    def __repr__(self) -> str:
+        return f"<State {self.game}/{self.variant} v{self.version}>"
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def seed_word(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError("bad_seed", "the seed must be a whole number")
+    return _mix64(seed & _MASK64)
+
+
+class Rng:
+    """SplitMix64 whose whole state is ``state.rng``, so randomness replays from the seed."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State):
+        self._state = state
+
+    def next64(self) -> int:
+        self._state.rng = (self._state.rng + 0x9E3779B97F4A7C15) & _MASK64
+        return _mix64(self._state.rng)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n); the multiply-shift bias is below 2**-50 for game sizes."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        return (self.next64() * n) >> 64
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, items: list, k: int) -> list:
+        pool = list(items)
+        self.shuffle(pool)
+        return pool[:k]
+
+
+@dataclass(frozen=True)
+class Step:
+    state: State
+    events: list[Event]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scores: list[int]
+    winners: list[int]
+
+
+def outcome_from_scores(scores: list[int]) -> Outcome:
+    """Most points wins; ties share (every game's ruling)."""
+    best = max(scores)
+    return Outcome(list(scores), [seat for seat, s in enumerate(scores) if s == best])
+
+
+# --- arithmetic attempts -------------------------------------------------------------------------
+
+_OPERATION_NAMES = {"+": "add", "-": "sub", "x": "mul", "÷": "div", "mixed": "mixed"}
+
+
+def skill_tag(operator: str, numbers: Iterable[int]) -> str:
+    """Operation and number range, e.g. ``add.within10``: the range of the largest number involved
+    (operands and the true result), so a teacher sees "subtraction within 20" as one skill."""
+    largest = max((abs(n) for n in numbers), default=0)
+    if largest <= 10:
+        band = "within10"
+    elif largest <= 20:
+        band = "within20"
+    elif largest <= 100:
+        band = "within100"
+    else:
+        band = "over100"
+    return f"{_OPERATION_NAMES[operator]}.{band}"
+
+
+def attempt_event(
+    *,
+    seat: int,
+    operands: list[int],
+    operator: str,
+    answer: int | None,
+    expected: int | None,
+    correct: bool,
+    elapsed_ms: int,
+    **extra: Any,
+) -> Event:
+    """The attempt event of DESIGN.md. ``answer`` is the student's claim or target, ``expected`` the
+    true value or target; ``extra`` may add game-specific keys (for example ``expression``)."""
+    involved = [*operands, *(v for v in (answer, expected) if isinstance(v, int))]
+    event: Event = {
+        "type": "attempt",
+        "seat": seat,
+        "operands": list(operands),
+        "operator": operator,
+        "answer": answer,
+        "expected": expected,
+        "correct": bool(correct),
+        "elapsed_ms": max(0, int(elapsed_ms)),
+        "skill": skill_tag(operator, involved),
+    }
+    event.update(extra)
+    return event
+
+
+# --- the game base class -------------------------------------------------------------------------
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    if not condition:
+        raise IllegalMove(code, message)
+
+
+def require_int(
+    move: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None
+) -> int:
+    value = move.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(MALFORMED, f"{key!r} must be a whole number")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise IllegalMove(MALFORMED, f"{key!r} must be between {lo} and {hi}")
+    return value
+
+
+class Game:
+    """Subclasses set ``slug``, ``title``, ``variants`` and implement the ``_``-prefixed hooks plus
+    ``active``, ``legal_moves``, ``outcome``, ``hint`` and ``bot_move``. The public methods here
+    hold the parts of the contract that are the same for every game."""
+
+    slug: str = ""
+    title: str = ""
+    variants: dict[str, Variant] = {}
+    move_types: tuple[str, ...] = ()
+
+    # -- setup
+    def new(
+        self,
+        variant: str,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        now_ms: int = 0,
+    ) -> State:
+        spec = self.variants.get(variant)
+        if spec is None:
+            raise SetupError("unknown_variant", f"{self.slug} has no variant {variant!r}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SetupError("bad_players", "the number of players must be a whole number")
+        if not spec.min_players <= players <= spec.max_players:
+            raise SetupError(
+                "bad_players",
+                f"{spec.title} takes {spec.min_players} to {spec.max_players} players",
+            )
+        resolved = spec.resolve_options(options)
+        state = State(self.slug, variant, players, resolved, 0, seed_word(seed), {})
+        self._setup(state, state.random(), now_ms)
+        return state
+
+    def _setup(self, state: State, rng: Rng, now_ms: int) -> None:
+        raise NotImplementedError
+
+    # -- play
+    def active(self, state: State) -> frozenset[int]:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move, now_ms: int) -> Step:
+        if self.outcome(state) is not None:
+            raise IllegalMove(GAME_OVER, "the game is over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise IllegalMove(BAD_SEAT, "no such seat")
+        if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
+            raise IllegalMove(MALFORMED, "a move is an object with a 'type'")
+        if move["type"] not in self.move_types:
+            raise IllegalMove(UNKNOWN_MOVE, f"{self.slug} has no move {move['type']!r}")
+        if seat not in self.active(state):
+            raise IllegalMove(NOT_ACTIVE, "it is not your turn to act")
+        new_state = state.clone()
+        new_state.version += 1
+        events: list[Event] = []
+        self._apply(new_state, new_state.random(), seat, move, now_ms, events)
+        return Step(new_state, events)
+
+    def _apply(
+        self, state: State, rng: Rng, seat: int, move: Move, now_ms: int, events: list[Event]
+    ):
+        raise NotImplementedError
+
+    def deadline(self, state: State) -> int | None:
+        """The earliest time (ms) at which ``tick`` would change the state; None: no timer runs."""
+        return None
+
+    def tick(self, state: State, now_ms: int) -> Step:
+        """Fire the timers due at ``now_ms``. When none is due the input state comes back as it
+        was (same version) with no events, so a late or repeated wake-up is harmless."""
+        due = self.deadline(state)
+        if due is None or now_ms < due or self.outcome(state) is not None:
+            return Step(state, [])
+        new_state = state.clone()
+        new_state.version += 1
+        events: list[Event] = []
+        self._tick(new_state, new_state.random(), now_ms, events)
+        return Step(new_state, events)
+
+    def _tick(self, state: State, rng: Rng, now_ms: int, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    # -- seeing
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        if seat is not None and not 0 <= seat < state.players:
+            raise IllegalMove(BAD_SEAT, "no such seat")
+        outcome = self.outcome(state)
+        view = {
+            "game": self.slug,
+            "variant": state.variant,
+            "version": state.version,
+            "players": state.players,
+            "options": dict(state.options),
+            "seat": seat,
+            "active": sorted(self.active(state)) if outcome is None else [],
+            "deadline": self.deadline(state) if outcome is None else None,
+            "outcome": None
+            if outcome is None
+            else {"scores": outcome.scores, "winners": outcome.winners},
+        }
+        view.update(self._view(state, seat))
+        return view
+
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def hint(self, state: State, seat: int) -> Move | None:
+        """A right move for ``seat`` when one exists (learning support, "needs help" signals)."""
+        raise NotImplementedError
+
+    def bot_move(self, state: State, seat: int, level: str, rng) -> Move | None:
+        """The move a bot of ``level`` makes now, or None when it would rather wait (real time)."""
+        raise NotImplementedError
+
+    # -- storage
+    def dump(self, state: State) -> dict[str, Any]:
+        return {
+            "game": state.game,
+            "variant": state.variant,
+            "players": state.players,
+            "options": dict(state.options),
+            "version": state.version,
+            "rng": state.rng,
+            "data": state.data,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        if data.get("game") != self.slug:
+            raise SetupError("wrong_game", f"this state is not a {self.slug} game")
+        return State(
+            data["game"],
+            data["variant"],
+            data["players"],
+            dict(data["options"]),
+            data["version"],
+            data["rng"],
+            marshal.loads(marshal.dumps(data["data"])),
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "variants": {
+                name: {
+                    "title": v.title,
+                    "min_players": v.min_players,
+                    "max_players": v.max_players,
+                    "options": [o.describe() for o in v.options.values()],
+                }
+                for name, v in self.variants.items()
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"

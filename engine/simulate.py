@@ -29,6 +29,9 @@ class Playthrough:
     ticks: list[int] = field(default_factory=list)  # now_ms of each tick that changed the state
     events: list[dict] = field(default_factory=list)
     states: list[State] = field(default_factory=list)  # every state, when keep_states
+    # Every step in order: (seat, move, now_ms) for a move, (None, None, now_ms) for a tick; with
+    # keep_states, step i was applied to states[i].
+    steps: list[tuple[int | None, dict | None, int]] = field(default_factory=list)
 
 
 def random_legal(game: Game, state: State, seat: int, rng: random.Random):
@@ -72,12 +75,14 @@ def play(
             seat, move = rng.choice(wanting)
             step = game.apply(state, seat, move, now)
             result.moves.append((seat, move, now))
+            result.steps.append((seat, move, now))
         else:
             if due is None:
                 raise Stalled(f"{game.slug}: nobody can act and no timer runs at v{state.version}")
             now = max(now, due)
             step = game.tick(state, now)
             result.ticks.append(now)
+            result.steps.append((None, None, now))
         state = step.state
         result.events.extend(step.events)
         if keep_states:

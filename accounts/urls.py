@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts import views
 from accounts.forms import TeacherLoginForm
@@ -21,7 +22,8 @@ urlpatterns = [
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html",
+            template_name="accounts/form_page.html",
+            extra_context={"title": _("Change your password")},
             success_url=reverse_lazy("accounts:password_change_done"),
         ),
         name="password_change",
@@ -36,7 +38,8 @@ urlpatterns = [
     path(
         "password/reset/",
         auth_views.PasswordResetView.as_view(
-            template_name="accounts/password_reset.html",
+            template_name="accounts/form_page.html",
+            extra_context={"title": _("Reset your password")},
             email_template_name="accounts/password_reset_email.txt",
             subject_template_name="accounts/password_reset_subject.txt",
             success_url=reverse_lazy("accounts:password_reset_done"),
@@ -51,7 +54,8 @@ urlpatterns = [
     path(
         "password/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html",
+            template_name="accounts/form_page.html",
+            extra_context={"title": _("Choose a new password")},
             success_url=reverse_lazy("accounts:password_reset_complete"),
         ),
         name="password_reset_confirm",

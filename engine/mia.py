@@ -1,0 +1,54 @@
+"""¡Mía! — "¿Te sumas o te restas?" (rulebook seeds/000, RULINGS 1; docs/rules/mia.md).
+
+The table modes (express, party, canada47) live in ``mia_multi``, the solo square (solo5, solo4,
+solo3) in ``mia_solo``; this Game sends each call to the module that owns the state's variant.
+"""
+
+from __future__ import annotations
+
+from engine import mia_multi, mia_solo
+from engine.core import Game
+
+
+def _rules(state):
+    return mia_solo if state.variant in mia_solo.VARIANTS else mia_multi
+
+
+class Mia(Game):
+    slug = "mia"
+    title = "¡Mía!"
+    variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
+    move_types = tuple(dict.fromkeys(mia_multi.MOVE_TYPES + mia_solo.MOVE_TYPES))
+
+    def _setup(self, state, rng, now_ms):
+        _rules(state).setup(state, rng, now_ms)
+
+    def active(self, state):
+        return _rules(state).active(state)
+
+    def legal_moves(self, state, seat):
+        return _rules(state).legal_moves(state, seat)
+
+    def _apply(self, state, rng, seat, move, now_ms, events):
+        _rules(state).apply(state, rng, seat, move, now_ms, events)
+
+    def deadline(self, state):
+        return _rules(state).deadline(state)
+
+    def _tick(self, state, rng, now_ms, events):
+        _rules(state).tick(state, rng, now_ms, events)
+
+    def _view(self, state, seat):
+        return _rules(state).view(state, seat)
+
+    def outcome(self, state):
+        return _rules(state).outcome(state)
+
+    def hint(self, state, seat):
+        return _rules(state).hint(state, seat)
+
+    def bot_move(self, state, seat, level, rng):
+        return _rules(state).bot_move(state, seat, level, rng)
+
+
+GAME = Mia()

@@ -1,0 +1,751 @@
+"""¡Mía! table modes: Express, Party and Canada 47 (docs/rules/mia.md).
+
+Rulebook: seeds/000_6161999e8896a317.txt; binding rulings: RULINGS.md section 1. ``engine.mia``
+dispatches to this module for these variants, so it is a module of plain functions.
+
+The game is real time: every seat that has not passed and has not claimed wrongly may claim the top
+operation card at any moment, and the order in which the server applies the claims decides who was
+first. Reveals are done by the engine (attributed to the revealer in an event), so the game never
+waits for a human to flip a card. Timers (the pass timeout and an Extra time window) are deadlines
+stored in the state and fired by ``tick``.
+
+State (``state.data``), card ids as in ``engine.mia_cards``:
+    hands            per seat, the sorted number-card ids held
+    aside            per seat, batches ``{"cards": [a, b], "back": round}`` set aside after a wrong
+                     claim; they come back to the hand when round ``back`` ends
+    numbers          the number draw stack (top = last) — secret
+    number_discard   discarded number cards (used claims, played Extra time)
+    operations       the operation draw stack (top = last) — secret
+    pile             the operation cards piled on the table, the claimable top card last
+    mirrors          Mirror cards waiting for the next solved card
+    operation_discard  used action cards (Recycling, Twister, Mirror)
+    won              per seat, the operation cards taken
+    scores           per seat, points (Canada 47: sum of the targets solved)
+    revealer         the seat that flips the next card
+    round            number of the current round (one round = one claimable top card)
+    revealed_at      ms when the top card was revealed (start of every claim decision)
+    flip_at          ms when the pass timeout flips a new card
+    passed, locked   per seat: passed on the top card / claimed it wrongly (out for this card)
+    window           None or the Extra time window ``{"seat", "opened_at", "until"}``
+    over             None while playing, else why the game ended
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.core import (
+    MALFORMED,
+    UNKNOWN_MOVE,
+    IllegalMove,
+    Option,
+    Outcome,
+    State,
+    Variant,
+    first_player_option,
+    outcome_from_scores,
+    require,
+    require_int,
+    variants,
+)
+from engine.mia_cards import (
+    claim_attempt,
+    flip,
+    number_cards,
+    number_face,
+    operation_cards,
+    operation_face,
+    result_of,
+)
+
+# --- constants -----------------------------------------------------------------------------------
+
+HAND_SIZE = 5  # rulebook: "Shuffle the number cards and deal 5 to each player."
+REFILL_TO = 2  # RULINGS 1: fewer than 2 cards at the start of a round -> draw up to 2
+CLAIM_DRAW = 2  # rulebook: "Then, they draw 2 new cards from the deck."
+WILD_VALUES = range(1, 10)  # RULINGS 1: Wild = any 1-9, declared when claiming
+
+# Card tables, read once at import: kinds, values, points and options by card id.
+NUMBER_KIND: tuple[str, ...] = tuple(c["kind"] for c in number_cards())
+NUMBER_VALUE: tuple[int | None, ...] = tuple(c.get("value") for c in number_cards())
+NUMBER_COUNT = len(NUMBER_KIND)
+OPERATION_KIND: tuple[str, ...] = tuple(c["kind"] for c in operation_cards())
+OPERATION_POINTS: tuple[int, ...] = tuple(c.get("points", 0) for c in operation_cards())
+OPERATION_OPTIONS: tuple[tuple[tuple[str, int], ...], ...] = tuple(
+    tuple((o["op"], o["target"]) for o in c.get("options", ())) for c in operation_cards()
+)
+OPERATION_COUNT = len(OPERATION_KIND)
+
+# The IllegalMove codes of this module (the base Game adds malformed, unknown_move, not_active,
+# game_over and bad_seat); every one is listed in docs/rules/mia.md.
+DUPLICATE_CARD = "duplicate_card"
+CARD_NOT_IN_HAND = "card_not_in_hand"
+NOT_A_NUMBER_CARD = "not_a_number_card"
+WILD_VALUE_REQUIRED = "wild_value_required"
+WILD_VALUE_UNEXPECTED = "wild_value_unexpected"
+NOT_EXTRA_TIME = "not_extra_time"
+WINDOW_OPEN = "window_open"
+STALE_ROUND = "stale_round"
+
+
+def _common_options() -> dict[str, Option]:
+    return {
+        "pass_timeout_seconds": Option(
+            "pass_timeout_seconds",
+            20,
+            "int",
+            "Seconds before the revealer flips a new card when nobody solves (RULINGS 1).",
+            minimum=5,
+            maximum=120,
+        ),
+        "extra_time_seconds": Option(
+            "extra_time_seconds",
+            5,
+            "int",
+            "Seconds of the exclusive window an Extra time card gives (RULINGS 1).",
+            minimum=1,
+            maximum=30,
+        ),
+        "first_player": first_player_option(),
+    }
+
+
+VARIANTS: dict[str, Variant] = variants(
+    # rulebook, Game modes: "Express (2 to 4 players)", "Party (2 to 6 players)",
+    # "Canada 47 (2 to 6 players)".
+    Variant("express", "Express", 2, 4, _common_options()),
+    Variant("party", "Party", 2, 6, _common_options()),
+    Variant(
+        "canada47",
+        "Canada 47",
+        2,
+        6,
+        {
+            **_common_options(),
+            "target": Option(
+                "target",
+                47,
+                "int",
+                "Points to reach to win Canada 47 (RULINGS 1).",
+                minimum=10,
+                maximum=200,
+            ),
+        },
+    ),
+)
+
+MOVE_TYPES: tuple[str, ...] = ("claim", "pass", "extra_time")
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+def setup(state: State, rng, now_ms: int) -> None:
+    players = state.players
+    numbers = list(range(NUMBER_COUNT))
+    rng.shuffle(numbers)
+    # rulebook: "deal 5 to each player. Place the rest of them face down, forming a deck".
+    hands = [sorted(numbers.pop() for _ in range(HAND_SIZE)) for _ in range(players)]
+    operations = list(range(OPERATION_COUNT))
+    rng.shuffle(operations)
+    # RULINGS common: the starting seat is drawn from the match seed (option: seat 0).
+    first = 0 if state.options["first_player"] == "seat0" else rng.below(players)
+    state.data = {
+        "hands": hands,
+        "aside": [[] for _ in range(players)],
+        "numbers": numbers,
+        "number_discard": [],
+        "operations": operations,
+        "pile": [],
+        "mirrors": [],
+        "operation_discard": [],
+        "won": [[] for _ in range(players)],
+        "scores": [0] * players,
+        "revealer": first,
+        "round": 0,
+        "revealed_at": now_ms,
+        "flip_at": now_ms,
+        "passed": [False] * players,
+        "locked": [False] * players,
+        "window": None,
+        "over": None,
+    }
+    # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
+    # events are not returned by Game.new; the first view shows the revealed card.
+    _start_round(state, rng, now_ms, [])
+
+
+# --- who may act ---------------------------------------------------------------------------------
+
+
+def active(state: State) -> frozenset[int]:
+    data = state.data
+    if data["over"] is not None:
+        return frozenset()
+    window = data["window"]
+    if window is not None:
+        # RULINGS 1: Extra time gives "an exclusive 5 s in which only they may claim".
+        return frozenset((window["seat"],))
+    passed, locked = data["passed"], data["locked"]
+    # RULINGS 1: a wrong claimer "cannot claim the same operation again"; a pass is final for the
+    # top card (docs/rules/mia.md, decisions).
+    return frozenset(s for s in range(state.players) if not passed[s] and not locked[s])
+
+
+def legal_moves(state: State, seat: int) -> list[dict]:
+    if seat not in active(state):
+        return []
+    data = state.data
+    current = data["round"]
+    moves: list[dict] = [{"type": "pass", "round": current}]
+    hand = data["hands"][seat]
+    if data["window"] is None:
+        moves.extend(
+            {"type": "extra_time", "card": card, "round": current}
+            for card in hand
+            if NUMBER_KIND[card] == "extra_time"
+        )
+    # Every claim, wrong ones included: each pair of number/wild cards, each option, each value a
+    # wild may be declared as.
+    usable = [card for card in hand if NUMBER_KIND[card] != "extra_time"]
+    for first, second in combinations(usable, 2):
+        wild_first = NUMBER_KIND[first] == "wild"
+        wild_second = NUMBER_KIND[second] == "wild"
+        for option in (0, 1):
+            base = {"type": "claim", "cards": [first, second], "option": option, "round": current}
+            if wild_first and wild_second:
+                moves.extend({**base, "wild": [v, w]} for v in WILD_VALUES for w in WILD_VALUES)
+            elif wild_first or wild_second:
+                moves.extend({**base, "wild": v} for v in WILD_VALUES)
+            else:
+                moves.append(base)
+    return moves
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+    kind = move["type"]
+    if kind not in MOVE_TYPES:
+        # engine.mia shares one move list with the solo square; its moves are not ours.
+        raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
+    if "round" in move:
+        # A move made for a card that has since been solved or covered must not count against the
+        # next card (the claim race of DESIGN.md): it is refused, not judged.
+        require(
+            require_int(move, "round") == state.data["round"],
+            STALE_ROUND,
+            "that operation card is no longer the one on top",
+        )
+    if kind == "claim":
+        _claim(state, rng, seat, move, now_ms, events)
+    elif kind == "pass":
+        _pass(state, rng, seat, now_ms, events)
+    else:
+        _extra_time(state, rng, seat, move, now_ms, events)
+
+
+def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    cards = move.get("cards")
+    require(
+        isinstance(cards, list)
+        and len(cards) == 2
+        and all(isinstance(c, int) and not isinstance(c, bool) for c in cards),
+        MALFORMED,
+        "'cards' must be a list of two card ids",
+    )
+    require(cards[0] != cards[1], DUPLICATE_CARD, "a claim uses two different cards")
+    option = require_int(move, "option", 0, 1)
+    hand = data["hands"][seat]
+    for card in cards:
+        require(card in hand, CARD_NOT_IN_HAND, f"card {card} is not in your hand")
+        # RULINGS 1: "A claim is two number cards from the hand" (a Wild counts as a number).
+        require(
+            NUMBER_KIND[card] != "extra_time",
+            NOT_A_NUMBER_CARD,
+            "Extra time is played on its own, not in a claim",
+        )
+    a, b = _declared_values(cards, move)
+
+    top = data["pile"][-1]
+    op, target = OPERATION_OPTIONS[top][option]
+    mirrored = len(data["mirrors"]) % 2 == 1
+    if mirrored:
+        op = flip(op)  # RULINGS 1, Mirror: '+' and '-' swapped on the next card solved
+    window = data["window"]
+    # Attempt time runs from the reveal, or from the opening of the claimer's own Extra time window.
+    started = window["opened_at"] if window and window["seat"] == seat else data["revealed_at"]
+    attempt = claim_attempt(seat=seat, a=a, b=b, op=op, target=target, elapsed_ms=now_ms - started)
+    events.append(attempt)
+    result = attempt["expected"]
+    claim = {
+        "seat": seat,
+        "cards": [number_face(c) for c in cards],
+        "values": [a, b],
+        "option": option,
+        "op": op,
+        "target": target,
+        "result": result,
+        "round": data["round"],
+    }
+    for card in cards:
+        hand.remove(card)
+
+    if not attempt["correct"]:
+        # RULINGS 1, wrong claim: the two cards are set aside until the end of the next round, the
+        # seat is out for this card, the others go on claiming at once.
+        data["aside"][seat].append({"cards": sorted(cards), "back": data["round"] + 1})
+        data["locked"][seat] = True
+        shown = f"{max(a, b)} - {min(a, b)}" if op == "-" else f"{a} + {b}"
+        events.append(
+            {**claim, "type": "wrong_claim", "reason": f"{shown} = {result}, not {target}"}
+        )
+        if window is not None and window["seat"] == seat:
+            # RULINGS 1: "a wrong claim ends the window".
+            data["window"] = None
+            events.append({"type": "extra_time_over", "seat": seat, "reason": "wrong_claim"})
+        _flip_if_everyone_done(state, rng, now_ms, events)
+        return
+
+    # RULINGS 1, right claim: take the whole pile, discard the two cards, draw 2, reveal the next.
+    taken = data["pile"]
+    data["pile"] = []
+    data["won"][seat].extend(taken)
+    if state.variant == "canada47":
+        # RULINGS 1: Canada 47 scores the target of the option solved (x2/x3 ignored).
+        gained = target
+    else:
+        # rulebook, Scoring: each card is worth 1 point, special cards 2 and 3 (whole pile taken).
+        gained = sum(OPERATION_POINTS[c] for c in taken)
+    data["scores"][seat] += gained
+    # RULINGS 1: Mirror is discarded once used.
+    data["operation_discard"].extend(data["mirrors"])
+    data["mirrors"] = []
+    data["window"] = None
+    data["number_discard"].extend(cards)
+    events.append(
+        {
+            **claim,
+            "type": "claim_won",
+            "points": gained,
+            "cards_taken": len(taken),
+            "score": data["scores"][seat],
+        }
+    )
+    # rulebook: "The player who completes the operation correctly will be in charge of lifting the
+    # next operation card."
+    data["revealer"] = seat
+    if state.variant == "canada47" and data["scores"][seat] >= state.options["target"]:
+        # RULINGS 1: "first to 47 (option: target) wins".
+        _end(state, "target_reached", events)
+        return
+    _draw(state, rng, seat, CLAIM_DRAW, events)
+    if data["over"] is None:
+        _next_round(state, rng, now_ms, events)
+
+
+def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
+    """The values the claim uses; a Wild takes the value declared in ``wild`` (RULINGS 1)."""
+    wild_slots = [i for i, card in enumerate(cards) if NUMBER_KIND[card] == "wild"]
+    if not wild_slots:
+        require("wild" not in move, WILD_VALUE_UNEXPECTED, "'wild' is only for a Wild card")
+        return NUMBER_VALUE[cards[0]], NUMBER_VALUE[cards[1]]
+    require("wild" in move, WILD_VALUE_REQUIRED, "say which number (1-9) your Wild card is")
+    if len(wild_slots) == 1:
+        declared = [require_int(move, "wild", 1, 9)]
+    else:
+        # Two Wilds: a list of two values, in the order of "cards" (docs/rules/mia.md).
+        raw = move["wild"]
+        require(
+            isinstance(raw, list)
+            and len(raw) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9 for v in raw),
+            MALFORMED,
+            "with two Wild cards 'wild' is a list of two numbers from 1 to 9",
+        )
+        declared = list(raw)
+    values = [NUMBER_VALUE[cards[0]], NUMBER_VALUE[cards[1]]]
+    for slot, value in zip(wild_slots, declared, strict=True):
+        values[slot] = value
+    return values[0], values[1]
+
+
+def _pass(state: State, rng, seat: int, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    # RULINGS 1: "Nobody can solve: each player may pass".
+    data["passed"][seat] = True
+    events.append({"type": "passed", "seat": seat, "round": data["round"]})
+    window = data["window"]
+    if window is not None and window["seat"] == seat:
+        data["window"] = None
+        events.append({"type": "extra_time_over", "seat": seat, "reason": "passed"})
+    _flip_if_everyone_done(state, rng, now_ms, events)
+
+
+def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    card = require_int(move, "card")
+    hand = data["hands"][seat]
+    require(card in hand, CARD_NOT_IN_HAND, f"card {card} is not in your hand")
+    require(NUMBER_KIND[card] == "extra_time", NOT_EXTRA_TIME, "that card is not Extra time")
+    require(data["window"] is None, WINDOW_OPEN, "your Extra time window is already open")
+    # RULINGS 1, Extra time: an exclusive window; the card is discarded and one is drawn at once.
+    hand.remove(card)
+    data["number_discard"].append(card)
+    until = now_ms + state.options["extra_time_seconds"] * 1000
+    data["window"] = {"seat": seat, "opened_at": now_ms, "until": until}
+    # The pass timeout never cuts a window short: "During this time no other player can solve it."
+    data["flip_at"] = max(data["flip_at"], until)
+    events.append({"type": "extra_time", "seat": seat, "card": number_face(card), "until": until})
+    _draw(state, rng, seat, 1, events)
+
+
+# --- timers --------------------------------------------------------------------------------------
+
+
+def deadline(state: State) -> int | None:
+    data = state.data
+    if data["over"] is not None:
+        return None
+    window = data["window"]
+    if window is None:
+        return data["flip_at"]
+    return min(window["until"], data["flip_at"])
+
+
+def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    window = data["window"]
+    if window is not None and window["until"] <= now_ms:
+        # rulebook: "Once the time is up, any player can solve the operation."
+        data["window"] = None
+        events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
+    if data["flip_at"] <= now_ms:
+        # RULINGS 1: "after 20 s (option), the same revealer flips a new operation card".
+        _nobody_solved(state, rng, now_ms, events, "time_up")
+
+
+# --- rounds --------------------------------------------------------------------------------------
+
+
+def _flip_if_everyone_done(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    if all(p or w for p, w in zip(data["passed"], data["locked"], strict=True)):
+        # RULINGS 1: "when every player has passed ... the same revealer flips a new operation
+        # card"; a seat that claimed wrongly cannot claim this card, so it counts as done.
+        _nobody_solved(state, rng, now_ms, events, "all_passed")
+
+
+def _nobody_solved(state: State, rng, now_ms: int, events: list[dict], reason: str) -> None:
+    data = state.data
+    events.append(
+        {
+            "type": "nobody_solved",
+            "reason": reason,
+            "round": data["round"],
+            "pile_count": len(data["pile"]),
+        }
+    )
+    # rulebook: "the player who revealed the operation card will flip a new one and place it on
+    # top of the previous one" — the revealer does not change.
+    _next_round(state, rng, now_ms, events)
+
+
+def _next_round(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    ending = data["round"]
+    # RULINGS 1: the set-aside cards come back "when that round ends" (the round after the mistake).
+    for seat, batches in enumerate(data["aside"]):
+        if not batches:
+            continue
+        back = [b for b in batches if b["back"] <= ending]
+        if back:
+            data["aside"][seat] = [b for b in batches if b["back"] > ending]
+            returned = [card for b in back for card in b["cards"]]
+            data["hands"][seat].extend(returned)
+            data["hands"][seat].sort()
+            # The cards were thrown face up, so everybody already saw them: no secret revealed.
+            events.append(
+                {
+                    "type": "cards_returned",
+                    "seat": seat,
+                    "cards": [number_face(c) for c in returned],
+                }
+            )
+    _start_round(state, rng, now_ms, events)
+
+
+def _start_round(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    revealer = data["revealer"]
+    while True:
+        if not data["operations"]:
+            # RULINGS 1: Party "ends when the operation deck runs out"; Express and Canada 47 have
+            # nothing left to play either (docs/rules/mia.md, decisions).
+            _end(state, "operation_deck_empty", events)
+            return
+        card = data["operations"].pop()
+        kind = OPERATION_KIND[card]
+        if kind == "operation":
+            break
+        events.append({"type": "revealed", "seat": revealer, "card": operation_face(card)})
+        if kind == "recycling":
+            _recycle(state, rng, events)
+            data["operation_discard"].append(card)
+        elif kind == "twister":
+            _twist(state, events)
+            data["operation_discard"].append(card)
+        else:
+            # RULINGS 1, Mirror: waits for the next solved card, carried over action cards. Two
+            # pending Mirrors reverse the symbols twice, i.e. not at all (docs/rules/mia.md).
+            data["mirrors"].append(card)
+            events.append({"type": "mirror", "mirrored": len(data["mirrors"]) % 2 == 1})
+
+    players = state.players
+    data["pile"].append(card)
+    data["round"] += 1
+    data["revealed_at"] = now_ms
+    data["flip_at"] = now_ms + state.options["pass_timeout_seconds"] * 1000
+    data["passed"] = [False] * players
+    data["locked"] = [False] * players
+    data["window"] = None
+    mirrored = len(data["mirrors"]) % 2 == 1
+    events.append(
+        {
+            "type": "revealed",
+            "seat": revealer,
+            "card": operation_face(card, mirrored),
+            "mirrored": mirrored,
+            "round": data["round"],
+            "pile_count": len(data["pile"]),
+            "flip_at": data["flip_at"],
+        }
+    )
+    # RULINGS 1: "A player with fewer than 2 cards in hand at the start of a round draws up to 2."
+    for offset in range(players):
+        seat = (revealer + offset) % players
+        short = REFILL_TO - len(data["hands"][seat])
+        if short > 0:
+            _draw(state, rng, seat, short, events)
+            if data["over"] is not None:
+                return
+
+
+def _recycle(state: State, rng, events: list[dict]) -> None:
+    """RULINGS 1, Recycling: all at once, using the hands as they were, each player takes 2 random
+    cards from the player on their right (the previous seat)."""
+    hands = state.data["hands"]
+    players = state.players
+    given = []
+    for seat in range(players):
+        hand = hands[seat]
+        given.append(rng.sample(hand, min(2, len(hand))))
+    for seat in range(players):
+        for card in given[seat]:
+            hands[seat].remove(card)
+    for seat in range(players):
+        # seat + 1 has this seat on its right, so it takes this seat's cards.
+        receiver = (seat + 1) % players
+        hands[receiver].extend(given[seat])
+    for hand in hands:
+        hand.sort()
+    # Only the counts: which cards moved is each receiver's own secret.
+    events.append({"type": "recycling", "given": [len(g) for g in given]})
+
+
+def _twist(state: State, events: list[dict]) -> None:
+    """RULINGS 1, Twister: each player passes the whole hand to the player on their right (the
+    previous seat); set-aside cards are not hands and stay put."""
+    hands = state.data["hands"]
+    state.data["hands"] = hands[1:] + hands[:1]  # seat s now holds what seat s + 1 held
+    events.append({"type": "twister", "hand_counts": [len(h) for h in state.data["hands"]]})
+
+
+def _draw(state: State, rng, seat: int, count: int, events: list[dict]) -> None:
+    data = state.data
+    stack = data["numbers"]
+    hand = data["hands"][seat]
+    drawn = 0
+    for _ in range(count):
+        if not stack:
+            if state.variant == "express" or not data["number_discard"]:
+                break
+            # RULINGS 1: Party and Canada 47 reshuffle the number discards into a new deck.
+            stack.extend(data["number_discard"])
+            data["number_discard"] = []
+            rng.shuffle(stack)
+            events.append({"type": "numbers_reshuffled", "count": len(stack)})
+        hand.append(stack.pop())
+        drawn += 1
+    if drawn:
+        hand.sort()
+        # How many, never which: the faces are the drawer's secret.
+        events.append({"type": "drew", "seat": seat, "count": drawn})
+    if state.variant == "express" and not stack and data["over"] is None:
+        # RULINGS 1: "Express (2-4 players) ends when the number deck runs out".
+        _end(state, "number_deck_empty", events)
+
+
+def _end(state: State, reason: str, events: list[dict]) -> None:
+    data = state.data
+    data["over"] = reason
+    data["window"] = None
+    result = outcome_from_scores(data["scores"])
+    events.append(
+        {"type": "game_over", "reason": reason, "scores": result.scores, "winners": result.winners}
+    )
+
+
+# --- seeing and results --------------------------------------------------------------------------
+
+
+def view(state: State, seat: int | None) -> dict:
+    data = state.data
+    pile = data["pile"]
+    mirrored = len(data["mirrors"]) % 2 == 1
+    window = data["window"]
+    top = operation_face(pile[-1], mirrored) if pile else None
+    return {
+        "hand": None if seat is None else [number_face(c) for c in data["hands"][seat]],
+        "hand_counts": [len(h) for h in data["hands"]],
+        # The set-aside cards were thrown face up on the table: public (docs/rules/mia.md).
+        "set_aside": [
+            [
+                {"cards": [number_face(c) for c in b["cards"]], "back_after_round": b["back"]}
+                for b in batches
+            ]
+            for batches in data["aside"]
+        ],
+        "top": top,
+        "pile_count": len(pile),
+        "pile_points": sum(OPERATION_POINTS[c] for c in pile),
+        "mirrored": mirrored,
+        "mirrors_pending": len(data["mirrors"]),
+        "numbers_left": len(data["numbers"]),
+        "operations_left": len(data["operations"]),
+        "number_discard_count": len(data["number_discard"]),
+        "operation_discard_count": len(data["operation_discard"]),
+        "scores": list(data["scores"]),
+        "won_counts": [len(w) for w in data["won"]],
+        "target": state.options.get("target"),
+        "round": data["round"],
+        "revealer": data["revealer"],
+        "revealed_at": data["revealed_at"],
+        "flip_at": None if data["over"] else data["flip_at"],
+        "passed": [s for s, p in enumerate(data["passed"]) if p],
+        "locked_out": [s for s, w in enumerate(data["locked"]) if w],
+        "window": None if window is None else {"seat": window["seat"], "until": window["until"]},
+        "over_reason": data["over"],
+    }
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.data["over"] is None:
+        return None
+    # RULINGS 1: "Most points wins; ties share."
+    return outcome_from_scores(state.data["scores"])
+
+
+# --- help and bots -------------------------------------------------------------------------------
+
+
+def _wild_pairs(op: str, target: int) -> tuple[int, int] | None:
+    """Two Wild values that make ``target`` (the first found), or None."""
+    for v in WILD_VALUES:
+        w = target - v if op == "+" else v + target
+        if w in WILD_VALUES:
+            return v, w
+    return None
+
+
+def _right_claims(state: State, seat: int) -> list[tuple[dict, int]]:
+    """Every right claim the seat can make now (one wild value per pair and option), each with the
+    number of Wild cards it spends."""
+    data = state.data
+    if seat not in active(state) or not data["pile"]:
+        return []
+    top = data["pile"][-1]
+    mirrored = len(data["mirrors"]) % 2 == 1
+    current = data["round"]
+    usable = [c for c in data["hands"][seat] if NUMBER_KIND[c] != "extra_time"]
+    found: list[tuple[dict, int]] = []
+    for first, second in combinations(usable, 2):
+        wild_first = NUMBER_KIND[first] == "wild"
+        wild_second = NUMBER_KIND[second] == "wild"
+        for option, (op, target) in enumerate(OPERATION_OPTIONS[top]):
+            if mirrored:
+                op = flip(op)
+            move = {"type": "claim", "cards": [first, second], "option": option, "round": current}
+            if wild_first and wild_second:
+                pair = _wild_pairs(op, target)
+                if pair is not None:
+                    found.append(({**move, "wild": list(pair)}, 2))
+                continue
+            if wild_first or wild_second:
+                known = NUMBER_VALUE[second if wild_first else first]
+                for value in WILD_VALUES:
+                    if result_of(known, value, op) == target:
+                        found.append(({**move, "wild": value}, 1))
+                        break
+                continue
+            if result_of(NUMBER_VALUE[first], NUMBER_VALUE[second], op) == target:
+                found.append((move, 0))
+    return found
+
+
+def hint(state: State, seat: int) -> dict | None:
+    """A right claim, sparing Wild cards when possible; None when the seat cannot solve now."""
+    claims = _right_claims(state, seat)
+    if not claims:
+        return None
+    return min(claims, key=lambda item: item[1])[0]
+
+
+def _flexibility(cards: list[int]) -> int:
+    """How many different results the cards can still make: a hand that reaches more targets
+    solves more future cards (the strong bot keeps such hands)."""
+    values = [NUMBER_VALUE[c] for c in cards if NUMBER_KIND[c] == "number"]
+    wilds = sum(1 for c in cards if NUMBER_KIND[c] == "wild")
+    results = set()
+    for a, b in combinations(values, 2):
+        results.add(("+", a + b))
+        results.add(("-", abs(a - b)))
+    return len(results) + 20 * wilds  # a Wild in hand solves almost anything
+
+
+def bot_move(state: State, seat: int, level: str, rng) -> dict | None:
+    moves = legal_moves(state, seat)
+    if not moves:
+        return None
+    if level == "random":
+        # Uniform over the legal moves (wrong claims, passes, Extra time) plus one more choice:
+        # waiting, as a real child sometimes just looks at the card (lets the timers fire).
+        pick = rng.randrange(len(moves) + 1)
+        return moves[pick] if pick < len(moves) else None
+    data = state.data
+    current = data["round"]
+    claims = _right_claims(state, seat)
+    if level == "easy":
+        # Plain play: the first right claim found, otherwise pass.
+        return claims[0][0] if claims else {"type": "pass", "round": current}
+    if claims:
+        hand = data["hands"][seat]
+
+        def value(item: tuple[dict, int]) -> tuple[int, int, int]:
+            move, wilds = item
+            _op, target = OPERATION_OPTIONS[data["pile"][-1]][move["option"]]
+            # Canada 47 scores the target solved; the other modes score the pile, whatever option.
+            gained = target if state.variant == "canada47" else 0
+            rest = [c for c in hand if c not in move["cards"]]
+            return gained, -wilds, _flexibility(rest)
+
+        return max(claims, key=value)[0]
+    if data["window"] is None:
+        # No solution: an Extra time card trades itself for a fresh card and an exclusive window
+        # in which to use it.
+        for move in moves:
+            if move["type"] == "extra_time":
+                return move
+    return {"type": "pass", "round": current}

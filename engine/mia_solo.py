@@ -1,0 +1,906 @@
+"""¡Mía! solo square: solo5, solo4 and solo3 (rulebook seeds/000 "5x5 (Solo mode)", RULINGS 1
+"Solo NxN"; docs/rules/mia_solo.md).
+
+One player clears an N by N square of 1-point operation cards with a hand of 5 number cards. A card
+may be solved only when it is open (an outermost card, never joined to the rest by a corner only);
+solving it discards the two number cards and draws 2. When stuck the player swaps 2 cards for 2
+from the deck, and the swaps used decide the stars.
+
+This module is a set of plain functions that ``engine.mia.Mia`` calls for the solo variants. It
+also holds the solver (``solve``, ``search``) and the puzzle generator (``generate_puzzles``,
+``generate_puzzle``), which may read the whole deal: the deck order is fixed by the seed.
+
+State ``data`` (JSON):
+    size      N
+    grid      N*N operation card ids, row by row; None where a card has been solved
+    hand      the player's number card ids
+    deck      the number card ids still to draw, next card first
+    discard   number card ids used or swapped away, face up, oldest first
+    solved    operation card ids solved, in order
+    swaps     swaps used;  mistakes: wrong solves
+    result    None while playing, then "won" or "lost"
+    since_ms  when the current decision began (for the attempts' elapsed_ms)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
+
+from engine import core
+from engine.core import IllegalMove, Outcome, Variant, require, require_int
+from engine.mia_cards import claim_attempt, number_cards, number_face, operation_cards, result_of
+from engine.mia_cards import operation_face as _operation_face
+
+VARIANTS: dict[str, Variant] = core.variants(
+    Variant("solo5", "¡Mía! solo square 5×5", 1, 1, {}),
+    Variant("solo4", "¡Mía! solo square 4×4 (children)", 1, 1, {}),
+    Variant("solo3", "¡Mía! solo square 3×3 (children)", 1, 1, {}),
+)
+SIZES = {"solo5": 5, "solo4": 4, "solo3": 3}
+MOVE_TYPES: tuple[str, ...] = ("solve", "swap")
+
+HAND_SIZE = 5  # RULINGS 1 Solo: "hand of 5"
+DRAW_AFTER_SOLVE = 2  # RULINGS 1 Solo: "remove the card and the two number cards, draw 2"
+SWAP_SIZE = 2  # RULINGS 1 Solo: "swap 2 cards of your choice for 2 from the deck"
+
+# Stars from swaps used (RULINGS 1 Solo: "Stars from swaps used"); the scale is ours, see the doc.
+THREE_STARS_MAX_SWAPS = 0
+TWO_STARS_MAX_SWAPS = 2
+
+# Structural error codes of the solo square (docs/rules/mia_solo.md).
+NOT_IN_HAND = "not_in_hand"
+SAME_CARD = "same_card"
+EMPTY_CELL = "empty_cell"
+BLOCKED_CARD = "blocked_card"
+DECK_SHORT = "deck_short"
+
+# --- the cards of the solo game ------------------------------------------------------------------
+
+
+@cache
+def solo_operation_ids() -> tuple[int, ...]:
+    """RULINGS 1 Solo: "remove all special cards; deal N*N operation cards of 1 point" (the
+    rulebook: "without including any extra value cards (x2 and x3)")."""
+    return tuple(
+        i
+        for i, card in enumerate(operation_cards())
+        if card["kind"] == "operation" and card["points"] == 1
+    )
+
+
+@cache
+def solo_number_ids() -> tuple[int, ...]:
+    """RULINGS 1 Solo: "remove all special cards": Wild and Extra time stay in the box."""
+    return tuple(i for i, card in enumerate(number_cards()) if card["kind"] == "number")
+
+
+@cache
+def _number_values() -> tuple[int | None, ...]:
+    return tuple(card.get("value") for card in number_cards())
+
+
+@cache
+def _solving_pairs() -> tuple[dict[tuple[int, int], int], ...]:
+    """For each operation card: {(a, b) with a <= b: the first option index that a, b solve}.
+    The whole solo game only asks "does this pair solve this card", so it is computed once."""
+    table = []
+    for card in operation_cards():
+        pairs: dict[tuple[int, int], int] = {}
+        if card["kind"] == "operation":
+            for a in range(1, 10):
+                for b in range(a, 10):
+                    for index, option in enumerate(card["options"]):
+                        if result_of(a, b, option["op"]) == option["target"]:
+                            pairs.setdefault((a, b), index)
+        table.append(pairs)
+    return tuple(table)
+
+
+@cache
+def _operation_face_cached(card_id: int) -> dict:
+    return _operation_face(card_id)
+
+
+def _op_face(card_id: int) -> dict:
+    # Views are rebuilt on every move; a shallow copy of a cached face keeps that cheap while no
+    # caller can change the cached one by editing its view.
+    return dict(_operation_face_cached(card_id))
+
+
+# --- the square's geometry -----------------------------------------------------------------------
+
+
+@cache
+def _neighbours(size: int) -> tuple[tuple[int, int, int, int, int, int, int, int], ...]:
+    """Per cell: left, right, up, down, then the diagonals up-left, up-right, down-left,
+    down-right, as bit positions; -1 off the square."""
+
+    def bit(r: int, c: int) -> int:
+        return r * size + c if 0 <= r < size and 0 <= c < size else -1
+
+    return tuple(
+        (
+            bit(r, c - 1),
+            bit(r, c + 1),
+            bit(r - 1, c),
+            bit(r + 1, c),
+            bit(r - 1, c - 1),
+            bit(r - 1, c + 1),
+            bit(r + 1, c - 1),
+            bit(r + 1, c + 1),
+        )
+        for r in range(size)
+        for c in range(size)
+    )
+
+
+@cache
+def open_cells(size: int, mask: int) -> tuple[int, ...]:
+    """The cells (r * size + c) whose card may be solved, for the occupied cells in ``mask``.
+
+    RULINGS 1 Solo: "A card may be solved when it is not flanked on both left and right, not
+    flanked on both top and bottom, and, if it has exactly one vertical and one horizontal
+    neighbour, the diagonal cell between them is occupied (so no two cards are ever joined only by
+    a corner; at the start only the 4 corners are open)". Cached: a 5x5 square has 47,106
+    reachable masks, and the solver asks about the same ones again and again."""
+
+    def has(bit: int) -> bool:
+        return bit >= 0 and (mask >> bit) & 1 == 1
+
+    cells = []
+    for cell, (left, right, up, down, ul, ur, dl, dr) in enumerate(_neighbours(size)):
+        if not (mask >> cell) & 1:
+            continue
+        has_left, has_right, has_up, has_down = has(left), has(right), has(up), has(down)
+        if (has_left and has_right) or (has_up and has_down):
+            continue  # flanked on both sides: "never those whose two sides are adjacent"
+        if (has_left or has_right) and (has_up or has_down):
+            # One horizontal and one vertical neighbour: removing this card would leave them
+            # joined by a corner only, unless the cell between them (diagonal) holds a card.
+            if has_up:
+                diagonal = ul if has_left else ur
+            else:
+                diagonal = dl if has_left else dr
+            if not has(diagonal):
+                continue
+        cells.append(cell)
+    return tuple(cells)
+
+
+def _mask(grid: list) -> int:
+    mask = 0
+    for cell, card in enumerate(grid):
+        if card is not None:
+            mask |= 1 << cell
+    return mask
+
+
+# --- setup and the rules -------------------------------------------------------------------------
+
+
+def setup(state, rng, now_ms: int) -> None:
+    """RULINGS 1 Solo: deal N*N 1-point operation cards face up in an N by N square; hand of 5.
+    Rulebook: "Select 25 operation cards at random ... Place them face up randomly forming a 5x5
+    square ... Take 5 random number cards and form a deck with the remaining ones." """
+    size = SIZES[state.variant]
+    operations = list(solo_operation_ids())
+    rng.shuffle(operations)
+    numbers = list(solo_number_ids())
+    rng.shuffle(numbers)
+    state.data = {
+        "size": size,
+        "grid": operations[: size * size],
+        "hand": numbers[:HAND_SIZE],
+        "deck": numbers[HAND_SIZE:],
+        "discard": [],
+        "solved": [],
+        "swaps": 0,
+        "mistakes": 0,
+        "result": None,
+        "since_ms": now_ms,
+    }
+
+
+def active(state) -> frozenset:
+    return frozenset() if state.data["result"] is not None else frozenset((0,))
+
+
+def deadline(state) -> None:
+    """The solo square has no timer: the player thinks as long as they like."""
+    return None
+
+
+def tick(state, rng, now_ms: int, events: list) -> None:
+    """Never called (deadline is always None); defined for the module protocol."""
+    return None
+
+
+def _two_hand_cards(move: dict, hand: list) -> tuple[int, int]:
+    cards = move.get("cards")
+    if (
+        not isinstance(cards, list)
+        or len(cards) != 2
+        or any(isinstance(c, bool) or not isinstance(c, int) for c in cards)
+    ):
+        raise IllegalMove(core.MALFORMED, "'cards' must be a list of two card ids")
+    first, second = cards
+    require(first != second, SAME_CARD, "choose two different cards")
+    require(first in hand and second in hand, NOT_IN_HAND, "you do not hold that card")
+    return first, second
+
+
+def _draw(data: dict, count: int) -> int:
+    """Draw up to ``count`` cards from the top of the deck; returns how many came."""
+    deck = data["deck"]
+    drawn = deck[:count]
+    del deck[:count]
+    data["hand"].extend(drawn)
+    return len(drawn)
+
+
+def apply(state, rng, seat: int, move: dict, now_ms: int, events: list) -> None:
+    kind = move["type"]
+    if kind == "solve":
+        _apply_solve(state.data, seat, move, now_ms, events)
+    elif kind == "swap":
+        _apply_swap(state.data, seat, move, events)
+    else:
+        raise IllegalMove(core.UNKNOWN_MOVE, f"the solo square has no move {kind!r}")
+    state.data["since_ms"] = now_ms  # the next decision starts now
+    _settle(state.data, events)
+
+
+def _apply_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
+    size = data["size"]
+    grid = data["grid"]
+    row = require_int(move, "row", 0, size - 1)
+    col = require_int(move, "col", 0, size - 1)
+    option_index = require_int(move, "option", 0, 1)
+    first, second = _two_hand_cards(move, data["hand"])
+    cell = row * size + col
+    card_id = grid[cell]
+    require(card_id is not None, EMPTY_CELL, "there is no card on that square")
+    mask_before = _mask(grid)
+    open_before = open_cells(size, mask_before)
+    require(cell in open_before, BLOCKED_CARD, "that card is not open yet")
+
+    values = _number_values()
+    a, b = values[first], values[second]
+    option = operation_cards()[card_id]["options"][option_index]
+    op, target = option["op"], option["target"]
+    attempt = claim_attempt(
+        seat=seat,
+        a=a,
+        b=b,
+        op=op,
+        target=target,
+        elapsed_ms=now_ms - data["since_ms"],
+        row=row,
+        col=col,
+        card=card_id,
+        option=option_index,
+    )
+    events.append(attempt)
+    numbers = [number_face(first), number_face(second)]
+    if not attempt["correct"]:
+        # Our decision (RULINGS 1 names no penalty for solo): a wrong solve is recorded and
+        # counted; the card stays on the square and both number cards stay in hand.
+        data["mistakes"] += 1
+        events.append(
+            {
+                "type": "wrong_solve",
+                "seat": seat,
+                "row": row,
+                "col": col,
+                "card": _op_face(card_id),
+                "numbers": numbers,
+                "op": op,
+                "target": target,
+                "result": attempt["expected"],
+                "why": f"{max(a, b) if op == '-' else a} {op} {min(a, b) if op == '-' else b}"
+                f" = {attempt['expected']}, not {target}",
+                "mistakes": data["mistakes"],
+            }
+        )
+        return
+
+    # RULINGS 1 Solo: "Solve: remove the card and the two number cards, draw 2."
+    grid[cell] = None
+    data["solved"].append(card_id)
+    hand = data["hand"]
+    hand.remove(first)
+    hand.remove(second)
+    data["discard"] += [first, second]
+    events.append(
+        {
+            "type": "solved",
+            "seat": seat,
+            "row": row,
+            "col": col,
+            "card": _op_face(card_id),
+            "option": option_index,
+            "numbers": numbers,
+            "cleared": len(data["solved"]),
+            "left": size * size - len(data["solved"]),
+        }
+    )
+    if any(c is not None for c in grid):
+        drawn = _draw(data, DRAW_AFTER_SOLVE)
+        events.append(
+            {"type": "drew", "seat": seat, "count": drawn, "deck_count": len(data["deck"])}
+        )
+        now_open = open_cells(size, mask_before & ~(1 << cell))
+        newly = [[c // size, c % size] for c in now_open if c not in open_before]
+        if newly:
+            events.append({"type": "cards_opened", "cells": newly})
+
+
+def _apply_swap(data: dict, seat: int, move: dict, events: list) -> None:
+    first, second = _two_hand_cards(move, data["hand"])
+    # RULINGS 1 Solo: "swap 2 cards of your choice for 2 from the deck"; the deck must hold 2.
+    require(len(data["deck"]) >= SWAP_SIZE, DECK_SHORT, "the deck has fewer than 2 cards left")
+    hand = data["hand"]
+    hand.remove(first)
+    hand.remove(second)
+    # Swapped cards go to the face-up discard, never back into the deck: the deck only shrinks,
+    # which is what makes "lost when the number deck cannot refill" reachable.
+    data["discard"] += [first, second]
+    _draw(data, SWAP_SIZE)
+    data["swaps"] += 1
+    events.append(
+        {
+            "type": "swapped",
+            "seat": seat,
+            "numbers": [number_face(first), number_face(second)],
+            "swaps": data["swaps"],
+            "deck_count": len(data["deck"]),
+        }
+    )
+
+
+def _right_solve_exists(data: dict) -> bool:
+    size, grid = data["size"], data["grid"]
+    values = _number_values()
+    hand_values = sorted(values[c] for c in data["hand"])
+    pairs = set(combinations(hand_values, 2))
+    solving = _solving_pairs()
+    return any(not pairs.isdisjoint(solving[grid[cell]]) for cell in open_cells(size, _mask(grid)))
+
+
+def _settle(data: dict, events: list) -> None:
+    """Decide the end. RULINGS 1 Solo: "won when the square is empty"; "lost when the number deck
+    cannot refill": our reading is when no right solve is left and the deck cannot give a swap
+    (fewer than 2 cards), so a player plays the hand out after the deck runs dry."""
+    if all(c is None for c in data["grid"]):
+        data["result"] = "won"
+        reason = "square_empty"
+    elif len(data["deck"]) < SWAP_SIZE and not _right_solve_exists(data):
+        data["result"] = "lost"
+        reason = "deck_cannot_refill"
+    else:
+        return
+    events.append(
+        {
+            "type": "game_end",
+            "result": data["result"],
+            "reason": reason,
+            "stars": _stars(data),
+            "swaps": data["swaps"],
+            "mistakes": data["mistakes"],
+            "cleared": len(data["solved"]),
+            "cards_total": data["size"] ** 2,
+        }
+    )
+
+
+def stars_for(swaps: int) -> int:
+    """The stars of a cleared square: 3 with no swap, 2 with 1-2 swaps, 1 with more."""
+    if swaps <= THREE_STARS_MAX_SWAPS:
+        return 3
+    if swaps <= TWO_STARS_MAX_SWAPS:
+        return 2
+    return 1
+
+
+def _stars(data: dict) -> int:
+    return stars_for(data["swaps"]) if data["result"] == "won" else 0
+
+
+def outcome(state) -> Outcome | None:
+    """None while playing; the score is the stars (1-3 won, 0 lost); winners [0] when the square
+    was cleared, [] when the puzzle was lost."""
+    data = state.data
+    if data["result"] is None:
+        return None
+    return Outcome([_stars(data)], [0] if data["result"] == "won" else [])
+
+
+# --- what a seat may see -------------------------------------------------------------------------
+
+
+def view(state, seat) -> dict:
+    """The square, the open cells and the counts are public; the hand only to its player (a
+    spectator sees how many cards it holds); the deck only as a count."""
+    data = state.data
+    size, grid = data["size"], data["grid"]
+    square = [
+        [None if card is None else _op_face(card) for card in grid[r * size : (r + 1) * size]]
+        for r in range(size)
+    ]
+    playing = data["result"] is None
+    shown = {
+        "size": size,
+        "square": square,
+        "open": [[c // size, c % size] for c in open_cells(size, _mask(grid))] if playing else [],
+        "hand_count": len(data["hand"]),
+        "deck_count": len(data["deck"]),
+        "discard": [number_face(c) for c in data["discard"]],
+        "cleared": len(data["solved"]),
+        "cards_total": size * size,
+        "swaps": data["swaps"],
+        "mistakes": data["mistakes"],
+        "can_swap": playing and len(data["deck"]) >= SWAP_SIZE,
+        "result": data["result"],
+        "stars": None if playing else _stars(data),
+        "stars_if_cleared": stars_for(data["swaps"]),
+        "since_ms": data["since_ms"],
+    }
+    if seat == 0:
+        shown["hand"] = [number_face(c) for c in data["hand"]]
+    return shown
+
+
+# --- legal moves ---------------------------------------------------------------------------------
+
+
+def legal_moves(state, seat) -> list[dict]:
+    """Every solve of an open card with two hand cards and either option (wrong ones included),
+    then every swap when the deck holds 2 cards."""
+    data = state.data
+    if data["result"] is not None or seat != 0:
+        return []
+    size, hand = data["size"], data["hand"]
+    pairs = list(combinations(hand, 2))
+    moves = [
+        {"type": "solve", "row": cell // size, "col": cell % size, "cards": [x, y], "option": o}
+        for cell in open_cells(size, _mask(data["grid"]))
+        for x, y in pairs
+        for o in (0, 1)
+    ]
+    if len(data["deck"]) >= SWAP_SIZE:
+        moves += [{"type": "swap", "cards": [x, y]} for x, y in pairs]
+    return moves
+
+
+def _right_solves(data: dict) -> list[dict]:
+    size, grid, hand = data["size"], data["grid"], data["hand"]
+    values = _number_values()
+    solving = _solving_pairs()
+    moves = []
+    for cell in open_cells(size, _mask(grid)):
+        pairs = solving[grid[cell]]
+        for x, y in combinations(hand, 2):
+            a, b = values[x], values[y]
+            option = pairs.get((a, b) if a <= b else (b, a))
+            if option is not None:
+                moves.append(
+                    {
+                        "type": "solve",
+                        "row": cell // size,
+                        "col": cell % size,
+                        "cards": [x, y],
+                        "option": option,
+                    }
+                )
+    return moves
+
+
+# --- the solver ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What ``search`` found. ``moves`` is None when no clearing line was found; ``exact`` says
+    the search was complete (so ``swaps`` is the true minimum, or None means no line at all)."""
+
+    moves: list[dict] | None
+    swaps: int | None
+    exact: bool
+    nodes: int
+    dead_ends: int
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+def _without(hand: tuple[int, ...], i: int, j: int, drawn: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(hand[:i] + hand[i + 1 : j] + hand[j + 1 :] + drawn))
+
+
+def _distinct_pairs(hand: tuple[int, ...]):
+    """Index pairs (i < j) of a sorted hand, one per distinct pair of values."""
+    seen = set()
+    for i in range(len(hand)):
+        for j in range(i + 1, len(hand)):
+            pair = (hand[i], hand[j])
+            if pair not in seen:
+                seen.add(pair)
+                yield i, j, pair
+
+
+class _Search:
+    """Iterative deepening on the number of swaps over positions (mask, hand values, swaps used).
+
+    With perfect knowledge of the deck the position is all that matters: the deck has advanced by
+    2 cards per solve and per swap, so (mask, hand, swaps) fixes it. ``failed`` remembers the
+    largest swap budget a position was proved to fail with; it is shared by all depths."""
+
+    def __init__(self, size, cards, hand, deck, node_limit, total_node_limit):
+        self.size = size
+        self.cards = cards  # cell -> operation card id (None when empty)
+        self.deck = deck  # values, next first
+        self.start_hand = hand
+        self.node_limit = node_limit
+        self.total_node_limit = total_node_limit
+        self.nodes = 0  # positions expanded at the current budget
+        self.total_nodes = 0
+        self.dead_ends = 0
+        self.failed: dict[tuple[int, tuple[int, ...], int], int] = {}
+        self.full = sum(1 << c for c, card in enumerate(cards) if card is not None)
+
+    def most_useful_swaps(self) -> int:
+        """Each solve uses 2 cards and each swap throws 2 away, while the pool (hand + deck) only
+        shrinks; so the swaps a clearing line can afford are (pool - 2 * cards left) / 2, and no
+        budget beyond that (or beyond what the deck can give) is worth searching."""
+        pool = len(self.start_hand) + len(self.deck)
+        spare = pool - 2 * self.full.bit_count()
+        return min(len(self.deck) // SWAP_SIZE, spare // SWAP_SIZE) if spare >= 0 else -1
+
+    def run(self, max_swaps: int):
+        """The first (fewest swaps) line found, with an exactness flag."""
+        exact = True
+        for budget in range(min(max_swaps, self.most_useful_swaps()) + 1):
+            self.dead_ends = 0
+            self.nodes = 0
+            try:
+                line = self._dfs(self.full, self.start_hand, 0, budget)
+            except _OutOfNodes:
+                # This budget was not searched through: a line found later may not be minimal.
+                exact = False
+                if self.total_node_limit is not None and self.total_nodes >= self.total_node_limit:
+                    break
+                continue
+            if line is not None:
+                return line, budget, exact
+        return None, None, exact
+
+    def _dfs(self, mask, hand, swaps, budget):
+        if mask == 0:
+            return []
+        key = (mask, hand, swaps)
+        if self.failed.get(key, -1) >= budget:
+            return None
+        self.nodes += 1
+        self.total_nodes += 1
+        if (self.node_limit is not None and self.nodes > self.node_limit) or (
+            self.total_node_limit is not None and self.total_nodes > self.total_node_limit
+        ):
+            raise _OutOfNodes
+        deck = self.deck
+        cleared = (self.full & ~mask).bit_count()
+        position = min(len(deck), DRAW_AFTER_SOLVE * (cleared + swaps))
+        drawn = tuple(deck[position : position + DRAW_AFTER_SOLVE])
+        solving = _solving_pairs()
+        pairs = list(_distinct_pairs(hand))
+        for cell in open_cells(self.size, mask):
+            card_pairs = solving[self.cards[cell]]
+            for i, j, pair in pairs:
+                if pair in card_pairs:
+                    rest = self._dfs(
+                        mask & ~(1 << cell), _without(hand, i, j, drawn), swaps, budget
+                    )
+                    if rest is not None:
+                        return [("solve", cell, pair, card_pairs[pair]), *rest]
+        if budget > 0 and len(deck) - position >= SWAP_SIZE:
+            for i, j, pair in pairs:
+                rest = self._dfs(mask, _without(hand, i, j, drawn), swaps + 1, budget - 1)
+                if rest is not None:
+                    return [("swap", pair), *rest]
+        self.failed[key] = budget
+        self.dead_ends += 1
+        return None
+
+
+def _to_moves(data: dict, line) -> list[dict]:
+    """Turn a line of (cell, value pair) steps into real moves with card ids, by replaying it."""
+    size = data["size"]
+    values = _number_values()
+    hand = list(data["hand"])
+    deck = list(data["deck"])
+    moves = []
+    for step in line:
+        pair = step[2] if step[0] == "solve" else step[1]
+        first = next(c for c in hand if values[c] == pair[0])
+        second = next(c for c in hand if values[c] == pair[1] and c != first)
+        if hand.index(second) < hand.index(first):
+            first, second = second, first  # in hand order, as legal_moves lists them
+        if step[0] == "solve":
+            cell = step[1]
+            moves.append(
+                {
+                    "type": "solve",
+                    "row": cell // size,
+                    "col": cell % size,
+                    "cards": [first, second],
+                    "option": step[3],
+                }
+            )
+        else:
+            moves.append({"type": "swap", "cards": [first, second]})
+        hand.remove(first)
+        hand.remove(second)
+        hand += deck[:2]
+        del deck[:2]
+    return moves
+
+
+def search(
+    state,
+    *,
+    max_swaps: int | None = None,
+    node_limit: int | None = 200_000,
+    total_node_limit: int | None = None,
+) -> SearchResult:
+    """Find a line that clears the square with the fewest swaps, reading the deck order.
+
+    ``node_limit`` bounds the positions searched at each swap budget and ``total_node_limit`` all
+    of them (None: no bound). When a budget runs out of nodes the search goes on with the next
+    one and the result is marked inexact: a line it finds clears the square, but maybe not with
+    the fewest swaps, and None then means "none found", not "none exists"."""
+    data = state.data
+    if data["result"] == "won":
+        return SearchResult([], 0, True, 0, 0)
+    if data["result"] == "lost":
+        return SearchResult(None, None, True, 0, 0)
+    values = _number_values()
+    deck = tuple(values[c] for c in data["deck"])
+    hand = tuple(sorted(values[c] for c in data["hand"]))
+    solver = _Search(data["size"], list(data["grid"]), hand, deck, node_limit, total_node_limit)
+    line, swaps, exact = solver.run(len(deck) if max_swaps is None else max_swaps)
+    moves = None if line is None else _to_moves(data, line)
+    return SearchResult(moves, swaps, exact, solver.total_nodes, solver.dead_ends)
+
+
+def solve(
+    state, *, node_limit: int | None = 200_000, total_node_limit: int | None = 1_000_000
+) -> list[dict] | None:
+    """A move sequence that clears the square with the fewest swaps, or None when none was found.
+    Every step of it is a right solve or a swap; replaying it with ``apply`` wins the game. The
+    limits are far above what deals need (a few thousand positions at most, see the doc)."""
+    return search(state, node_limit=node_limit, total_node_limit=total_node_limit).moves
+
+
+# --- hints and bots ------------------------------------------------------------------------------
+
+# A hint must come back at once: at most 20,000 positions (about 0.2 s here) even from a spoiled
+# position; a winnable one is almost always found in fewer than 100.
+_HINT_NODE_LIMIT = 5_000
+_HINT_TOTAL_NODE_LIMIT = 20_000
+
+
+def hint(state, seat) -> dict | None:
+    """A right move on a winning line when the solver finds one; otherwise any right solve, or a
+    swap when no solve is right (being stuck, the swap is the right move); None when over."""
+    data = state.data
+    if data["result"] is not None or seat != 0:
+        return None
+    found = search(
+        state, node_limit=_HINT_NODE_LIMIT, total_node_limit=_HINT_TOTAL_NODE_LIMIT
+    ).moves
+    if found:
+        return found[0]
+    right = _right_solves(data)
+    if right:
+        return right[0]
+    if len(data["deck"]) >= SWAP_SIZE and len(data["hand"]) >= 2:
+        return {"type": "swap", "cards": data["hand"][:2]}
+    return None
+
+
+def bot_move(state, seat, level: str, rng) -> dict | None:
+    """random: any legal move, uniformly (wrong solves included); easy: the first right solve
+    found, else swap the first two cards; strong: the solver's next move (it reads the deck)."""
+    data = state.data
+    if data["result"] is not None or seat != 0:
+        return None
+    if level == "random":
+        moves = legal_moves(state, seat)
+        return rng.choice(moves) if moves else None
+    if level == "easy":
+        right = _right_solves(data)
+        if right:
+            return right[0]
+        if len(data["deck"]) >= SWAP_SIZE:
+            return {"type": "swap", "cards": data["hand"][:2]}
+        return None
+    if level == "strong":
+        return hint(state, seat)
+    raise ValueError(f"unknown bot level {level!r}")
+
+
+# --- puzzles -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A deal (``seed`` of ``variant``) that perfect play clears.
+
+    swaps       the fewest swaps a clearing line needs (proved by the solver)
+    difficulty  1 (forgiving) to 5 (treacherous), from how a player who cannot see the deck fares:
+                ``plain_win_rate`` of lines that play a random right solve, or swap when stuck
+    plain_swaps the mean swaps those lines used (lost lines count as MAX_PLAIN_PENALTY)
+    choices     the mean number of right solves on offer along the solver's line
+    dead_ends   positions the solver proved lost before it found its line
+    """
+
+    seed: int
+    variant: str
+    difficulty: int
+    swaps: int
+    plain_win_rate: float
+    plain_swaps: float
+    choices: float
+    dead_ends: int
+    solution: tuple = field(default=(), compare=False, hash=False, repr=False)
+
+
+PLAIN_LINES = 64  # sampled plain lines per deal: a stable rating, still far below 1 s per puzzle
+MAX_PLAIN_PENALTY = 6  # a lost plain line weighs as much as six swaps
+# Difficulty thresholds on the plain score (mean swaps, a lost line counting MAX_PLAIN_PENALTY), per
+# size: the quintiles of 1,000 deals (seeds 0-999); docs/rules/mia_solo.md shows how to recompute.
+DIFFICULTY_CUTS = {
+    5: (0.48, 0.67, 0.9, 1.26),
+    4: (0.36, 0.58, 0.8, 1.2),
+    3: (0.23, 0.41, 0.62, 1.0),
+}
+
+
+def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
+    """Play ``lines`` lines of "a random right solve, else swap two random cards" on the values
+    (no events, no copies of the state), returning the win rate and the mean swap score."""
+    data = state.data
+    size = data["size"]
+    values = _number_values()
+    solving = _solving_pairs()
+    cards = data["grid"]
+    start_mask = _mask(cards)
+    start_hand = [values[c] for c in data["hand"]]
+    deck = [values[c] for c in data["deck"]]
+    wins = 0
+    total = 0.0
+    for _ in range(lines):
+        mask, hand, position, swaps = start_mask, list(start_hand), 0, 0
+        while mask:
+            right = [
+                (cell, i, j)
+                for cell in open_cells(size, mask)
+                for i, j in combinations(range(len(hand)), 2)
+                if (min(hand[i], hand[j]), max(hand[i], hand[j])) in solving[cards[cell]]
+            ]
+            if right:
+                cell, i, j = rng.choice(right)
+                mask &= ~(1 << cell)
+            elif len(deck) - position >= SWAP_SIZE:
+                i, j = rng.sample(range(len(hand)), 2)
+                swaps += 1
+            else:
+                break
+            hand = [v for k, v in enumerate(hand) if k not in (i, j)]
+            if mask:
+                hand += deck[position : position + 2]
+                position = min(len(deck), position + 2)
+        if mask:
+            total += MAX_PLAIN_PENALTY
+        else:
+            wins += 1
+            total += min(swaps, MAX_PLAIN_PENALTY)
+    return wins / lines, total / lines
+
+
+def _choices_along(state, moves: list[dict]) -> float:
+    """Mean number of distinct right solves (cell and value pair) offered along a line."""
+    from engine.mia import GAME  # late import: engine.mia imports this module
+
+    values = _number_values()
+    counts = []
+    for move in moves:
+        right = {
+            (m["row"], m["col"], tuple(sorted(values[c] for c in m["cards"])))
+            for m in _right_solves(state.data)
+        }
+        counts.append(len(right))
+        state = GAME.apply(state, 0, move, 0).state
+    return sum(counts) / len(counts) if counts else 0.0
+
+
+def rate_deal(variant: str, seed: int, *, node_limit: int = 50_000) -> Puzzle | None:
+    """The Puzzle of the deal ``seed`` of ``variant``, or None when the solver cannot prove a
+    fewest-swaps line within ``node_limit`` positions per budget (no deal of 3,000 tried needed
+    more than a thousand)."""
+    from engine.mia import GAME  # late import: engine.mia imports this module
+
+    state = GAME.new(variant=variant, players=1, seed=seed)
+    found = search(state, node_limit=node_limit)
+    if found.moves is None or not found.exact:
+        return None
+    # The sampler is seeded by the deal's seed, so a deal's rating never changes.
+    win_rate, score = _plain_score(state, PLAIN_LINES, random.Random(seed))
+    difficulty = 1 + sum(score > cut for cut in DIFFICULTY_CUTS[SIZES[variant]])
+    return Puzzle(
+        seed=seed,
+        variant=variant,
+        difficulty=difficulty,
+        swaps=found.swaps,
+        plain_win_rate=round(win_rate, 3),
+        plain_swaps=round(score, 3),
+        choices=round(_choices_along(state, found.moves), 2),
+        dead_ends=found.dead_ends,
+        solution=tuple(found.moves),
+    )
+
+
+def _candidate_seeds(seed: int):
+    """An endless, reproducible stream of deal seeds drawn from ``seed`` (31-bit, URL friendly)."""
+    word = core.seed_word(seed)
+    while True:
+        word = (word + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+        yield core.seed_word(word) >> 33
+
+
+def _variant_of(size: int) -> str:
+    for name, n in SIZES.items():
+        if n == size:
+            return name
+    raise core.SetupError("unknown_variant", f"no solo square of size {size!r}; use 5, 4 or 3")
+
+
+def generate_puzzles(size: int, count: int, seed: int) -> list[Puzzle]:
+    """``count`` puzzles of an N by N square (N = 5, 4 or 3) whose deals perfect play clears, each
+    rated; the same arguments always give the same puzzles."""
+    variant = _variant_of(size)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise core.SetupError("bad_count", "count must be a whole number, 0 or more")
+    puzzles: list[Puzzle] = []
+    for candidate in _candidate_seeds(seed):
+        if len(puzzles) == count:
+            return puzzles
+        puzzle = rate_deal(variant, candidate)
+        if puzzle is not None:
+            puzzles.append(puzzle)
+    raise AssertionError("unreachable: the candidate stream is endless")
+
+
+def generate_puzzle(size: int, difficulty: int, seed: int, *, tries: int = 200) -> Puzzle:
+    """One puzzle of the wished difficulty (1-5); the closest one met within ``tries`` deals when
+    none matches exactly."""
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
+        raise core.SetupError("bad_difficulty", "difficulty must be a whole number from 1 to 5")
+    variant = _variant_of(size)
+    best = None
+    for attempt, candidate in enumerate(_candidate_seeds(seed)):
+        if attempt >= tries:
+            break
+        puzzle = rate_deal(variant, candidate)
+        if puzzle is None:
+            continue
+        if puzzle.difficulty == difficulty:
+            return puzzle
+        if best is None or abs(puzzle.difficulty - difficulty) < abs(best.difficulty - difficulty):
+            best = puzzle
+    if best is None:
+        raise core.SetupError("no_puzzle", "no clearable deal found; try another seed")
+    return best

@@ -48,7 +48,8 @@ else
 endif
 
 test-services:
-	$(MAKE) test DATABASE_URL=postgres://postgres@127.0.0.1:5432/classroom REDIS_URL=redis://127.0.0.1:6379/0 REQUIRE_SERVICES=1
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/classroom REDIS_URL=redis://127.0.0.1:6379/0 \
+	  REQUIRE_SERVICES=1 $(MAKE) test
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

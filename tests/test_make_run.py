@@ -31,9 +31,10 @@ def wait_for(url: str, timeout: float = 90.0):
 
 def test_make_run_serves_the_landing_page_and_healthz(tmp_path):
     port = free_port()
-    env = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV"}
-    }
+    # A fresh shell's `make run`: none of this test run's service settings, nor the variables of
+    # an outer `make` (MAKEFLAGS would hand it the outer command line's DATABASE_URL).
+    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}
+    env = {k: v for k, v in os.environ.items() if k not in outer}
     # The embedded default, on a database file of this test's own.
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'run.sqlite3'}"
     server = subprocess.Popen(
@@ -57,6 +58,7 @@ def test_make_run_serves_the_landing_page_and_healthz(tmp_path):
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         output, _ = server.communicate(timeout=30)
+        print(output)  # shown by pytest when the test fails
     # make run prints the demo logins for whoever started it.
     assert "teacher@example.com" in output
     assert "MATH34" in output

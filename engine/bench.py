@@ -119,13 +119,16 @@ def main(argv=None):
                 )
         if args.bot_games:
             variant, players = ARENA_TABLES[slug]
-            levels = ["strong"] + ["random"] * (players - 1)
-            rates = arena(game, variant, levels, args.bot_games)
-            easy = arena(game, variant, ["strong"] + ["easy"] * (players - 1), args.bot_games)
+            others = players - 1
+            # arena() sums the wins of every seat of a level; per seat is the fair comparison.
+            random_rates = arena(game, variant, ["strong"] + ["random"] * others, args.bot_games)
+            easy_rates = arena(game, variant, ["strong"] + ["easy"] * others, args.bot_games)
+            per_random_seat = random_rates["random"] / others
+            per_easy_seat = easy_rates["easy"] / others
             print(
-                f"  bots ({variant}, {players}p, {args.bot_games} games): strong vs random wins"
-                f" strong {rates['strong']:.0%} / random {rates['random']:.0%};"
-                f" strong vs easy: strong {easy['strong']:.0%} / easy {easy['easy']:.0%}"
+                f"  bots ({variant}, {players}p, {args.bot_games} games, win share per seat):"
+                f" strong {random_rates['strong']:.0%} vs random {per_random_seat:.0%};"
+                f" strong {easy_rates['strong']:.0%} vs easy {per_easy_seat:.0%}"
             )
 
 

@@ -227,6 +227,23 @@ def _sub_multisets(rack: list[int], largest: int) -> list[list[int]]:
 # --- the game ------------------------------------------------------------------------------------
 
 
+def right_placement_attempt(seat, found, tile, elapsed, row, col):
+    """One placement is one decision, so one attempt: the first equation it completes (lines in
+    the order up, down, left, right); the placement event lists all of them."""
+    first, second, operator = found[0]
+    return attempt_event(
+        seat=seat,
+        operands=[first, second],
+        operator=operator,
+        answer=tile,
+        expected=tile,
+        correct=True,
+        elapsed_ms=elapsed,
+        row=row,
+        col=col,
+    )
+
+
 class MathableJunior(Game):
     slug = "mathable_junior"
     title = "Mathable Junior"
@@ -373,22 +390,7 @@ class MathableJunior(Game):
         if not found:
             self._front_wrong_drop(state, rng, seat, tile, row, col, elapsed, now_ms, events)
             return
-        first, second, operator = found[0]
-        # One placement is one decision, so one attempt: the first equation it completes (lines
-        # in the order up, down, left, right); the event lists all of them.
-        events.append(
-            attempt_event(
-                seat=seat,
-                operands=[first, second],
-                operator=operator,
-                answer=tile,
-                expected=tile,
-                correct=True,
-                elapsed_ms=elapsed,
-                row=row,
-                col=col,
-            )
-        )
+        events.append(right_placement_attempt(seat, found, tile, elapsed, row, col))
         rack = data["racks"][seat]
         rack.remove(tile)
         board[square] = tile
@@ -592,20 +594,7 @@ class MathableJunior(Game):
         data["since"] = now_ms
         found = completed_equations(board, square, tile, BOTH_OPERATIONS)
         if found:
-            first, second, operator = found[0]
-            events.append(
-                attempt_event(
-                    seat=seat,
-                    operands=[first, second],
-                    operator=operator,
-                    answer=tile,
-                    expected=tile,
-                    correct=True,
-                    elapsed_ms=elapsed,
-                    row=row,
-                    col=col,
-                )
-            )
+            events.append(right_placement_attempt(seat, found, tile, elapsed, row, col))
         else:
             missed = _back_scoring_square(board, tile)
             if missed is not None:

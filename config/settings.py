@@ -132,6 +132,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULE = {
+    "wake-overdue-matches": {"task": "games.tasks.wake_overdue_matches", "schedule": 5.0},
+}
+
+# --- live play -----------------------------------------------------------------------------------
+# Bots' thinking time is multiplied by this (0.1 for quick demos and browser tests).
+GAMES_BOT_DELAY_SCALE = env.float("GAMES_BOT_DELAY_SCALE", default=1.0)
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

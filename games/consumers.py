@@ -1,0 +1,195 @@
+"""``/ws/match/<id>/``: one socket per player (or spectator) of a match.
+
+The consumer is thin: it checks who is connecting, turns wire messages into calls of
+``games.services.submit_move`` and, for every change of the match, sends its own seat's view.
+Wire contract (DESIGN.md, "Live play"):
+
+    client -> server  {"type": "move", "move": {...}, "client_id": "..."} | {"type": "sync"}
+                      | {"type": "ping"}
+    server -> client  {"type": "state", "version": n, "view": {...}, "events": [...]}
+                      | {"type": "error", "code": "...", "message": "..."} | {"type": "pong"}
+
+State messages also carry ``server_time`` (epoch ms, so a page can count down deadlines whatever
+its own clock says) and, on the mover's own socket, the ``client_id`` of the move they answer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+import engine
+from engine import EngineError
+from games import selectors, services
+from games.broadcast import match_group
+from games.clock import clock
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
+# A child taps fast, but not 20 times a second for long: beyond this burst and rate messages are
+# refused with "flood"; a socket that keeps flooding is closed.
+FLOOD_BURST = 20
+FLOOD_RATE_PER_SECOND = 8.0
+FLOOD_CLOSE_AFTER = 50
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_FLOOD = 4429
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        access = await database_sync_to_async(selectors.match_access)(
+            match_id=self.scope["url_route"]["kwargs"]["match_id"], user=user
+        )
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.match_id = access.match_id
+        self.seat = access.seat
+        self.rules = engine.get_game(access.game)
+        self.version = -1
+        self.tokens = float(FLOOD_BURST)
+        self.tokens_at = time.monotonic()
+        self.refused = 0
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        await self.accept()
+        clock().watch(self.match_id)
+        await self._send_state(access.version, access.state, [])
+        clock().schedule(self.match_id, access.wake_at_ms)
+
+    async def disconnect(self, code):
+        match_id = getattr(self, "match_id", None)
+        if match_id is not None:
+            clock().unwatch(match_id)
+            await self.channel_layer.group_discard(match_group(match_id), self.channel_name)
+
+    # --- from the client -------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self._take_token():
+            self.refused += 1
+            if self.refused >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self._error("flood", "too many messages; slow down")
+            return
+        if text_data is None:
+            await self._error("malformed", "messages are JSON text")
+            return
+        if len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed", "messages are JSON objects")
+            return
+        if not isinstance(message, dict):
+            await self._error("malformed", "messages are JSON objects")
+            return
+        kind = message.get("type")
+        if kind == "ping":
+            await self.send(text_data='{"type": "pong"}')
+        elif kind == "sync":
+            await self._sync()
+        elif kind == "move":
+            await self._move(message)
+        else:
+            await self._error("unknown_type", "send move, sync or ping")
+
+    async def _move(self, message):
+        if self.seat is None:
+            await self._error("spectator", "spectators watch; they do not play")
+            return
+        move = message.get("move")
+        client_id = message.get("client_id", "")
+        if not isinstance(move, dict):
+            await self._error("malformed", "a move message carries a move object")
+            return
+        if not isinstance(client_id, str) or len(client_id) > services.MAX_CLIENT_ID:
+            await self._error("bad_client_id", "client_id is a short string")
+            return
+        try:
+            result = await database_sync_to_async(services.submit_move)(
+                match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
+            )
+        except (EngineError, services.MatchError) as error:
+            await self._error(error.code, error.message, client_id=client_id)
+            return
+        if result.duplicate:
+            # Already applied: answer with where the match is now (the broadcast went out then).
+            await self._send_state(
+                result.version, result.state, [], client_id=client_id, force=True
+            )
+
+    async def _sync(self):
+        access = await database_sync_to_async(selectors.match_access)(
+            match_id=self.match_id, user=self.scope["user"]
+        )
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self._send_state(access.version, access.state, [], force=True)
+        clock().schedule(self.match_id, access.wake_at_ms)
+
+    # --- from the match --------------------------------------------------------------------------
+
+    async def match_changed(self, message):
+        version = message["version"]
+        if version <= self.version:
+            return  # stale news (a sync already brought something newer)
+        mine = message["actor_seat"] is not None and message["actor_seat"] == self.seat
+        await self._send_state(
+            version,
+            message["state"],
+            message["events"],
+            client_id=message["client_id"] if mine else "",
+        )
+        clock().schedule(self.match_id, message["wake_at_ms"])
+
+    async def match_stopped(self, message):
+        await self._error("match_stopped", "the teacher stopped this match")
+        await self._sync()
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    async def _send_state(self, version, state, events, client_id="", force=False):
+        if version < self.version and not force:
+            return
+        view = self.rules.view(self.rules.load(state), self.seat)
+        payload = {
+            "type": "state",
+            "version": version,
+            "view": view,
+            "events": events,
+            "server_time": services.now_ms(),
+        }
+        if client_id:
+            payload["client_id"] = client_id
+        self.version = max(self.version, version)
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def _error(self, code, message, client_id=""):
+        payload = {"type": "error", "code": code, "message": message}
+        if client_id:
+            payload["client_id"] = client_id
+        await self.send(text_data=json.dumps(payload))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(FLOOD_BURST, self.tokens + (now - self.tokens_at) * FLOOD_RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -1,0 +1,442 @@
+"""The writes of live play. ``submit_move`` and ``match_wake`` are the only code that changes a
+playing match: each is one short transaction that locks the match row, asks the engine, saves the
+new state with its MoveRecord and Attempts, and broadcasts after the commit. Races (two claims on
+one ¡Mía! card from any number of processes) are decided by that lock: the first to hold it wins,
+the others are checked against the state it left.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine import IllegalMove
+from engine.bots import LEVELS as BOT_LEVELS
+from games import broadcast
+from games.models import Attempt, Match, MoveRecord, Seat
+
+log = logging.getLogger(__name__)
+
+MAX_CLIENT_ID = 64
+# Seconds a bot "thinks" before it acts, per level (a range, drawn afresh each time): slow enough
+# that a child can play along, quick enough that nobody waits long. GAMES_BOT_DELAY_SCALE shrinks
+# them (tests, demos).
+BOT_DELAY_SECONDS = {"random": (2.0, 4.0), "easy": (2.5, 5.5), "strong": (1.5, 3.5)}
+
+
+class MatchError(Exception):
+    """A request live play refuses before the engine sees it; ``code`` is stable for clients."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a user, or a bot of a level."""
+
+    name: str
+    user: Any = None
+    bot_level: str = ""
+
+
+@dataclass
+class Change:
+    """One new version of a match, as the broadcast carries it."""
+
+    version: int
+    state: dict
+    events: list
+    actor_seat: int | None
+    client_id: str = ""
+
+
+@dataclass
+class MoveResult:
+    match_id: int
+    version: int
+    state: dict
+    duplicate: bool = False
+    changes: list[Change] = field(default_factory=list)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+# --- creating ------------------------------------------------------------------------------------
+
+
+def match_create(
+    *,
+    game: str,
+    variant: str,
+    seats: Sequence[SeatSpec],
+    options: dict | None = None,
+    created_by=None,
+    label: str = "",
+    seed: int | None = None,
+    at_ms: int | None = None,
+) -> Match:
+    """A new playing match. The engine validates the game, variant, options and player count
+    (``engine.SetupError``); seats are validated here (``MatchError``)."""
+    rules = engine.get_game(game)
+    users = [spec.user.pk for spec in seats if spec.user is not None]
+    if len(users) != len(set(users)):
+        raise MatchError("duplicate_player", "a player can take only one seat")
+    for spec in seats:
+        if (spec.user is None) == (not spec.bot_level):
+            raise MatchError("bad_seat", "a seat is a player or a bot, not both or neither")
+        if spec.bot_level and spec.bot_level not in BOT_LEVELS:
+            raise MatchError("bad_bot_level", f"bots play at {', '.join(BOT_LEVELS)}")
+    if not any(spec.user is not None for spec in seats):
+        raise MatchError("no_player", "a match needs at least one player")
+    at_ms = now_ms() if at_ms is None else at_ms
+    seed = secrets.randbits(62) if seed is None else seed
+    state = rules.new(variant=variant, players=len(seats), seed=seed, options=options, now_ms=at_ms)
+    bot_seats = {i: spec.bot_level for i, spec in enumerate(seats) if spec.bot_level}
+    match = Match(
+        game=game,
+        variant=variant,
+        options=dict(state.options),
+        seed=seed,
+        state=rules.dump(state),
+        version=state.version,
+        created_by=created_by,
+        label=label[:80],
+    )
+    _plan(match, rules, state, bot_seats, at_ms, acted=None)
+    with transaction.atomic():
+        match.save()
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                index=i,
+                user=spec.user,
+                bot_level=spec.bot_level,
+                name=spec.name[:80],
+            )
+            for i, spec in enumerate(seats)
+        )
+    return match
+
+
+# --- the one writer ------------------------------------------------------------------------------
+
+
+def submit_move(
+    *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
+) -> MoveResult:
+    """Apply ``user``'s move to the match. Raises ``MatchError`` or ``engine.IllegalMove`` (the
+    match is then unchanged). A ``client_id`` already applied for this seat is answered with the
+    current state and not applied again."""
+    if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
+        raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
+    received_at = timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        seats = _seats(match)
+        seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
+        if seat is None:
+            raise MatchError("not_seated", "you have no seat at this match")
+        if (
+            client_id
+            and MoveRecord.objects.filter(match=match, seat=seat, client_id=client_id).exists()
+        ):
+            return MoveResult(match.pk, match.version, match.state, duplicate=True)
+        if not match.is_playing:
+            raise IllegalMove(engine.core.GAME_OVER, "the game is over")
+        at_ms = now_ms() if at_ms is None else at_ms
+        rules = engine.get_game(match.game)
+        step = rules.apply(rules.load(match.state), seat, move, at_ms)
+        change = _record(
+            match,
+            rules,
+            step,
+            seats,
+            actor=MoveRecord.Actor.PLAYER,
+            seat=seat,
+            move=move,
+            client_id=client_id,
+            received_at=received_at,
+            at_ms=at_ms,
+        )
+        _plan(match, rules, step.state, _bots(seats), at_ms, acted=seat)
+        _save(match, rules, step.state)
+        changes = [change]
+        transaction.on_commit(lambda: broadcast.match_changed(match.pk, changes, match.wake_at_ms))
+    return MoveResult(match.pk, match.version, match.state, changes=changes)
+
+
+def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:
+    """Fire what is due: the engine's timers, then the bots whose thinking time is up. Any process
+    may call it at any time, as often as it likes: under the lock it acts only on what is due in
+    the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
+    (epoch ms) or None."""
+    at_ms = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except MatchError:
+            return None
+        if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > at_ms:
+            return match.wake_at_ms if match.is_playing else None
+        rules = engine.get_game(match.game)
+        seats = _seats(match)
+        bots = _bots(seats)
+        state = rules.load(match.state)
+        changes: list[Change] = []
+        waiting: set[int] = set()
+        received_at = timezone.now()
+        while len(changes) < max_changes and rules.outcome(state) is None:
+            due = rules.deadline(state)
+            if due is not None and due <= at_ms:
+                step = rules.tick(state, at_ms)
+                if step.state.version == state.version:  # nothing was really due
+                    break
+                changes.append(
+                    _record(
+                        match,
+                        rules,
+                        step,
+                        seats,
+                        actor=MoveRecord.Actor.TIMER,
+                        seat=None,
+                        move=None,
+                        client_id="",
+                        received_at=received_at,
+                        at_ms=at_ms,
+                    )
+                )
+                state = step.state
+                waiting.clear()
+                _plan(match, rules, state, bots, at_ms, acted=None)
+                continue
+            bot_seat = _due_bot(match, rules, state, at_ms)
+            if bot_seat is None:
+                break
+            thinker = random.Random(f"{match.seed}:{state.version}:{bot_seat}")
+            move = engine.bots.choose(rules, state, bot_seat, bots[bot_seat], thinker)
+            if move is None:  # it would rather wait: think again after the next change
+                waiting.add(bot_seat)
+                match.bot_plan[str(bot_seat)] = None
+                continue
+            try:
+                step = rules.apply(state, bot_seat, move, at_ms)
+            except IllegalMove:
+                log.exception(
+                    "bot at seat %s of match %s chose an illegal move", bot_seat, match.pk
+                )
+                waiting.add(bot_seat)
+                match.bot_plan[str(bot_seat)] = None
+                continue
+            changes.append(
+                _record(
+                    match,
+                    rules,
+                    step,
+                    seats,
+                    actor=MoveRecord.Actor.BOT,
+                    seat=bot_seat,
+                    move=move,
+                    client_id="",
+                    received_at=received_at,
+                    at_ms=at_ms,
+                )
+            )
+            state = step.state
+            waiting.clear()
+            _plan(match, rules, state, bots, at_ms, acted=bot_seat)
+        _plan(match, rules, state, bots, at_ms, acted=None, waiting=frozenset(waiting))
+        _save(match, rules, state)
+        if changes:
+            transaction.on_commit(
+                lambda: broadcast.match_changed(match.pk, changes, match.wake_at_ms)
+            )
+    return match.wake_at_ms
+
+
+def match_abandon(*, match_id: int) -> None:
+    """Stop a match that is still playing (the teacher ends it); nothing more is applied."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.is_playing:
+            return
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.wake_at_ms = None
+        match.bot_plan = {}
+        match.save(update_fields=["status", "finished_at", "wake_at_ms", "bot_plan", "updated_at"])
+        transaction.on_commit(lambda: broadcast.match_stopped(match.pk))
+
+
+# --- the parts -----------------------------------------------------------------------------------
+
+
+def _locked(match_id) -> Match:
+    try:
+        return Match.objects.select_for_update(of=("self",)).get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchError("no_match", "there is no such match") from None
+
+
+def _seats(match: Match) -> dict[int, tuple[int | None, str]]:
+    return {
+        index: (user_id, level)
+        for index, user_id, level in Seat.objects.filter(match=match).values_list(
+            "index", "user_id", "bot_level"
+        )
+    }
+
+
+def _bots(seats: dict[int, tuple[int | None, str]]) -> dict[int, str]:
+    return {index: level for index, (_user, level) in seats.items() if level}
+
+
+def _record(
+    match: Match,
+    rules,
+    step,
+    seats,
+    *,
+    actor: str,
+    seat: int | None,
+    move,
+    client_id: str,
+    received_at,
+    at_ms: int,
+) -> Change:
+    record = MoveRecord.objects.create(
+        match=match,
+        version=step.state.version,
+        actor=actor,
+        seat=seat,
+        move=move,
+        events=step.events,
+        client_id=client_id,
+        received_at=received_at,
+        now_ms=at_ms,
+    )
+    attempts = [
+        _attempt(match, record, event, seats) for event in step.events if event["type"] == "attempt"
+    ]
+    if attempts:
+        Attempt.objects.bulk_create(attempts)
+    return Change(
+        version=step.state.version,
+        state=rules.dump(step.state),
+        events=step.events,
+        actor_seat=seat,
+        client_id=client_id,
+    )
+
+
+_ATTEMPT_KEYS = {
+    "type",
+    "seat",
+    "operands",
+    "operator",
+    "answer",
+    "expected",
+    "correct",
+    "elapsed_ms",
+    "skill",
+}
+
+
+def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
+    user_id, _level = seats.get(event["seat"], (None, ""))
+    return Attempt(
+        match=match,
+        move=record,
+        user_id=user_id,
+        seat=event["seat"],
+        game=match.game,
+        operator=event["operator"],
+        operation=event["skill"].split(".", 1)[0],
+        skill=event["skill"],
+        operands=event["operands"],
+        answer=event["answer"],
+        expected=event["expected"],
+        correct=event["correct"],
+        elapsed_ms=min(event["elapsed_ms"], 2**31 - 1),
+        detail={k: v for k, v in event.items() if k not in _ATTEMPT_KEYS},
+        created_at=record.received_at,
+    )
+
+
+def _bot_delay_ms(match: Match, level: str, version: int, seat: int) -> int:
+    low, high = BOT_DELAY_SECONDS[level]
+    scale = getattr(settings, "GAMES_BOT_DELAY_SCALE", 1.0)
+    whim = random.Random(f"delay:{match.seed}:{version}:{seat}").uniform(low, high)
+    return int(whim * scale * 1000)
+
+
+def _plan(
+    match: Match,
+    rules,
+    state,
+    bots: dict[int, str],
+    at_ms: int,
+    acted: int | None,
+    waiting: frozenset[int] = frozenset(),
+) -> None:
+    """Decide when each bot acts next and when the match must wake. A bot that is already
+    thinking keeps its time (so a busy table cannot starve it); one that just moved thinks afresh.
+    ``waiting`` bots chose to wait and nothing has changed since: they stay idle."""
+    plan: dict[str, int | None] = {}
+    if rules.outcome(state) is None:
+        active = rules.active(state)
+        for seat, level in bots.items():
+            if seat not in active:
+                continue
+            current = match.bot_plan.get(str(seat))
+            if seat in waiting:
+                plan[str(seat)] = None
+            elif seat == acted or current is None:
+                plan[str(seat)] = at_ms + _bot_delay_ms(match, level, state.version, seat)
+            else:
+                plan[str(seat)] = current
+    match.bot_plan = plan
+    dues = [due for due in plan.values() if due is not None]
+    deadline = rules.deadline(state) if rules.outcome(state) is None else None
+    if deadline is not None:
+        dues.append(deadline)
+    match.wake_at_ms = min(dues) if dues else None
+
+
+def _due_bot(match: Match, rules, state, at_ms: int) -> int | None:
+    active = rules.active(state)
+    due = [
+        (when, int(seat))
+        for seat, when in match.bot_plan.items()
+        if when is not None and when <= at_ms and int(seat) in active
+    ]
+    return min(due)[1] if due else None
+
+
+def _save(match: Match, rules, state) -> None:
+    match.state = rules.dump(state)
+    match.version = state.version
+    outcome = rules.outcome(state)
+    fields = ["state", "version", "bot_plan", "wake_at_ms", "updated_at"]
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = {"scores": outcome.scores, "winners": outcome.winners}
+        match.finished_at = timezone.now()
+        match.wake_at_ms = None
+        match.bot_plan = {}
+        fields += ["status", "outcome", "finished_at"]
+    match.save(update_fields=fields)

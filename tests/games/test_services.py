@@ -1,0 +1,284 @@
+"""games.services: creating matches, the one writer, wake-ups for timers and bots."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+import engine
+from engine import IllegalMove, SetupError
+from games import services
+from games.models import Attempt, Match, MoveRecord
+from games.services import MatchError, SeatSpec, match_create, match_wake, submit_move
+from games.tasks import wake_overdue_matches
+from tests.factories import make_class, make_match, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+T0 = 1_700_000_000_000  # an epoch ms in 2023: engine time in these tests, long past
+
+
+@pytest.fixture
+def table():
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    ben = make_student(classroom, "Ben", secret="1111")
+    return classroom, ana, ben
+
+
+def a_move(rules, state, seat):
+    return rules.hint(state, seat) or rules.legal_moves(state, seat)[0]
+
+
+def state_of(match):
+    match.refresh_from_db()
+    rules = engine.get_game(match.game)
+    return rules, rules.load(match.state)
+
+
+def test_create_validates_through_the_engine(table):
+    _, ana, ben = table
+    with pytest.raises(SetupError) as error:
+        make_match(variant="no_such_variant", players=[ana, ben])
+    assert error.value.code == "unknown_variant"
+    with pytest.raises(SetupError) as error:
+        make_match(players=[ana, ben], options={"pass_timeout_seconds": "soon"})
+    assert error.value.code == "bad_option"
+    with pytest.raises(SetupError) as error:  # Add or Multiply? is for exactly three
+        make_match(game="add_or_multiply", variant="standard", players=[ana, ben])
+    assert error.value.code == "bad_players"
+    assert Match.objects.count() == 0
+
+
+def test_create_validates_the_seats(table):
+    _, ana, _ben = table
+    with pytest.raises(MatchError) as error:
+        make_match(players=[ana, ana])
+    assert error.value.code == "duplicate_player"
+    with pytest.raises(MatchError) as error:
+        make_match(players=[ana], bots=["genius"])
+    assert error.value.code == "bad_bot_level"
+    with pytest.raises(MatchError) as error:
+        match_create(
+            game="mia",
+            variant="express",
+            seats=[SeatSpec(name="a", bot_level="easy"), SeatSpec(name="b", bot_level="easy")],
+        )
+    assert error.value.code == "no_player"
+    assert Match.objects.count() == 0
+
+
+def test_create_stores_state_seats_and_plans_nothing_for_idle_bots(table):
+    _, ana, ben = table
+    match = make_match(game="add_up", variant="standard", players=[ana, ben], bots=["easy"])
+    assert match.status == "playing"
+    assert list(match.seats.values_list("index", "user_id", "bot_level")) == [
+        (0, ana.pk, ""),
+        (1, ben.pk, ""),
+        (2, None, "easy"),
+    ]
+    rules, state = state_of(match)
+    assert state.version == match.version == 0
+    assert match.seed and rules.dump(state) == match.state
+
+
+def test_a_move_is_applied_recorded_and_broadcast_on_commit(
+    table, django_capture_on_commit_callbacks
+):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    rules, state = state_of(match)
+    claim = rules.hint(state, 0)
+    layer = get_channel_layer()
+    listener = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(f"match.{match.pk}", listener)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        result = submit_move(
+            match_id=match.pk, user=ana, move=claim, client_id="c-1", at_ms=T0 + 2300
+        )
+
+    assert len(callbacks) == 1
+    assert result.version == 1 and not result.duplicate
+    match.refresh_from_db()
+    assert match.version == 1
+    record = MoveRecord.objects.get(match=match)
+    assert (record.version, record.actor, record.seat, record.client_id) == (1, "player", 0, "c-1")
+    assert record.move == claim
+    assert any(e["type"] == "claim_won" for e in record.events)
+    attempt = Attempt.objects.get(match=match)
+    assert attempt.user == ana and attempt.correct and attempt.elapsed_ms == 2300
+    assert attempt.operation in {"add", "sub"} and attempt.skill.startswith(attempt.operation)
+    news = async_to_sync(layer.receive)(listener)
+    assert news["type"] == "match.changed" and news["version"] == 1
+    assert news["client_id"] == "c-1" and news["actor_seat"] == 0
+    assert news["state"] == match.state
+
+
+def test_nothing_is_broadcast_when_the_transaction_rolls_back(
+    table, django_capture_on_commit_callbacks
+):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(IllegalMove),
+    ):
+        submit_move(match_id=match.pk, user=ana, move={"type": "fly"}, at_ms=T0)
+    assert callbacks == []
+
+
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [
+        ({"type": "fly"}, "unknown_move"),
+        ({"type": "claim", "cards": [1], "option": 0}, "malformed"),
+        ({"type": "claim", "cards": [1, 2], "option": 0, "round": 99}, "stale_round"),
+        ({"no": "type"}, "malformed"),
+    ],
+)
+def test_a_bad_move_gets_its_code_and_changes_nothing(table, move, code):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    before = Match.objects.get(pk=match.pk).state
+    with pytest.raises(IllegalMove) as error:
+        submit_move(match_id=match.pk, user=ana, move=move, client_id="x", at_ms=T0)
+    assert error.value.code == code
+    match.refresh_from_db()
+    assert match.version == 0 and match.state == before
+    assert not MoveRecord.objects.exists() and not Attempt.objects.exists()
+
+
+def test_a_user_without_a_seat_cannot_act(table):
+    classroom, ana, ben = table
+    carla = make_student(classroom, "Carla", secret="2222")
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    rules, state = state_of(match)
+    with pytest.raises(MatchError) as error:
+        submit_move(match_id=match.pk, user=carla, move=rules.hint(state, 0), at_ms=T0)
+    assert error.value.code == "not_seated"
+    with pytest.raises(MatchError) as error:
+        submit_move(match_id=987654, user=ana, move={"type": "pass"}, at_ms=T0)
+    assert error.value.code == "no_match"
+    assert not MoveRecord.objects.exists()
+
+
+def test_a_repeated_client_id_is_answered_not_applied_twice(table):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    first = submit_move(match_id=match.pk, user=ana, move={"type": "pass"}, client_id="same")
+    again = submit_move(match_id=match.pk, user=ana, move={"type": "pass"}, client_id="same")
+    assert first.version == again.version == 1
+    assert again.duplicate and not first.duplicate
+    assert MoveRecord.objects.filter(match=match).count() == 1
+    # the same id from another seat is that seat's own move
+    other = submit_move(match_id=match.pk, user=ben, move={"type": "pass"}, client_id="same")
+    assert not other.duplicate and MoveRecord.objects.filter(match=match).count() == 2
+
+
+def test_client_id_must_be_a_short_string(table):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    for bad in (5, "x" * 65, None):
+        with pytest.raises(MatchError) as error:
+            submit_move(match_id=match.pk, user=ana, move={"type": "pass"}, client_id=bad)
+        assert error.value.code == "bad_client_id"
+
+
+def test_the_pass_timeout_fires_once_however_often_the_match_is_woken(table):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    assert match.wake_at_ms == T0 + 20_000  # the 20 s pass timeout of RULINGS 1
+    assert match_wake(match_id=match.pk, at_ms=T0 + 19_999) == T0 + 20_000
+    match.refresh_from_db()
+    assert match.version == 0
+    next_wake = match_wake(match_id=match.pk, at_ms=T0 + 20_000)
+    match_wake(match_id=match.pk, at_ms=T0 + 20_000)  # a second process, a moment late
+    match.refresh_from_db()
+    assert match.version == 1
+    timer = MoveRecord.objects.get(match=match)
+    assert timer.actor == "timer" and timer.seat is None
+    assert any(e["type"] == "nobody_solved" for e in timer.events)
+    assert next_wake == match.wake_at_ms == T0 + 40_000
+
+
+def test_bots_think_for_a_while_then_move_once(table, settings):
+    settings.GAMES_BOT_DELAY_SCALE = 1.0
+    _, ana, _ = table
+    match = make_match(
+        game="add_up",
+        variant="standard",
+        players=[ana],
+        bots=["easy"],
+        seed=3,
+        options={"first_player": "seat0"},
+    )
+    rules, state = state_of(match)
+    assert match.wake_at_ms is None  # nobody to wait for while Ana thinks
+    # Play Ana's turns until it is the bot's.
+    while 1 not in rules.active(state):
+        submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
+        rules, state = state_of(match)
+    match.refresh_from_db()
+    due = match.bot_plan["1"]
+    low, high = services.BOT_DELAY_SECONDS["easy"]
+    assert due == match.wake_at_ms
+    version = match.version
+    assert match_wake(match_id=match.pk, at_ms=due - 1) == due
+    match.refresh_from_db()
+    assert match.version == version  # still thinking
+    match_wake(match_id=match.pk, at_ms=due)
+    match_wake(match_id=match.pk, at_ms=due)
+    match.refresh_from_db()
+    assert match.version == version + 1
+    bot_move = MoveRecord.objects.get(match=match, version=version + 1)
+    assert bot_move.actor == "bot" and bot_move.seat == 1
+    assert Attempt.objects.filter(move=bot_move, user=None).count() == len(
+        [e for e in bot_move.events if e["type"] == "attempt"]
+    )
+    handed_over = MoveRecord.objects.filter(match=match, actor="player").last()
+    assert low * 1000 <= due - handed_over.now_ms <= high * 1000
+
+
+def test_a_table_with_a_bot_plays_to_the_end_with_every_change_recorded(table, settings):
+    settings.GAMES_BOT_DELAY_SCALE = 0.0
+    _, ana, _ = table
+    match = make_match(game="add_up", variant="standard", players=[ana], bots=["strong"], seed=9)
+    for _ in range(2000):
+        match.refresh_from_db()
+        if not match.is_playing:
+            break
+        rules, state = state_of(match)
+        if 0 in rules.active(state):
+            submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
+        else:
+            match_wake(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.finished_at is not None
+    assert match.outcome["winners"] and match.wake_at_ms is None and match.bot_plan == {}
+    versions = list(match.moves.values_list("version", flat=True))
+    assert versions == list(range(1, match.version + 1))  # every change recorded, none twice
+    with pytest.raises(IllegalMove) as error:
+        submit_move(match_id=match.pk, user=ana, move={"type": "pass"})
+    assert error.value.code == "game_over"
+
+
+def test_the_sweep_wakes_overdue_matches_only(table, settings):
+    _, ana, ben = table
+    overdue = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    teacher = make_teacher()
+    fresh = make_match(players=[ana, ben], seed=8, teacher=teacher)
+    assert wake_overdue_matches() == 1
+    overdue.refresh_from_db()
+    fresh.refresh_from_db()
+    assert overdue.version >= 1 and fresh.version == 0
+
+
+def test_abandon_stops_the_match(table):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7)
+    services.match_abandon(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == "abandoned" and match.wake_at_ms is None
+    with pytest.raises(IllegalMove) as error:
+        submit_move(match_id=match.pk, user=ana, move={"type": "pass"})
+    assert error.value.code == "game_over"

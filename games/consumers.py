@@ -101,7 +101,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
         elif kind == "sync":
-            await self._sync()
+            await self._send_current()
         elif kind == "move":
             await self._move(message)
         else:
@@ -132,7 +132,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 result.version, result.state, [], client_id=client_id, force=True
             )
 
-    async def _sync(self):
+    async def _send_current(self):
         access = await database_sync_to_async(selectors.match_access)(
             match_id=self.match_id, user=self.scope["user"]
         )
@@ -159,7 +159,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def match_stopped(self, message):
         await self._error("match_stopped", "the teacher stopped this match")
-        await self._sync()
+        await self._send_current()
 
     # --- helpers ---------------------------------------------------------------------------------
 

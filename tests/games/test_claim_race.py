@@ -1,0 +1,76 @@
+"""RULINGS 1: "exactly one claim wins a card", whatever the number of processes. Thirty threads,
+each with its own PostgreSQL connection, claim the same ¡Mía! card at the same instant, 200 times
+over; the row lock in games.services.submit_move must let exactly one through every time."""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection
+
+import engine
+from engine import IllegalMove
+from games.models import Match, MoveRecord
+from games.services import submit_move
+from tests.factories import make_class, make_match, make_student
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+THREADS = 30
+ROUNDS = 200
+SEATS = 6  # ¡Mía! Party seats six: five threads per seat, same-seat duplicates included
+
+
+def seeds_where_every_seat_can_claim(count):
+    rules = engine.get_game("mia")
+    found, seed = [], 0
+    while len(found) < count:
+        state = rules.new("party", SEATS, seed)
+        if all(rules.hint(state, seat) for seat in range(SEATS)):
+            found.append(seed)
+        seed += 1
+    return found
+
+
+def test_thirty_threads_claim_one_card_and_exactly_one_wins_every_time(services, request):
+    classroom = make_class()
+    students = [make_student(classroom, f"S{i}", secret=f"{1000 + i}") for i in range(SEATS)]
+    rules = engine.get_game("mia")
+    barrier = threading.Barrier(THREADS)
+
+    def claim(match_id, user, move, client_id):
+        barrier.wait()
+        try:
+            result = submit_move(match_id=match_id, user=user, move=move, client_id=client_id)
+            return ("won", result.version)
+        except IllegalMove as error:
+            return ("refused", error.code)
+        finally:
+            connection.close()  # back to the pool
+
+    # Every thread holds its own connection at the same moment: widen the pool for the test.
+    pool_size = (connection.pool.min_size, connection.pool.max_size)
+    connection.pool.resize(min_size=1, max_size=THREADS + 5)
+    request.addfinalizer(lambda: connection.pool.resize(*pool_size))
+
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for round_number, seed in enumerate(seeds_where_every_seat_can_claim(ROUNDS)):
+            match = make_match(variant="party", players=students, seed=seed)
+            state = rules.load(match.state)
+            jobs = []
+            for thread in range(THREADS):
+                seat = thread % SEATS
+                move = rules.hint(state, seat)  # a right claim for every thread
+                jobs.append(
+                    pool.submit(claim, match.pk, students[seat], move, f"r{round_number}-{thread}")
+                )
+            outcomes = [job.result() for job in jobs]
+            winners = [o for o in outcomes if o[0] == "won"]
+            assert len(winners) == 1, (seed, outcomes)
+            assert sorted(o[1] for o in outcomes if o[0] == "refused") == ["stale_round"] * (
+                THREADS - 1
+            )
+            records = list(MoveRecord.objects.filter(match=match))
+            assert len(records) == 1
+            assert [e["type"] for e in records[0].events].count("claim_won") == 1
+            assert Match.objects.get(pk=match.pk).version == 1

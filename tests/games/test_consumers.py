@@ -1,0 +1,314 @@
+"""The match socket, through the whole ASGI application (origin check, session auth, routing)."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+import engine
+from config.asgi import application
+from games import consumers
+from games.models import Match, MoveRecord
+from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def a_table(game="mia", variant="express", bots=(), options=None, seed=7, at_ms=None):
+    teacher = make_teacher()
+    classroom = make_class(teacher)
+    ana = make_student(classroom, "Ana")
+    ben = make_student(classroom, "Ben", secret="1111")
+    carla = make_student(classroom, "Carla", secret="2222")
+    match = make_match(
+        game=game,
+        variant=variant,
+        players=[ana, ben],
+        bots=bots,
+        teacher=teacher,
+        seed=seed,
+        options=options,
+        at_ms=at_ms,
+    )
+    return {
+        "match": match,
+        "ana": session_cookie_for(ana),
+        "ben": session_cookie_for(ben),
+        "carla": session_cookie_for(carla),
+        "teacher": session_cookie_for(teacher),
+        "other_teacher": session_cookie_for(make_teacher()),
+    }
+
+
+@database_sync_to_async
+def current(match):
+    match.refresh_from_db()
+    rules = engine.get_game(match.game)
+    return rules, rules.load(match.state)
+
+
+async def connect(match_id, cookie=None):
+    headers = [(b"origin", b"http://127.0.0.1:8000")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    ws = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
+    connected, code = await ws.connect()
+    return ws, connected, code
+
+
+async def receive_state(ws, timeout=2):
+    """The next state message (errors are returned too, to be checked by the caller)."""
+    return await ws.receive_json_from(timeout=timeout)
+
+
+async def test_a_seated_player_gets_their_own_view_at_once():
+    t = await a_table()
+    ws, connected, _ = await connect(t["match"].pk, t["ana"])
+    assert connected
+    first = await receive_state(ws)
+    assert first["type"] == "state" and first["version"] == 0 and first["events"] == []
+    assert first["view"]["seat"] == 0 and "hand" in first["view"]
+    assert isinstance(first["server_time"], int)
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [(None, 4401), ("carla", 4403), ("other_teacher", 4403)],
+)
+async def test_nobody_else_can_connect(who, expected):
+    t = await a_table()
+    _ws, connected, code = await connect(t["match"].pk, t[who] if who else None)
+    assert not connected and code == expected
+
+
+async def test_an_unknown_match_is_refused():
+    t = await a_table()
+    _ws, connected, code = await connect(t["match"].pk + 1000, t["ana"])
+    assert not connected and code == 4403
+
+
+async def test_the_creating_teacher_watches_without_hands_and_cannot_play():
+    t = await a_table()
+    ws, connected, _ = await connect(t["match"].pk, t["teacher"])
+    assert connected
+    state = await receive_state(ws)
+    assert state["view"]["seat"] is None
+    assert "hand" not in state["view"] or state["view"]["hand"] is None
+    await ws.send_json_to({"type": "move", "move": {"type": "pass"}, "client_id": "t1"})
+    error = await receive_state(ws)
+    assert error == {
+        "type": "error",
+        "code": "spectator",
+        "message": "spectators watch; they do not play",
+    }
+    assert await database_sync_to_async(MoveRecord.objects.count)() == 0
+    await ws.disconnect()
+
+
+async def test_a_move_reaches_every_socket_each_with_its_own_view():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    ben, _, _ = await connect(match.pk, t["ben"])
+    teacher, _, _ = await connect(match.pk, t["teacher"])
+    for ws in (ana, ben, teacher):
+        await receive_state(ws)
+    rules, state = await current(match)
+    claim = rules.hint(state, 0)
+    await ana.send_json_to({"type": "move", "move": claim, "client_id": "a-1"})
+    to_ana = await receive_state(ana)
+    to_ben = await receive_state(ben)
+    to_teacher = await receive_state(teacher)
+    assert to_ana["version"] == to_ben["version"] == to_teacher["version"] == 1
+    assert to_ana["client_id"] == "a-1"
+    assert "client_id" not in to_ben and "client_id" not in to_teacher
+    assert to_ana["events"] == to_ben["events"] and any(
+        e["type"] == "claim_won" for e in to_ana["events"]
+    )
+    _, state = await current(match)
+    assert to_ana["view"] == rules.view(state, 0)
+    assert to_ben["view"] == rules.view(state, 1)
+    assert to_teacher["view"] == rules.view(state, None)
+    # Ana's hand never reaches Ben.
+    ana_cards = {card["id"] for card in to_ana["view"]["hand"]}
+    assert not ana_cards & {card["id"] for card in to_ben["view"]["hand"]}
+    assert str(sorted(ana_cards)) not in json.dumps(to_ben)
+    for ws in (ana, ben, teacher):
+        await ws.disconnect()
+
+
+async def test_a_repeated_client_id_is_answered_and_applied_once():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    await ana.send_json_to({"type": "move", "move": {"type": "pass"}, "client_id": "p-1"})
+    applied = await receive_state(ana)
+    await ana.send_json_to({"type": "move", "move": {"type": "pass"}, "client_id": "p-1"})
+    answered = await receive_state(ana)
+    assert applied["version"] == answered["version"] == 1
+    assert answered["client_id"] == "p-1" and answered["events"] == []
+    assert await database_sync_to_async(MoveRecord.objects.count)() == 1
+    await ana.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": 5}', "unknown_type"),
+        ('{"type": "launch"}', "unknown_type"),
+        ('{"type": "move"}', "malformed"),
+        ('{"type": "move", "move": [1]}', "malformed"),
+        ('{"type": "move", "move": {"type": "pass"}, "client_id": 7}', "bad_client_id"),
+        ('{"type": "move", "move": {"type": "jump"}}', "unknown_move"),
+        ('{"type": "move", "move": {"type": "claim", "cards": "all"}}', "malformed"),
+        ('{"type": "move", "move": {"type": "pass", "round": 42}}', "stale_round"),
+        ('{"type": "move", "move": {"type": "pass"}, "x": "' + "y" * 5000 + '"}', "too_large"),
+    ],
+)
+async def test_bad_messages_get_a_code_change_nothing_and_keep_the_socket(message, code):
+    t = await a_table()
+    ana, _, _ = await connect(t["match"].pk, t["ana"])
+    await receive_state(ana)
+    await ana.send_to(text_data=message)
+    error = await receive_state(ana)
+    assert error["type"] == "error" and error["code"] == code and error["message"]
+    await ana.send_json_to({"type": "ping"})
+    assert await receive_state(ana) == {"type": "pong"}
+    match = await database_sync_to_async(Match.objects.get)(pk=t["match"].pk)
+    assert match.version == 0
+    assert await database_sync_to_async(MoveRecord.objects.count)() == 0
+    await ana.disconnect()
+
+
+async def test_binary_frames_are_refused_politely():
+    t = await a_table()
+    ana, _, _ = await connect(t["match"].pk, t["ana"])
+    await receive_state(ana)
+    await ana.send_to(bytes_data=b"\x00\x01")
+    error = await receive_state(ana)
+    assert error["code"] == "malformed"
+    await ana.disconnect()
+
+
+async def test_a_flood_is_refused_then_closed(monkeypatch):
+    monkeypatch.setattr(consumers, "FLOOD_RATE_PER_SECOND", 0.0)
+    t = await a_table()
+    ana, _, _ = await connect(t["match"].pk, t["ana"])
+    await receive_state(ana)
+    for _ in range(consumers.FLOOD_BURST):
+        await ana.send_json_to({"type": "ping"})
+        assert await receive_state(ana) == {"type": "pong"}
+    await ana.send_json_to({"type": "ping"})
+    assert (await receive_state(ana))["code"] == "flood"
+    for _ in range(consumers.FLOOD_CLOSE_AFTER - 1):
+        await ana.send_json_to({"type": "move", "move": {"type": "pass"}})
+    codes = []
+    while True:
+        output = await ana.receive_output(timeout=2)
+        if output["type"] == "websocket.close":
+            assert output["code"] == consumers.CLOSE_FLOOD
+            break
+        codes.append(json.loads(output["text"])["code"])
+    assert set(codes) == {"flood"}
+    assert await database_sync_to_async(MoveRecord.objects.count)() == 0
+
+
+async def test_sync_and_reconnect_give_the_seat_its_hand_and_score_back():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    rules, state = await current(match)
+    await ana.send_json_to({"type": "move", "move": rules.hint(state, 0), "client_id": "w"})
+    after_win = await receive_state(ana)
+    assert after_win["view"]["scores"][0] > 0
+    await ana.send_json_to({"type": "sync"})
+    synced = await receive_state(ana)
+    assert synced["version"] == after_win["version"] and synced["view"] == after_win["view"]
+    await ana.disconnect()
+    again, connected, _ = await connect(match.pk, t["ana"])
+    assert connected
+    back = await receive_state(again)
+    assert back["view"] == after_win["view"]
+    await again.disconnect()
+
+
+async def test_stale_news_is_not_sent_after_a_newer_sync():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    await ana.send_json_to({"type": "move", "move": {"type": "pass"}})
+    await receive_state(ana)
+    # The same news again (as a slow channel layer might deliver it) is dropped.
+    from channels.layers import get_channel_layer
+
+    record = await database_sync_to_async(MoveRecord.objects.get)(match=match)
+    _, state = await current(match)
+    await get_channel_layer().group_send(
+        f"match.{match.pk}",
+        {
+            "type": "match.changed",
+            "version": record.version,
+            "state": engine.get_game("mia").dump(state),
+            "events": record.events,
+            "actor_seat": 0,
+            "client_id": "",
+            "wake_at_ms": None,
+        },
+    )
+    assert await ana.receive_nothing(timeout=0.3)
+    await ana.disconnect()
+
+
+async def test_bots_and_timers_act_through_the_sockets_clock(settings):
+    settings.GAMES_BOT_DELAY_SCALE = 0.01
+    t = await a_table(game="add_up", variant="standard", bots=["easy"], seed=5)
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    ben, _, _ = await connect(match.pk, t["ben"])
+    await receive_state(ana)
+    await receive_state(ben)
+    rules, state = await current(match)
+    sockets = {0: ana, 1: ben}
+    seen_bot_move = False
+    for _ in range(30):
+        active = rules.active(state)
+        human = next((seat for seat in sorted(active) if seat in sockets), None)
+        if human is not None:
+            move = rules.hint(state, human) or rules.legal_moves(state, human)[0]
+            await sockets[human].send_json_to({"type": "move", "move": move})
+        news = await receive_state(ana, timeout=3)
+        await receive_state(ben, timeout=3)
+        assert news["type"] == "state"
+        rules, state = await current(match)
+        if human is None:
+            seen_bot_move = True
+            assert news["version"] == state.version
+            break
+    assert seen_bot_move
+    records = await database_sync_to_async(
+        lambda: list(MoveRecord.objects.filter(match=match, actor="bot"))
+    )()
+    assert len(records) == 1 and records[0].seat == 2
+    await ana.disconnect()
+    await ben.disconnect()
+
+
+async def test_a_late_socket_catches_up_on_an_overdue_timer():
+    """Deadlines live in the database: a match whose sockets were all gone (a restart) fires its
+    overdue timer as soon as somebody connects again."""
+    t = await a_table(at_ms=1_700_000_000_000)  # set up in 2023: its pass timeout is long overdue
+    ana, _, _ = await connect(t["match"].pk, t["ana"])
+    first = await receive_state(ana)
+    assert first["version"] == 0
+    fired = await receive_state(ana, timeout=3)
+    assert fired["version"] == 1
+    assert any(e["type"] == "nobody_solved" for e in fired["events"])
+    await ana.disconnect()

@@ -53,3 +53,195 @@ class Enrollment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} in {self.classroom}"
+
+
+# --- class sessions ------------------------------------------------------------------------------
+
+
+class ClassSession(models.Model):
+    """A lesson with a game: the teacher opens a lobby, students gather, the teacher starts and
+    the class plays at tables (each table a games.Match), then the teacher ends it."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Lobby open")
+        PLAYING = "playing", _("Playing")
+        ENDED = "ended", _("Ended")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(_("game"), max_length=32)
+    variant = models.CharField(_("variant"), max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    table_size = models.PositiveSmallIntegerField(_("players per table"))
+    bot_level = models.CharField(_("bots' level"), max_length=12, default="easy")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("class session")
+
+    def __str__(self) -> str:
+        return f"{self.classroom} {self.game}/{self.variant} ({self.status})"
+
+
+class SessionPresence(models.Model):
+    """A student in the session's lobby (and later at a table)."""
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="presences")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_presences"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "student"], name="presence_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.session}"
+
+
+class SessionTable(models.Model):
+    """A table of a session: its seating (``places``, before and after the start) and, once the
+    teacher starts, its match."""
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(
+        "games.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="session_table",
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.session}"
+
+
+class SessionPlace(models.Model):
+    """A student's seat at a session table (empty seats become bots when the session starts)."""
+
+    table = models.ForeignKey(SessionTable, on_delete=models.CASCADE, related_name="places")
+    seat = models.PositiveSmallIntegerField()
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_places"
+    )
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="place_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} at seat {self.seat} of {self.table}"
+
+
+# --- homework ------------------------------------------------------------------------------------
+
+
+class Assignment(models.Model):
+    """Homework: a set of solo puzzles (the ¡Mía! square, by size and difficulty) or games against
+    bots, due by a date."""
+
+    class Kind(models.TextChoices):
+        PUZZLES = "puzzles", _("Solo puzzles")
+        BOT_GAMES = "bot_games", _("Games against bots")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    title = models.CharField(_("title"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    game = models.CharField(_("game"), max_length=32)
+    variant = models.CharField(_("variant"), max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    difficulty = models.PositiveSmallIntegerField(_("difficulty"), null=True, blank=True)
+    players = models.PositiveSmallIntegerField(_("players"), default=1)  # bot games: seats
+    bot_level = models.CharField(_("bots' level"), max_length=12, blank=True)
+    # The items every student gets, fixed when the teacher assigns: puzzle seeds (the same deals
+    # for the whole class) or one entry per game.
+    items = models.JSONField(default=list)
+    due_at = models.DateTimeField(_("due"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_at", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class AssignmentWork(models.Model):
+    """A student's match for one item of an assignment; it resumes where the student stopped."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="works")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignment_works"
+    )
+    item = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="assignment_work"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "student", "item"], name="work_unique_item"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student}: {self.assignment} item {self.item}"
+
+
+# --- progress reports ----------------------------------------------------------------------------
+
+
+class ProgressReport(models.Model):
+    """A class's report for a period, compiled by Celery into a CSV and a PDF."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Being compiled")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="reports")
+    period_start = models.DateField(_("from"))
+    period_end = models.DateField(_("to"))  # inclusive
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    weekly = models.BooleanField(default=False)  # compiled by Celery beat
+    csv_file = models.FileField(upload_to="reports/", blank=True)
+    pdf_file = models.FileField(upload_to="reports/", blank=True)
+    error = models.TextField(blank=True)
+    tries = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["classroom", "period_start", "period_end"],
+                condition=models.Q(weekly=True),
+                name="report_one_weekly_per_period",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.classroom} {self.period_start}..{self.period_end} ({self.status})"

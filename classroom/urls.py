@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from classroom import views
 
@@ -15,4 +15,9 @@ urlpatterns = [
         views.student_login_secret,
         name="student_login_secret",
     ),
+    # Each part of the teaching layer keeps its own URLs (classroom/<part>/urls.py).
+    path("", include("classroom.roster.urls")),
+    path("", include("classroom.sessions.urls")),
+    path("", include("classroom.homework.urls")),
+    path("", include("classroom.progress.urls")),
 ]

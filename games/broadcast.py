@@ -12,6 +12,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games import signals
+
 log = logging.getLogger(__name__)
 
 
@@ -43,6 +45,10 @@ def match_changed(match_id: int, changes, wake_at_ms: int | None) -> None:
                 "client_id": change.client_id,
                 "wake_at_ms": wake_at_ms,
             },
+        )
+        # After the players' news: teaching displays must never delay a move.
+        signals.match_changed.send(
+            sender=None, match_id=match_id, version=change.version, events=change.events
         )
 
 

@@ -153,6 +153,8 @@ class Attempt(models.Model):
     expected = models.IntegerField(null=True, blank=True)
     correct = models.BooleanField()
     elapsed_ms = models.PositiveIntegerField()
+    # The kind of slip of a wrong answer (engine.mistakes), "" when right.
+    mistake = models.CharField(max_length=20, blank=True)
     detail = models.JSONField(default=dict, blank=True)  # the game's extra keys
     created_at = models.DateTimeField()
 

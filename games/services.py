@@ -22,7 +22,8 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove
 from engine.bots import LEVELS as BOT_LEVELS
-from games import broadcast
+from engine.mistakes import classify as classify_mistake
+from games import broadcast, signals
 from games.models import Attempt, Match, MoveRecord, Seat
 
 log = logging.getLogger(__name__)
@@ -334,6 +335,7 @@ def _record(
     ]
     if attempts:
         Attempt.objects.bulk_create(attempts)
+        signals.attempts_recorded.send(sender=Match, match=match, attempts=attempts)
     return Change(
         version=step.state.version,
         state=rules.dump(step.state),
@@ -372,6 +374,11 @@ def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
         expected=event["expected"],
         correct=event["correct"],
         elapsed_ms=min(event["elapsed_ms"], 2**31 - 1),
+        mistake=""
+        if event["correct"]
+        else classify_mistake(
+            event["operands"], event["operator"], event["answer"], event["expected"]
+        ),
         detail={k: v for k, v in event.items() if k not in _ATTEMPT_KEYS},
         created_at=record.received_at,
     )

@@ -1,0 +1,3 @@
+"""Websocket paths of the teaching layer."""
+
+websocket_urlpatterns: list = []

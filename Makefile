@@ -39,7 +39,7 @@ run: install
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
-	@scripts/system-deps chromium
+	@scripts/system-deps chromium poppler-utils
 ifdef DATABASE_URL
 	@scripts/services-up
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -1,0 +1,60 @@
+"""The play pages. The page is a shell: everything in it comes over the match socket
+(``/ws/match/<id>/``); the server renders only who sits where and what is being played."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+
+from games import catalog, selectors
+from games.models import Match
+
+
+@login_required
+def play(request, match_id: int):
+    access = selectors.match_access(match_id=match_id, user=request.user)
+    if access is None:
+        raise PermissionDenied
+    return _page(request, access, watch=False)
+
+
+@login_required
+def watch(request, match_id: int):
+    """The projector view: big type, no controls. A player's socket always carries their own seat's
+    view (their hand included), so players are sent to their own page instead."""
+    access = selectors.match_access(match_id=match_id, user=request.user)
+    if access is None:
+        raise PermissionDenied
+    if not access.spectator:
+        return redirect("games:play", match_id=access.match_id)
+    return _page(request, access, watch=True)
+
+
+def _page(request, access: selectors.MatchAccess, *, watch: bool):
+    variant, label = Match.objects.filter(pk=access.match_id).values_list("variant", "label").get()
+    config = {
+        "match_id": access.match_id,
+        "seat": access.seat,
+        "seats": selectors.match_seats(match_id=access.match_id),
+        "game": access.game,
+        "variant": variant,
+        "label": label,
+        "socket_path": f"/ws/match/{access.match_id}/",
+        "watch": watch,
+    }
+    game_title = catalog.game_title(access.game)
+    variant_title = catalog.variant_title(access.game, variant)
+    return render(
+        request,
+        "games/play.html",
+        {
+            "config": config,
+            "game_title": game_title,
+            "variant_title": variant_title if variant_title != game_title else "",
+            "label": label,
+            "watch": watch,
+            "spectator": access.spectator,
+            "match_id": access.match_id,
+        },
+    )

@@ -1,0 +1,395 @@
+// Add or Multiply? (docs/rules/add_or_multiply.md): each round every player secretly gives one
+// number card to each opponent and plays one operation card on themself; after the reveal each
+// student types their own round score.
+import { arrowKeys, h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
+
+const fmt = (text, values) => interpolate(text, values, true);
+
+function who(seat, ctx) {
+  return ctx.isMe(seat) ? gettext("You") : ctx.seatName(seat);
+}
+
+function opName(op) {
+  return op === "M" ? gettext("Multiply") : gettext("Add");
+}
+
+function sign(operator) {
+  return operator === "x" || operator === "M" ? "×" : "+";
+}
+
+function opponents(view, me) {
+  return [...Array(view.players).keys()].filter((seat) => seat !== me);
+}
+
+function counts(values) {
+  const map = new Map();
+  for (const value of values) map.set(value, (map.get(value) || 0) + 1);
+  return map;
+}
+
+function choiceState(ctx, view) {
+  const ui = ctx.ui;
+  if (ui.round !== view.round || ui.phase !== view.phase) {
+    Object.assign(ui, { round: view.round, phase: view.phase, give: {}, op: null, typed: "" });
+  }
+  return ui;
+}
+
+// --- the choose phase ------------------------------------------------------------------------
+
+function chooseSection(view, ctx) {
+  const ui = ctx.ui;
+  const me = ctx.seat;
+  const mine = view.cards_left[me];
+  if (view.chosen[me]) {
+    const choice = view.my_choice;
+    return h(
+      "section",
+      { class: "game-section" },
+      h("h2", {}, gettext("Your cards are on the table")),
+      choice
+        ? h(
+            "p",
+            { dataset: { key: "my-choice" } },
+            opponents(view, me)
+              .map((seat) =>
+                fmt(gettext("%(number)s for %(name)s"), {
+                  number: choice.give[String(seat)],
+                  name: ctx.seatName(seat),
+                }),
+              )
+              .concat(fmt(gettext("%(operation)s for you"), { operation: opName(choice.op) }))
+              .join(" · "),
+          )
+        : null,
+      h("p", { class: "game-note" }, gettext("Waiting for the others to choose.")),
+    );
+  }
+  const available = counts(mine.numbers);
+  const givenElsewhere = (seat) => {
+    const used = new Map();
+    for (const [other, value] of Object.entries(ui.give)) {
+      if (Number(other) !== seat) used.set(value, (used.get(value) || 0) + 1);
+    }
+    return used;
+  };
+  const fieldsets = opponents(view, me).map((seat) => {
+    const used = givenElsewhere(seat);
+    const row = h(
+      "div",
+      { class: "game-row" },
+      [...available.keys()]
+        .sort((a, b) => a - b)
+        .map((value) => {
+          const left = available.get(value) - (used.get(value) || 0);
+          return h(
+            "button",
+            {
+              type: "button",
+              class: "card-button",
+              "aria-pressed": String(ui.give[seat] === value),
+              "aria-label": fmt(gettext("Give %(number)s to %(name)s"), {
+                number: value,
+                name: ctx.seatName(seat),
+              }),
+              disabled: left <= 0,
+              dataset: { key: `give-${seat}-${value}`, value: String(value) },
+              onclick: () => {
+                if (ui.give[seat] === value) delete ui.give[seat];
+                else ui.give[seat] = value;
+                ctx.rerender();
+              },
+            },
+            String(value),
+          );
+        }),
+    );
+    arrowKeys(row);
+    return h(
+      "fieldset",
+      { dataset: { seat: String(seat) } },
+      h("legend", {}, fmt(gettext("A number for %(name)s"), { name: ctx.seatName(seat) })),
+      row,
+    );
+  });
+  const ops = counts(mine.operations);
+  const opRow = h(
+    "div",
+    { class: "game-row" },
+    ["A", "M"].map((op) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "option-button",
+          "aria-pressed": String(ui.op === op),
+          disabled: !ops.get(op),
+          dataset: { key: `op-${op}`, op },
+          onclick: () => {
+            ui.op = ui.op === op ? null : op;
+            ctx.rerender();
+          },
+        },
+        `${opName(op)} (${sign(op)})`,
+      ),
+    ),
+  );
+  arrowKeys(opRow);
+  const ready = opponents(view, me).every((seat) => ui.give[seat] !== undefined) && ui.op;
+  return h(
+    "section",
+    { class: "game-section" },
+    h("h2", {}, fmt(gettext("Round %(round)s of %(rounds)s: choose your cards"), view)),
+    h("div", { class: "aom-give" }, fieldsets),
+    h(
+      "fieldset",
+      { class: "aom-ops" },
+      h("legend", {}, gettext("An operation for you: add or multiply the two numbers you get")),
+      opRow,
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "action-button",
+        disabled: !ready,
+        dataset: { key: "choose" },
+        onclick: async () => {
+          if (!ready || ctx.pending) return;
+          const give = Object.fromEntries(
+            opponents(view, me).map((seat) => [String(seat), ui.give[seat]]),
+          );
+          await ctx.send({ type: "choose", give, op: ui.op });
+        },
+      },
+      gettext("Play these cards"),
+    ),
+  );
+}
+
+// --- the score phase -------------------------------------------------------------------------
+
+function currentPlays(view) {
+  const last = view.rounds_played[view.rounds_played.length - 1];
+  return last && last.round === view.round ? last.plays : [];
+}
+
+function scoreSection(view, ctx) {
+  const ui = ctx.ui;
+  const me = ctx.seat;
+  const mine = currentPlays(view).find((play) => play.seat === me);
+  if (!mine) return null;
+  const [a, b] = mine.received;
+  const question = fmt(gettext("You got %(a)s and %(b)s and chose %(operation)s: %(a)s %(sign)s %(b)s = ?"), {
+    a,
+    b,
+    operation: opName(mine.op),
+    sign: sign(mine.operator),
+  });
+  if (view.typed[me] !== null) {
+    return h(
+      "section",
+      { class: "game-section" },
+      h("h2", {}, gettext("Your round score")),
+      h("p", {}, fmt(gettext("You typed %(value)s. Waiting for the others."), { value: view.typed[me] })),
+    );
+  }
+  const input = h("input", {
+    id: "aom-score",
+    type: "number",
+    inputmode: "numeric",
+    min: "0",
+    max: "999",
+    step: "1",
+    required: true,
+    autocomplete: "off",
+    value: ui.typed,
+    dataset: { key: "score-input" },
+    oninput: (event) => {
+      ui.typed = event.target.value;
+    },
+  });
+  const form = h(
+    "form",
+    {
+      class: "aom-score-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const value = Number(ui.typed);
+        if (ui.typed === "" || !Number.isInteger(value) || value < 0 || value > 999) {
+          input.setCustomValidity(gettext("Type a whole number from 0 to 999."));
+          input.reportValidity();
+          return;
+        }
+        input.setCustomValidity("");
+        await ctx.send({ type: "score", value });
+      },
+    },
+    h(
+      "div",
+      {},
+      h("label", { for: "aom-score" }, question),
+      input,
+    ),
+    h("button", { type: "submit", class: "action-button", dataset: { key: "score-send" } }, gettext("That's my score")),
+  );
+  return h("section", { class: "game-section" }, h("h2", {}, gettext("Work out your round score")), form);
+}
+
+// --- what everybody sees ---------------------------------------------------------------------
+
+function historySection(view, ctx) {
+  if (view.rounds_played.length === 0) return null;
+  const rows = view.rounds_played.flatMap((round) =>
+    round.plays.map((play) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, String(round.round)),
+        h("th", { scope: "row" }, who(play.seat, ctx)),
+        h("td", {}, `${play.received[0]} ${sign(play.operator)} ${play.received[1]}`),
+        h("td", {}, play.score === null ? "?" : String(play.score)),
+      ),
+    ),
+  );
+  return h(
+    "section",
+    { class: "game-section" },
+    h(
+      "table",
+      { class: "aom-table" },
+      h("caption", {}, gettext("Rounds played")),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, gettext("Round")),
+          h("th", { scope: "col" }, gettext("Player")),
+          h("th", { scope: "col" }, gettext("Cards received")),
+          h("th", { scope: "col" }, gettext("Score")),
+        ),
+      ),
+      h("tbody", {}, rows.reverse()),
+    ),
+  );
+}
+
+function tableSection(view, ctx) {
+  return h(
+    "section",
+    { class: "game-section" },
+    h("h2", {}, gettext("Cards left")),
+    h(
+      "ul",
+      { class: "others" },
+      ctx.seats.map((seat) => {
+        const left = view.cards_left[seat.seat];
+        const state =
+          view.phase === "choose"
+            ? view.chosen[seat.seat]
+              ? gettext("has chosen")
+              : gettext("is choosing")
+            : view.phase === "score"
+              ? view.typed[seat.seat] === null
+                ? gettext("is working out the score")
+                : fmt(gettext("typed %(value)s"), { value: view.typed[seat.seat] })
+              : "";
+        return h(
+          "li",
+          { dataset: { seat: String(seat.seat) } },
+          h("strong", {}, who(seat.seat, ctx)),
+          state ? ` (${state})` : "",
+          `: ${left.numbers.join(" ")} · ${left.operations.join(" ")}`,
+        );
+      }),
+    ),
+  );
+}
+
+// --- the renderer API ------------------------------------------------------------------------
+
+export function render(root, view, ctx) {
+  choiceState(ctx, view);
+  const parts = [];
+  if (!ctx.spectator && !view.outcome) {
+    if (view.phase === "choose") parts.push(chooseSection(view, ctx));
+    if (view.phase === "score") parts.push(scoreSection(view, ctx));
+  } else if (ctx.spectator && !view.outcome) {
+    parts.push(
+      h(
+        "p",
+        { class: "game-note" },
+        fmt(gettext("Round %(round)s of %(rounds)s"), view),
+      ),
+    );
+  }
+  if (ctx.ui.feedback) parts.push(h("p", { class: "claim-feedback" }, ctx.ui.feedback));
+  parts.push(tableSection(view, ctx));
+  parts.push(historySection(view, ctx));
+  root.replaceChildren(...parts.filter(Boolean));
+}
+
+export function scores(view) {
+  return view.totals;
+}
+
+export function describe(event, ctx) {
+  switch (event.type) {
+    case "choice_made":
+      return ctx.isMe(event.seat)
+        ? gettext("You have chosen your cards.")
+        : fmt(gettext("%(name)s has chosen."), { name: ctx.seatName(event.seat) });
+    case "choices_revealed":
+      ctx.ui.feedback = null;
+      return fmt(gettext("Round %(round)s: the cards are turned over!"), { round: event.round });
+    case "awaiting_scores":
+      return ctx.spectator ? null : gettext("Work out your round score and type it.");
+    case "attempt": {
+      const values = {
+        name: who(event.seat, ctx),
+        a: event.operands[0],
+        b: event.operands[1],
+        sign: sign(event.operator),
+        answer: event.answer,
+        expected: event.expected,
+      };
+      if (ctx.isMe(event.seat)) {
+        ctx.ui.feedback = event.correct
+          ? fmt(gettext("Right! %(a)s %(sign)s %(b)s = %(expected)s."), values)
+          : fmt(gettext("Not quite: %(a)s %(sign)s %(b)s = %(expected)s (you typed %(answer)s)."), values);
+      }
+      return event.correct
+        ? fmt(gettext("%(name)s: %(a)s %(sign)s %(b)s = %(answer)s. Right!"), values)
+        : fmt(gettext("%(name)s typed %(answer)s for %(a)s %(sign)s %(b)s; it is %(expected)s."), values);
+    }
+    case "round_scored":
+      return fmt(gettext("Round %(round)s scored: %(scores)s."), {
+        round: event.round,
+        scores: event.scores.map((score, seat) => `${who(seat, ctx)} ${score}`).join(", "),
+      });
+    case "round_started":
+      return fmt(gettext("Round %(round)s begins."), { round: event.round });
+    default:
+      return null;
+  }
+}
+
+export function errorMessage(code) {
+  switch (code) {
+    case "number_not_held":
+      return gettext("You do not have that number card any more.");
+    case "operation_not_held":
+      return gettext("You have no operation card of that kind left.");
+    case "wrong_phase":
+      return gettext("Not now: first everyone chooses, then everyone types their score.");
+    case "bad_recipients":
+      return gettext("Give one number to each of the other two players.");
+    case "not_active":
+      return gettext("You have already played this round. Wait for the others.");
+    default:
+      return null;
+  }
+}

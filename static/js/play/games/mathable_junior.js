@@ -1,0 +1,522 @@
+// Mathable Junior (docs/rules/mathable_junior.md), both sides of the board. The child picks a
+// tile of the rack, then a square of the 10 x 10 board. The board is one tab stop: arrow keys
+// move between its squares (a roving tabindex), Enter or Space places the chosen tile.
+import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
+
+const SIZE = 10;
+const say = (text, values) => interpolate(text, values, true);
+
+function situation(view, ctx) {
+  const myTurn =
+    !ctx.spectator &&
+    !view.outcome &&
+    view.turn === ctx.seat &&
+    (view.active || []).includes(ctx.seat);
+  return { myTurn, front: view.side === "front" };
+}
+
+function rack(view) {
+  return Array.isArray(view.rack) ? view.rack : [];
+}
+
+// Tiles are plain values (a rack may hold two 5s), so the selection is a position in the rack.
+function selectedTile(view, ctx) {
+  const tiles = rack(view);
+  const index = ctx.ui.tile;
+  return Number.isInteger(index) && index < tiles.length ? tiles[index] : null;
+}
+
+function squareKind(view, row, col) {
+  if (view.side === "front") {
+    switch (view.squares[row][col]) {
+      case "2X":
+        return gettext("double points");
+      case "+":
+        return gettext("plus square");
+      case "-":
+        return gettext("minus square");
+      default:
+        return "";
+    }
+  }
+  return say(gettext("printed %(number)s"), { number: view.numbers[row][col] });
+}
+
+function squareMark(view, row, col) {
+  if (view.side === "front") {
+    const label = view.squares[row][col];
+    return { "2X": "2×", "+": "+", "-": "−" }[label] || "";
+  }
+  return String(view.numbers[row][col]);
+}
+
+function squareLabel(view, row, col) {
+  const tile = view.board[row][col];
+  const where = say(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 });
+  if (tile !== null) return say(gettext("%(where)s, tile %(tile)s"), { where, tile });
+  const kind = squareKind(view, row, col);
+  return kind
+    ? say(gettext("%(where)s, empty, %(kind)s"), { where, kind })
+    : say(gettext("%(where)s, empty"), { where });
+}
+
+async function act(ctx, move, after) {
+  const answer = await ctx.send(move);
+  if (answer && answer.ok) {
+    after();
+    ctx.rerender();
+  }
+}
+
+function placeOn(row, col, view, ctx) {
+  const { ui } = ctx;
+  ui.cursor = { row, col };
+  const tile = selectedTile(view, ctx);
+  // An occupied or wrongly numbered square is still sent: the server's answer tells the child why.
+  if (!situation(view, ctx).myTurn || ui.exchange) return;
+  if (tile === null) {
+    ui.notice = gettext("First choose a tile from your rack.");
+    ctx.rerender();
+    return;
+  }
+  act(ctx, { type: "place", tile, row, col }, () => {
+    ui.tile = null;
+  });
+}
+
+function moveCursor(event, view, ctx) {
+  const { ui } = ctx;
+  let { row, col } = ui.cursor;
+  switch (event.key) {
+    case "ArrowUp":
+      row -= 1;
+      break;
+    case "ArrowDown":
+      row += 1;
+      break;
+    case "ArrowLeft":
+      col -= 1;
+      break;
+    case "ArrowRight":
+      col += 1;
+      break;
+    case "Home":
+      col = 0;
+      if (event.ctrlKey) row = 0;
+      break;
+    case "End":
+      col = SIZE - 1;
+      if (event.ctrlKey) row = SIZE - 1;
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+  row = Math.min(SIZE - 1, Math.max(0, row));
+  col = Math.min(SIZE - 1, Math.max(0, col));
+  const grid = event.currentTarget;
+  const from = grid.querySelector('button[tabindex="0"]');
+  const to = grid.querySelector(`button[data-row="${row}"][data-col="${col}"]`);
+  if (from) from.tabIndex = -1;
+  to.tabIndex = 0;
+  to.focus();
+  ui.cursor = { row, col };
+}
+
+function boardGrid(view, ctx) {
+  const { ui } = ctx;
+  const tile = selectedTile(view, ctx);
+  const rows = [];
+  for (let row = 0; row < SIZE; row += 1) {
+    const cells = [];
+    for (let col = 0; col < SIZE; col += 1) {
+      const placed = view.board[row][col];
+      const isCursor = ui.cursor.row === row && ui.cursor.col === col;
+      const classes = ["mj-square"];
+      if (placed !== null) classes.push("has-tile");
+      else if (view.side === "front") {
+        const label = view.squares[row][col];
+        if (label === "2X") classes.push("is-double");
+        else if (label === "+") classes.push("is-plus");
+        else if (label === "-") classes.push("is-minus");
+      } else if (tile !== null && view.numbers[row][col] === tile) {
+        // The back side asks for a tile's own number: showing where those squares are is not
+        // the sum, which the child still has to find.
+        classes.push("is-match");
+      }
+      cells.push(
+        h(
+          "div",
+          { role: "gridcell", class: "mj-cell" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: classes.join(" "),
+              tabindex: isCursor ? "0" : "-1",
+              "aria-label": squareLabel(view, row, col),
+              dataset: { key: `square-${row}-${col}`, row: String(row), col: String(col) },
+              onclick: () => placeOn(row, col, view, ctx),
+              onfocus: (event) => {
+                ui.cursor = { row, col };
+                const grid = event.currentTarget.closest("[role=grid]");
+                for (const other of grid.querySelectorAll('button[tabindex="0"]')) {
+                  if (other !== event.currentTarget) other.tabIndex = -1;
+                }
+                event.currentTarget.tabIndex = 0;
+              },
+            },
+            placed !== null
+              ? h("span", { class: "mj-tile", "aria-hidden": "true" }, String(placed))
+              : h("span", { class: "mj-mark", "aria-hidden": "true" }, squareMark(view, row, col)),
+          ),
+        ),
+      );
+    }
+    rows.push(h("div", { role: "row", class: "mj-row" }, cells));
+  }
+  return h(
+    "div",
+    { class: "mj-board-wrap" },
+    h(
+      "div",
+      {
+        role: "grid",
+        class: `mj-board mj-board-${view.side}`,
+        "aria-label": gettext("Board, 10 rows and 10 columns"),
+        onkeydown: (event) => moveCursor(event, view, ctx),
+      },
+      rows,
+    ),
+  );
+}
+
+function rackSection(view, ctx, state) {
+  const { ui } = ctx;
+  const tiles = rack(view);
+  const chosen = new Set(ui.exchangeTiles);
+  return h(
+    "section",
+    { class: "mj-rack", "aria-label": gettext("Your tiles") },
+    h("h3", {}, gettext("Your tiles")),
+    tiles.length
+      ? h(
+          "ul",
+          { class: "mj-rack-tiles" },
+          tiles.map((tile, index) => {
+            const pressed = ui.exchange ? chosen.has(index) : ui.tile === index;
+            return h(
+              "li",
+              {},
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "mj-tile mj-rack-tile",
+                  "aria-pressed": pressed ? "true" : "false",
+                  "aria-label": ui.exchange
+                    ? say(gettext("Tile %(tile)s, to exchange"), { tile })
+                    : say(gettext("Tile %(tile)s"), { tile }),
+                  dataset: { key: `rack-${index}`, tile: String(tile) },
+                  onclick: () => {
+                    if (ui.exchange) {
+                      ui.exchangeTiles = chosen.has(index)
+                        ? ui.exchangeTiles.filter((i) => i !== index)
+                        : [...ui.exchangeTiles, index];
+                    } else {
+                      ui.tile = ui.tile === index ? null : index;
+                      ui.notice = null;
+                    }
+                    ctx.rerender();
+                  },
+                },
+                String(tile),
+              ),
+            );
+          }),
+        )
+      : h("p", {}, gettext("You have no tiles.")),
+    ui.notice ? h("p", { class: "mj-notice", role: "status" }, ui.notice) : null,
+    state.myTurn && !ui.exchange
+      ? h("p", { class: "mj-help" }, gettext("Choose a tile, then the square to put it on."))
+      : null,
+  );
+}
+
+function turnFacts(view) {
+  const facts = [
+    say(gettext("Wrong drops left this turn: %(count)s"), {
+      count: view.wrong_drops_allowed - view.wrong_drops_this_turn,
+    }),
+  ];
+  if (view.side === "front") {
+    if (view.extra_draws > 0) {
+      facts.push(say(gettext("Extra tiles you may draw: %(count)s"), { count: view.extra_draws }));
+    }
+    if (view.bonus_in_reach) {
+      facts.push(gettext("Place all your tiles this turn for 25 bonus points!"));
+    }
+  }
+  return h("ul", { class: "mj-facts" }, facts.map((fact) => h("li", {}, fact)));
+}
+
+function frontActions(view, ctx, state) {
+  const { ui } = ctx;
+  if (ui.exchange) {
+    const count = ui.exchangeTiles.length;
+    const tiles = ui.exchangeTiles.map((i) => rack(view)[i]);
+    return h(
+      "div",
+      { class: "mj-actions", role: "group", "aria-label": gettext("Exchange tiles") },
+      h("p", {}, gettext("Choose the tiles to give back to the pot.")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: !(state.myTurn && count > 0 && count <= view.pot_count),
+          dataset: { key: "exchange-confirm" },
+          onclick: () =>
+            act(ctx, { type: "exchange", tiles }, () => {
+              ui.exchange = false;
+              ui.exchangeTiles = [];
+            }),
+        },
+        say(gettext("Exchange these tiles (%(count)s)"), { count }),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button button-secondary",
+          dataset: { key: "exchange-cancel" },
+          onclick: () => {
+            ui.exchange = false;
+            ui.exchangeTiles = [];
+            ctx.rerender();
+          },
+        },
+        gettext("Cancel"),
+      ),
+    );
+  }
+  return h(
+    "div",
+    { class: "mj-actions" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button",
+        disabled: !(state.myTurn && view.extra_draws > 0 && view.pot_count > 0),
+        dataset: { key: "draw" },
+        onclick: () => act(ctx, { type: "draw" }, () => {}),
+      },
+      gettext("Draw an extra tile"),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button button-secondary",
+        disabled: !(state.myTurn && view.placed_this_turn === 0 && view.pot_count > 0),
+        dataset: { key: "exchange" },
+        onclick: () => {
+          ui.exchange = true;
+          ui.exchangeTiles = [];
+          ui.tile = null;
+          ctx.rerender();
+        },
+      },
+      gettext("Exchange tiles"),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button button-secondary",
+        disabled: !state.myTurn,
+        dataset: { key: "end-turn" },
+        onclick: () => act(ctx, { type: "end_turn" }, () => {}),
+      },
+      view.placed_this_turn === 0 ? gettext("Pass") : gettext("End my turn"),
+    ),
+  );
+}
+
+function playersSection(view, ctx) {
+  const items = (ctx.seats || []).map((seat) => {
+    if (view.side === "back") {
+      const tiles = view.racks[seat.seat];
+      return h(
+        "li",
+        { dataset: { seat: String(seat.seat) } },
+        tiles.length
+          ? say(gettext("%(name)s's tiles: %(tiles)s"), {
+              name: seat.name,
+              tiles: tiles.join(", "),
+            })
+          : say(gettext("%(name)s has no tiles."), { name: seat.name }),
+      );
+    }
+    return h(
+      "li",
+      {},
+      say(gettext("%(name)s: %(count)s tiles"), {
+        name: seat.name,
+        count: view.rack_counts[seat.seat],
+      }),
+    );
+  });
+  return h(
+    "section",
+    { class: "mj-players", "aria-label": gettext("Players") },
+    h("p", {}, say(gettext("Tiles in the pot: %(count)s"), { count: view.pot_count })),
+    h("ul", {}, items),
+  );
+}
+
+function tidy(ui, view) {
+  if (!ui.cursor) ui.cursor = { row: 4, col: 4 };
+  if (!Array.isArray(ui.exchangeTiles)) ui.exchangeTiles = [];
+  const tiles = rack(view);
+  // A new rack (a placement, a draw) may not hold the chosen position any more.
+  const signature = tiles.join(",");
+  if (ui.rackSignature !== signature) {
+    ui.rackSignature = signature;
+    ui.tile = null;
+    ui.exchangeTiles = [];
+  }
+  if (view.side !== "front" || view.outcome) ui.exchange = false;
+}
+
+export function render(root, view, ctx) {
+  const focused = root.contains(document.activeElement)
+    ? document.activeElement.closest("[data-key]")
+    : null;
+  const { ui } = ctx;
+  tidy(ui, view);
+  const state = situation(view, ctx);
+  if (!state.myTurn) ui.notice = null;
+  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  root.replaceChildren(
+    h(
+      "div",
+      { class: `board board-mathable board-mathable-${view.side}` },
+      boardGrid(view, ctx),
+      h(
+        "div",
+        { class: "mj-side" },
+        ctx.spectator ? null : rackSection(view, ctx, state),
+        state.myTurn ? turnFacts(view) : null,
+        !ctx.spectator && state.front ? frontActions(view, ctx, state) : null,
+        playersSection(view, ctx),
+      ),
+    ),
+  );
+  if (focused) {
+    const key = focused.dataset.key;
+    const target = [...root.querySelectorAll("[data-key]")].find((el) => el.dataset.key === key);
+    // A control that went away or was disabled (the turn passed) leaves the focus in the game.
+    if (target && !target.disabled) target.focus({ preventScroll: true });
+    else root.focus({ preventScroll: true });
+  }
+}
+
+function equationText(equation) {
+  const operator = equation.operator === "-" ? "−" : "+";
+  return `${equation.operands[0]} ${operator} ${equation.operands[1]} = ${equation.result}`;
+}
+
+export function describe(event, ctx) {
+  const name = event.seat !== undefined && event.seat !== null ? ctx.seatName(event.seat) : "";
+  const where =
+    event.row !== undefined
+      ? say(gettext("row %(row)s, column %(col)s"), { row: event.row + 1, col: event.col + 1 })
+      : "";
+  switch (event.type) {
+    case "tile_placed":
+      return say(
+        gettext("%(name)s placed %(tile)s at %(where)s (%(equations)s): %(points)s points."),
+        {
+          name,
+          tile: event.tile,
+          where,
+          equations: (event.equations || []).map(equationText).join(", ") || "–",
+          points: event.points,
+        },
+      );
+    case "wrong_drop": {
+      const values = { name, tile: event.tile, where };
+      switch (event.reason) {
+        case "no_line":
+          return say(
+            gettext("%(name)s's %(tile)s at %(where)s is not next to two tiles in a line."),
+            values,
+          );
+        case "wrong_operation":
+          return say(
+            gettext("%(name)s's %(tile)s at %(where)s does not use the square's sign."),
+            values,
+          );
+        case "must_score":
+          return say(
+            gettext("%(name)s's %(tile)s can score on another square: it must score."),
+            values,
+          );
+        default:
+          return say(
+            gettext("%(name)s's %(tile)s at %(where)s does not make an equation."),
+            values,
+          );
+      }
+    }
+    case "bonus":
+      return say(gettext("%(name)s placed every tile: %(points)s bonus points!"), {
+        name,
+        points: event.points,
+      });
+    case "tile_drawn":
+      return say(gettext("%(name)s drew an extra tile."), { name });
+    case "tiles_exchanged":
+      return say(gettext("%(name)s exchanged tiles (%(count)s)."), { name, count: event.count });
+    case "rack_refilled":
+      return say(gettext("%(name)s had no tiles, took new ones and passes."), { name });
+    case "tiles_drawn":
+      return say(gettext("%(name)s drew %(tiles)s."), { name, tiles: event.tiles.join(", ") });
+    case "turn_ended":
+      return event.reason === "passed" || event.passed
+        ? say(gettext("%(name)s passed."), { name })
+        : null;
+    case "turn_started":
+      return say(gettext("It is %(name)s's turn."), { name });
+    case "game_over":
+      if (event.reason === "all_passed") return gettext("Everybody passed: the game is over.");
+      if (event.reason === "all_tiles_placed") return gettext("All the tiles are on the board.");
+      return gettext("The pot is empty and a rack is empty: the game is over.");
+    default:
+      return null;
+  }
+}
+
+export function errorMessage(code) {
+  switch (code) {
+    case "tile_not_in_rack":
+      return gettext("That tile is not in your rack any more.");
+    case "square_occupied":
+      return gettext("That square already has a tile.");
+    case "wrong_number":
+      return gettext("Put each tile on a square printed with its own number.");
+    case "exchange_after_place":
+      return gettext("You can only exchange tiles before you place one.");
+    case "pot_too_small":
+      return gettext("The pot does not have that many tiles.");
+    case "no_extra_draw":
+      return gettext("You have no extra tile to draw.");
+    case "pot_empty":
+      return gettext("The pot is empty.");
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,698 @@
+// ¡Mía!: the table modes (express, party, canada47; docs/rules/mia.md) and the solo square
+// (solo5/4/3; docs/rules/mia_solo.md). A view with `size` is the solo square.
+import { arrowKeys, h } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+
+const fmt = (text, values) => interpolate(text, values, true);
+
+function who(seat, ctx) {
+  return ctx.isMe(seat) ? gettext("You") : ctx.seatName(seat);
+}
+
+function optionText(option) {
+  return `${option.op === "-" ? "−" : "+"}${option.target}`;
+}
+
+function cardText(card) {
+  if (card.kind === "wild") return gettext("Wild");
+  if (card.kind === "extra_time") return gettext("Extra time");
+  return String(card.value);
+}
+
+// "8 − 5" for a difference (larger first), "5 + 8" for a sum, as the rulebook writes them.
+function shownSum(values, op) {
+  const [a, b] = values;
+  return op === "-" ? `${Math.max(a, b)} − ${Math.min(a, b)}` : `${a} + ${b}`;
+}
+
+function wrongWhy(values, op, result, target) {
+  return fmt(gettext("%(sum)s = %(result)s, not %(target)s"), {
+    sum: shownSum(values, op),
+    result,
+    target,
+  });
+}
+
+// --- selection -------------------------------------------------------------------------------
+
+function selection(ctx, view) {
+  const ui = ctx.ui;
+  if (!ui.cards) Object.assign(ui, { cards: [], option: null, wild: {}, cell: null, round: null });
+  const inHand = new Set((view.hand || []).map((c) => c.id));
+  ui.cards = ui.cards.filter((id) => inHand.has(id));
+  for (const id of Object.keys(ui.wild)) if (!inHand.has(Number(id))) delete ui.wild[id];
+  const round = view.size ? view.version : view.round;
+  if (ui.round !== round) {
+    // A new card on the table: what was chosen for the old one no longer means anything.
+    ui.option = null;
+    ui.round = round;
+  }
+  return ui;
+}
+
+function toggleCard(ctx, id) {
+  const ui = ctx.ui;
+  if (ui.cards.includes(id)) ui.cards = ui.cards.filter((c) => c !== id);
+  else ui.cards = [...ui.cards.slice(-1), id];
+  ctx.rerender();
+}
+
+function handSection(view, ctx, { selectable, note }) {
+  const ui = ctx.ui;
+  const hand = view.hand || [];
+  const row = h(
+    "div",
+    { class: "game-row hand", role: "group", "aria-label": gettext("Your cards") },
+    hand.map((card) => {
+      const usable = selectable(card);
+      const pressed = ui.cards.includes(card.id);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `card-button${card.kind === "number" ? "" : " special"}`,
+          "aria-pressed": usable ? String(pressed) : null,
+          "aria-label": usable
+            ? fmt(gettext("Card %(value)s"), { value: cardText(card) })
+            : fmt(gettext("Card %(value)s (not for claims)"), { value: cardText(card) }),
+          disabled: !usable,
+          dataset: { key: `card-${card.id}`, card: String(card.id), value: card.value ?? card.kind },
+          onclick: () => toggleCard(ctx, card.id),
+        },
+        card.kind === "number" ? String(card.value) : cardText(card),
+      );
+    }),
+  );
+  arrowKeys(row);
+  return h(
+    "section",
+    { class: "game-section" },
+    h("h2", {}, gettext("Your cards")),
+    row,
+    h("p", { class: "game-note" }, note),
+  );
+}
+
+function wildPicker(view, ctx) {
+  const ui = ctx.ui;
+  const wilds = (view.hand || []).filter((c) => c.kind === "wild" && ui.cards.includes(c.id));
+  return wilds.map((card, n) => {
+    const row = h(
+      "div",
+      { class: "game-row" },
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((value) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "card-button",
+            "aria-pressed": String(ui.wild[card.id] === value),
+            dataset: { key: `wild-${card.id}-${value}` },
+            onclick: () => {
+              ui.wild[card.id] = value;
+              ctx.rerender();
+            },
+          },
+          String(value),
+        ),
+      ),
+    );
+    arrowKeys(row);
+    return h(
+      "fieldset",
+      { class: "wild-picker" },
+      h(
+        "legend",
+        {},
+        wilds.length > 1
+          ? fmt(gettext("Wild %(number)s: which number is it?"), { number: n + 1 })
+          : gettext("Which number is your Wild?"),
+      ),
+      row,
+    );
+  });
+}
+
+function chosenValues(view, ctx) {
+  const hand = new Map((view.hand || []).map((c) => [c.id, c]));
+  return ctx.ui.cards.map((id) => {
+    const card = hand.get(id);
+    return card.kind === "wild" ? ctx.ui.wild[id] : card.value;
+  });
+}
+
+function wildField(view, ctx) {
+  const hand = new Map((view.hand || []).map((c) => [c.id, c]));
+  const values = ctx.ui.cards
+    .filter((id) => hand.get(id).kind === "wild")
+    .map((id) => ctx.ui.wild[id]);
+  if (values.length === 0) return {};
+  return { wild: values.length === 1 ? values[0] : values };
+}
+
+function readyToClaim(view, ctx) {
+  const ui = ctx.ui;
+  return (
+    ui.cards.length === 2 &&
+    ui.option !== null &&
+    chosenValues(view, ctx).every((value) => Number.isInteger(value))
+  );
+}
+
+function optionButtons(card, ctx, { enabled, keyPrefix }) {
+  if (ctx.spectator) {
+    // Watching (the projector): the card as it lies on the table, nothing to press.
+    return h(
+      "div",
+      { class: "game-row" },
+      card.options.map((option) => h("span", { class: "option-button option-face" }, optionText(option))),
+    );
+  }
+  const row = h(
+    "div",
+    { class: "game-row", role: "group", "aria-label": gettext("Choose a target") },
+    card.options.map((option, index) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "option-button",
+          "aria-pressed": enabled ? String(ctx.ui.option === index) : null,
+          "aria-label":
+            option.op === "-"
+              ? fmt(gettext("Difference %(target)s"), { target: option.target })
+              : fmt(gettext("Sum %(target)s"), { target: option.target }),
+          disabled: !enabled,
+          dataset: {
+            key: `${keyPrefix}-option-${index}`,
+            option: String(index),
+            op: option.op,
+            target: String(option.target),
+          },
+          onclick: () => {
+            ctx.ui.option = ctx.ui.option === index ? null : index;
+            ctx.rerender();
+          },
+        },
+        optionText(option),
+      ),
+    ),
+  );
+  arrowKeys(row);
+  return row;
+}
+
+function preview(view, ctx, card) {
+  const ui = ctx.ui;
+  if (ui.cards.length === 0) return gettext("Choose two cards.");
+  const values = chosenValues(view, ctx).map((v) => (Number.isInteger(v) ? v : "?"));
+  if (ui.cards.length === 1) {
+    return fmt(gettext("You chose %(first)s. Choose one more card."), { first: values[0] });
+  }
+  if (ui.option === null || !card) {
+    return fmt(gettext("You chose %(first)s and %(second)s. Now choose a target."), {
+      first: values[0],
+      second: values[1],
+    });
+  }
+  return fmt(gettext("Claim %(target)s with %(first)s and %(second)s?"), {
+    target: optionText(card.options[ui.option]),
+    first: values[0],
+    second: values[1],
+  });
+}
+
+async function send(ctx, move, { clear = true } = {}) {
+  const answer = await ctx.send(move);
+  if (answer.ok && clear) {
+    ctx.ui.cards = [];
+    ctx.ui.option = null;
+    ctx.ui.cell = null;
+    ctx.ui.wild = {};
+    ctx.rerender();
+  }
+  return answer;
+}
+
+// --- table modes -----------------------------------------------------------------------------
+
+function renderTable(root, view, ctx) {
+  const ui = selection(ctx, view);
+  const me = ctx.seat;
+  const playing = !view.outcome;
+  const active = new Set(view.active || []);
+  const canAct = !ctx.spectator && playing && active.has(me);
+  const top = view.top;
+
+  const topSection = h(
+    "section",
+    { class: "game-section", "aria-labelledby": "mia-top-heading", dataset: { round: String(view.round) } },
+    h("h2", { id: "mia-top-heading" }, fmt(gettext("Round %(round)s: the card to solve"), { round: view.round })),
+    h(
+      "div",
+      { class: "mia-top" },
+      top && top.options
+        ? h(
+            "div",
+            { class: "op-card", dataset: { key: "top", card: String(top.id) } },
+            optionButtons(top, ctx, { enabled: canAct, keyPrefix: "top" }),
+            top.points > 1
+              ? h("span", { class: "points" }, fmt(gettext("Worth %(points)s points"), { points: top.points }))
+              : null,
+          )
+        : h("p", { class: "game-note" }, gettext("No card to solve right now.")),
+      h(
+        "ul",
+        { class: "game-note" },
+        h(
+          "li",
+          {},
+          fmt(
+            ngettext(
+              "%(count)s card in the pile (%(points)s points)",
+              "%(count)s cards in the pile (%(points)s points)",
+              view.pile_count,
+            ),
+            { count: view.pile_count, points: view.pile_points },
+          ),
+        ),
+        view.mirrors_pending
+          ? h("li", {}, gettext("Mirror: + and − are swapped on this card."))
+          : null,
+        h("li", {}, fmt(gettext("Number cards left in the deck: %(count)s"), { count: view.numbers_left })),
+        h("li", {}, fmt(gettext("Operation cards left: %(count)s"), { count: view.operations_left })),
+        view.target ? h("li", {}, fmt(gettext("First to %(target)s points wins."), { target: view.target })) : null,
+        view.window
+          ? h(
+              "li",
+              { class: "window" },
+              ctx.isMe(view.window.seat)
+                ? gettext("Extra time: only you may claim now!")
+                : fmt(gettext("Extra time for %(name)s: wait."), { name: ctx.seatName(view.window.seat) }),
+            )
+          : null,
+      ),
+    ),
+  );
+
+  const parts = [topSection];
+  if (ui.feedback) {
+    parts.push(h("p", { class: "claim-feedback", dataset: { key: "feedback" } }, ui.feedback));
+  }
+
+  if (!ctx.spectator && view.hand) {
+    parts.push(
+      handSection(view, ctx, {
+        selectable: (card) => card.kind !== "extra_time",
+        note: gettext("Tap two cards, then the sum or difference they make, then the claim button."),
+      }),
+    );
+    parts.push(...wildPicker(view, ctx));
+    parts.push(h("p", { class: "claim-preview", dataset: { key: "preview" } }, preview(view, ctx, top)));
+    const extra = (view.hand || []).find((c) => c.kind === "extra_time");
+    const passed = (view.passed || []).includes(me);
+    const locked = (view.locked_out || []).includes(me);
+    parts.push(
+      h(
+        "div",
+        { class: "game-row actions" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "action-button",
+            disabled: !canAct || !readyToClaim(view, ctx),
+            dataset: { key: "claim" },
+            onclick: () => {
+              if (!readyToClaim(view, ctx) || ctx.pending) return;
+              send(ctx, {
+                type: "claim",
+                cards: [...ui.cards],
+                option: ui.option,
+                ...wildField(view, ctx),
+                round: view.round,
+              });
+            },
+          },
+          gettext("¡Mía! Claim it"),
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "action-button secondary",
+            disabled: !canAct,
+            dataset: { key: "pass" },
+            onclick: () => send(ctx, { type: "pass", round: view.round }, { clear: false }),
+          },
+          gettext("I can't: pass"),
+        ),
+        extra
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "action-button secondary",
+                disabled: !canAct || Boolean(view.window),
+                dataset: { key: "extra-time" },
+                onclick: () =>
+                  send(ctx, { type: "extra_time", card: extra.id, round: view.round }, { clear: false }),
+              },
+              fmt(gettext("Extra time (%(seconds)s s just for you)"), {
+                seconds: view.options.extra_time_seconds,
+              }),
+            )
+          : null,
+      ),
+    );
+    if (playing && (passed || locked)) {
+      parts.push(
+        h(
+          "p",
+          { class: "game-note" },
+          locked
+            ? gettext("You are out for this card. Wait for the next one.")
+            : gettext("You passed. Wait for the next card."),
+        ),
+      );
+    }
+  }
+
+  parts.push(playersSection(view, ctx));
+  root.replaceChildren(...parts);
+}
+
+function playersSection(view, ctx) {
+  const passed = new Set(view.passed || []);
+  const locked = new Set(view.locked_out || []);
+  return h(
+    "section",
+    { class: "game-section" },
+    h("h2", {}, gettext("Players")),
+    h(
+      "ul",
+      { class: "others" },
+      ctx.seats.map((seat) => {
+        const i = seat.seat;
+        const aside = (view.set_aside[i] || []).flatMap((batch) => batch.cards);
+        const notes = [
+          fmt(ngettext("%(count)s card in hand", "%(count)s cards in hand", view.hand_counts[i]), {
+            count: view.hand_counts[i],
+          }),
+          fmt(ngettext("%(count)s card won", "%(count)s cards won", view.won_counts[i]), {
+            count: view.won_counts[i],
+          }),
+        ];
+        if (passed.has(i)) notes.push(gettext("passed"));
+        if (locked.has(i)) notes.push(gettext("out for this card"));
+        if (aside.length) {
+          notes.push(
+            fmt(gettext("set aside: %(cards)s"), { cards: aside.map(cardText).join(", ") }),
+          );
+        }
+        return h(
+          "li",
+          { dataset: { seat: String(i) } },
+          h("strong", {}, who(i, ctx)),
+          `: ${notes.join(" · ")}`,
+        );
+      }),
+    ),
+  );
+}
+
+// --- solo square -----------------------------------------------------------------------------
+
+function isOpen(view, row, col) {
+  return (view.open || []).some(([r, c]) => r === row && c === col);
+}
+
+function renderSolo(root, view, ctx) {
+  const ui = selection(ctx, view);
+  const playing = !view.outcome && !ctx.spectator;
+  if (ui.cell && !isOpen(view, ui.cell[0], ui.cell[1])) ui.cell = null;
+  const size = view.size;
+  const grid = h(
+    "div",
+    {
+      class: "mia-square",
+      role: "group",
+      "aria-label": gettext("The square"),
+      style: `grid-template-columns: repeat(${size}, auto)`,
+    },
+    view.square.flatMap((cells, row) =>
+      cells.map((card, col) => {
+        const open = card && isOpen(view, row, col);
+        const pressed = Boolean(ui.cell && ui.cell[0] === row && ui.cell[1] === col);
+        const where = fmt(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 });
+        let label;
+        if (!card) label = fmt(gettext("Empty, %(where)s"), { where });
+        else {
+          const options = card.options.map(optionText).join(` ${gettext("or")} `);
+          label = open
+            ? fmt(gettext("%(options)s, open, %(where)s"), { options, where })
+            : fmt(gettext("%(options)s, blocked, %(where)s"), { options, where });
+        }
+        return h(
+          "button",
+          {
+            type: "button",
+            class: `square-cell${open ? " is-open" : ""}${card ? "" : " is-empty"}`,
+            "aria-pressed": open && playing ? String(pressed) : null,
+            "aria-disabled": open && playing ? null : "true",
+            "aria-label": label,
+            dataset: { key: `cell-${row}-${col}`, row: String(row), col: String(col) },
+            onclick: () => {
+              if (!open || !playing) return;
+              ui.cell = pressed ? null : [row, col];
+              ui.option = null;
+              ctx.rerender();
+            },
+          },
+          card ? card.options.map((o) => h("span", {}, optionText(o))) : "·",
+        );
+      }),
+    ),
+  );
+  arrowKeys(grid, { columns: size });
+
+  const parts = [
+    h(
+      "section",
+      { class: "game-section" },
+      h("h2", {}, gettext("The square")),
+      h("p", { class: "game-note" }, gettext("Green cards are open: solve them with two of your cards.")),
+      grid,
+    ),
+  ];
+  if (ui.feedback) parts.push(h("p", { class: "claim-feedback" }, ui.feedback));
+  const cellCard = ui.cell ? view.square[ui.cell[0]][ui.cell[1]] : null;
+  if (playing && view.hand) {
+    parts.push(
+      h(
+        "section",
+        { class: "game-section" },
+        h("h2", {}, gettext("The card you chose")),
+        cellCard
+          ? optionButtons(cellCard, ctx, { enabled: true, keyPrefix: "cell" })
+          : h("p", { class: "game-note" }, gettext("Tap an open card of the square.")),
+      ),
+    );
+    parts.push(
+      handSection(view, ctx, {
+        selectable: () => true,
+        note: gettext("Tap an open card, two of your cards and the target they make, then Solve."),
+      }),
+    );
+    const ready = ui.cards.length === 2 && ui.option !== null && cellCard;
+    parts.push(
+      h(
+        "div",
+        { class: "game-row actions" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "action-button",
+            disabled: !ready,
+            dataset: { key: "solve" },
+            onclick: () => {
+              if (!ready || ctx.pending) return;
+              send(ctx, {
+                type: "solve",
+                row: ui.cell[0],
+                col: ui.cell[1],
+                cards: [...ui.cards],
+                option: ui.option,
+              });
+            },
+          },
+          gettext("Solve"),
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "action-button secondary",
+            disabled: !(ui.cards.length === 2 && view.can_swap),
+            dataset: { key: "swap" },
+            onclick: () => send(ctx, { type: "swap", cards: [...ui.cards] }),
+          },
+          gettext("Stuck? Swap these two cards"),
+        ),
+      ),
+    );
+  }
+  parts.push(
+    h(
+      "ul",
+      { class: "game-note" },
+      h("li", {}, fmt(gettext("Solved: %(cleared)s of %(total)s"), { cleared: view.cleared, total: view.cards_total })),
+      h("li", {}, fmt(gettext("Swaps: %(swaps)s"), { swaps: view.swaps })),
+      h("li", {}, fmt(gettext("Mistakes: %(mistakes)s"), { mistakes: view.mistakes })),
+      h("li", {}, fmt(gettext("Cards left in the deck: %(count)s"), { count: view.deck_count })),
+      view.result === null
+        ? h("li", {}, fmt(gettext("Clear the square now for %(stars)s stars."), { stars: view.stars_if_cleared }))
+        : h("li", { class: "stars" }, "★".repeat(view.stars || 0) + "☆".repeat(3 - (view.stars || 0))),
+    ),
+  );
+  root.replaceChildren(...parts);
+}
+
+// --- the renderer API ------------------------------------------------------------------------
+
+export function render(root, view, ctx) {
+  if (view.size) renderSolo(root, view, ctx);
+  else renderTable(root, view, ctx);
+}
+
+export function scores(view) {
+  if (view.size) return [view.result === null ? view.cleared : view.stars];
+  return view.scores;
+}
+
+export function result(view, ctx) {
+  if (!view.size) return null;
+  if (view.result === "won") {
+    return fmt(
+      ngettext(
+        "You cleared the square! %(stars)s star.",
+        "You cleared the square! %(stars)s stars.",
+        view.stars,
+      ),
+      { stars: view.stars },
+    );
+  }
+  return ctx.spectator
+    ? gettext("The square was not cleared this time.")
+    : gettext("The deck ran out before the square was cleared. Try again!");
+}
+
+export function describe(event, ctx) {
+  const name = event.seat === undefined || event.seat === null ? "" : who(event.seat, ctx);
+  switch (event.type) {
+    case "claim_won": {
+      const message = fmt(
+        ngettext(
+          "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s card won.",
+          "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s cards won.",
+          event.cards_taken,
+        ),
+        { name, sum: shownSum(event.values, event.op), target: event.target, count: event.cards_taken },
+      );
+      if (ctx.isMe(event.seat)) ctx.ui.feedback = null;
+      return message;
+    }
+    case "wrong_claim": {
+      const why = wrongWhy(event.values, event.op, event.result, event.target);
+      if (ctx.isMe(event.seat)) {
+        ctx.ui.feedback = fmt(gettext("Not this time: %(why)s. Those two cards wait one round."), { why });
+      }
+      return fmt(gettext("%(name)s claimed wrongly: %(why)s."), { name, why });
+    }
+    case "passed":
+      return fmt(gettext("%(name)s passed."), { name });
+    case "extra_time":
+      return fmt(gettext("%(name)s played Extra time."), { name });
+    case "extra_time_over":
+      return gettext("Extra time is over: everybody may claim again.");
+    case "nobody_solved":
+      return gettext("Nobody solved it: a new card goes on the pile.");
+    case "revealed": {
+      const card = event.card || {};
+      if (card.kind === "recycling") {
+        return gettext("Recycling! Everyone takes 2 cards from the player on their right.");
+      }
+      if (card.kind === "twister") return gettext("Twister! Everyone passes their hand to the right.");
+      if (card.kind === "mirror") return gettext("Mirror! On the next card solved, + and − swap.");
+      if (!card.options) return null;
+      ctx.ui.feedback = null;
+      return fmt(gettext("New card: %(first)s or %(second)s."), {
+        first: optionText(card.options[0]),
+        second: optionText(card.options[1]),
+      });
+    }
+    case "cards_returned":
+      return fmt(gettext("%(name)s got the set-aside cards back."), { name });
+    case "numbers_reshuffled":
+      return gettext("The used number cards were shuffled into a new deck.");
+    case "solved": {
+      ctx.ui.feedback = null;
+      const option = event.card.options[event.option];
+      return fmt(
+        ngettext(
+          "Solved: %(sum)s = %(target)s! %(left)s card left.",
+          "Solved: %(sum)s = %(target)s! %(left)s cards left.",
+          event.left,
+        ),
+        {
+          sum: shownSum(event.numbers.map((c) => c.value), option.op),
+          target: option.target,
+          left: event.left,
+        },
+      );
+    }
+    case "wrong_solve": {
+      const why = wrongWhy(event.numbers.map((c) => c.value), event.op, event.result, event.target);
+      ctx.ui.feedback = fmt(gettext("Not quite: %(why)s. Try another pair."), { why });
+      return fmt(gettext("Not quite: %(why)s."), { why });
+    }
+    case "swapped":
+      return fmt(
+        ngettext(
+          "Two cards swapped (%(swaps)s swap so far).",
+          "Two cards swapped (%(swaps)s swaps so far).",
+          event.swaps,
+        ),
+        { swaps: event.swaps },
+      );
+    case "cards_opened":
+      return gettext("New cards are open.");
+    default:
+      return null;
+  }
+}
+
+export function errorMessage(code) {
+  switch (code) {
+    case "duplicate_card":
+    case "same_card":
+      return gettext("Choose two different cards.");
+    case "not_a_number_card":
+      return gettext("Extra time cannot be part of a claim.");
+    case "wild_value_required":
+      return gettext("Tell us which number your Wild is.");
+    case "window_open":
+      return gettext("Your Extra time is already running.");
+    case "blocked_card":
+      return gettext("That card is not open yet: pick a green one.");
+    case "empty_cell":
+      return gettext("That card is already solved.");
+    case "deck_short":
+      return gettext("The deck has too few cards for a swap.");
+    case "not_active":
+      return gettext("Wait for the next card: you cannot claim this one now.");
+    default:
+      return null;
+  }
+}

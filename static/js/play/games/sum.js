@@ -1,0 +1,588 @@
+// SUM (docs/rules/sum.md): the centre number, the player's hand, the equation being built from
+// it, draws, wild cards and Rotation. The child taps cards in the order the equation reads; the
+// server judges the equation, so a wrong one is a recorded try, never blocked here.
+import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
+
+const OPERATION_FACE = { "+": "+", "-": "−", x: "×", "÷": "÷" };
+
+function operationName(op) {
+  switch (op) {
+    case "+":
+      return gettext("plus");
+    case "-":
+      return gettext("minus");
+    case "x":
+      return gettext("times");
+    default:
+      return gettext("divided by");
+  }
+}
+
+function wildName(wild) {
+  switch (wild) {
+    case "propagation":
+      return gettext("Propagation");
+    case "neutralization":
+      return gettext("Neutralization");
+    case "radicalization":
+      return gettext("Radicalization");
+    default:
+      return gettext("Rotation");
+  }
+}
+
+function wildHelp(wild) {
+  switch (wild) {
+    case "propagation":
+      return gettext("Every other player draws a number card.");
+    case "neutralization":
+      return gettext("Give one other card of your hand back to its deck.");
+    case "radicalization":
+      return gettext("The centre number goes under the deck and a new one is turned up.");
+    default:
+      return gettext("Everyone passes one card to the player on their left.");
+  }
+}
+
+const face = (card) =>
+  card.kind === "number"
+    ? String(card.value)
+    : card.kind === "operation"
+      ? OPERATION_FACE[card.op]
+      : wildName(card.wild);
+
+const cardName = (card) =>
+  card.kind === "number"
+    ? String(card.value)
+    : card.kind === "operation"
+      ? operationName(card.op)
+      : interpolate(gettext("wild card %(name)s"), { name: wildName(card.wild) }, true);
+
+const say = (text, values) => interpolate(text, values, true);
+
+function visibleHand(view) {
+  return Array.isArray(view.hand) ? view.hand : [];
+}
+
+// The selection lives in ctx.ui; cards that left the hand (played, passed, returned) drop out.
+function tidySelection(ui, hand) {
+  const held = new Set(hand.map((card) => card.id));
+  ui.equation = (ui.equation || []).filter((id) => held.has(id));
+  for (const key of ["wild", "target", "rotate"]) {
+    if (!held.has(ui[key])) ui[key] = null;
+  }
+}
+
+function situation(view, ctx) {
+  const playing = !ctx.spectator && !view.outcome;
+  const rotation = view.rotation;
+  const mustChooseForRotation =
+    playing &&
+    rotation !== null &&
+    rotation !== undefined &&
+    !rotation.chosen[ctx.seat] &&
+    (view.active || []).includes(ctx.seat);
+  const myTurn =
+    playing && !rotation && view.turn === ctx.seat && (view.active || []).includes(ctx.seat);
+  return { playing, myTurn, mustChooseForRotation };
+}
+
+async function play(ctx, move, clear) {
+  const answer = await ctx.send(move);
+  if (answer && answer.ok) {
+    clear();
+    ctx.rerender();
+  }
+}
+
+function tapCard(card, view, ctx) {
+  const { ui } = ctx;
+  const { mustChooseForRotation } = situation(view, ctx);
+  const hand = visibleHand(view);
+  const wild = hand.find((c) => c.id === ui.wild);
+  if (mustChooseForRotation) {
+    ui.rotate = ui.rotate === card.id ? null : card.id;
+  } else if (wild && wild.wild === "neutralization" && card.id !== wild.id) {
+    ui.target = ui.target === card.id ? null : card.id;
+  } else if (card.kind === "wild") {
+    ui.wild = ui.wild === card.id ? null : card.id;
+    ui.target = null;
+  } else {
+    ui.wild = null;
+    ui.target = null;
+    ui.equation = ui.equation.includes(card.id)
+      ? ui.equation.filter((id) => id !== card.id)
+      : [...ui.equation, card.id];
+  }
+  ctx.rerender();
+}
+
+function cardButton(card, view, ctx) {
+  const { ui } = ctx;
+  const position = ui.equation.indexOf(card.id);
+  const chosen =
+    position >= 0 || ui.wild === card.id || ui.target === card.id || ui.rotate === card.id;
+  let label = cardName(card);
+  if (position >= 0) {
+    label = say(gettext("%(card)s, place %(place)s in your equation"), {
+      card: label,
+      place: position + 1,
+    });
+  } else if (ui.target === card.id) {
+    label = say(gettext("%(card)s, chosen to go back to its deck"), { card: label });
+  } else if (ui.rotate === card.id) {
+    label = say(gettext("%(card)s, chosen to pass on"), { card: label });
+  }
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `sum-card sum-card-${card.kind}${card.drawn_this_turn ? " is-fresh" : ""}`,
+      "aria-pressed": chosen ? "true" : "false",
+      "aria-label": label,
+      dataset: { key: `hand-${card.id}`, card: String(card.id) },
+      onclick: () => tapCard(card, view, ctx),
+    },
+    h("span", { class: "sum-card-face", "aria-hidden": "true" }, face(card)),
+    position >= 0
+      ? h("span", { class: "sum-card-order", "aria-hidden": "true" }, position + 1)
+      : null,
+  );
+}
+
+function tableSection(view, ctx) {
+  const players = (ctx.seats || []).map((seat) =>
+    h(
+      "li",
+      { class: view.turn === seat.seat ? "is-turn" : "" },
+      say(gettext("%(name)s: %(hand)s cards in hand, %(pile)s in the completed pile"), {
+        name: seat.name,
+        hand: view.hand_counts[seat.seat],
+        pile: view.pile_counts[seat.seat],
+      }),
+    ),
+  );
+  return h(
+    "section",
+    { class: "sum-table", "aria-label": gettext("Table") },
+    h(
+      "div",
+      { class: "sum-centre" },
+      h("span", { class: "sum-centre-caption" }, gettext("Make this number")),
+      h(
+        "span",
+        {
+          class: "sum-card sum-card-number sum-card-centre",
+          role: "img",
+          "aria-label": say(gettext("Centre number %(value)s"), { value: view.centre }),
+          dataset: { centre: String(view.centre) },
+        },
+        String(view.centre),
+      ),
+    ),
+    h(
+      "ul",
+      { class: "sum-decks" },
+      h(
+        "li",
+        {},
+        say(gettext("Number deck: %(count)s cards"), { count: view.number_deck_count }),
+      ),
+      h(
+        "li",
+        {},
+        say(gettext("Operation deck: %(count)s cards"), { count: view.operation_deck_count }),
+      ),
+    ),
+    h("ul", { class: "sum-players" }, players),
+  );
+}
+
+function equationSection(view, ctx, state) {
+  const { ui } = ctx;
+  const byId = new Map(visibleHand(view).map((card) => [card.id, card]));
+  const chosen = ui.equation.map((id) => byId.get(id));
+  const clear = () => {
+    ui.equation = [];
+  };
+  const strip = chosen.length
+    ? h(
+        "ol",
+        { class: "sum-equation-cards" },
+        chosen.map((card, index) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: `sum-card sum-card-${card.kind}`,
+                "aria-label": say(gettext("Take %(card)s out of the equation (place %(place)s)"), {
+                  card: cardName(card),
+                  place: index + 1,
+                }),
+                dataset: { key: `equation-${card.id}` },
+                onclick: () => {
+                  ui.equation = ui.equation.filter((id) => id !== card.id);
+                  ctx.rerender();
+                },
+              },
+              face(card),
+            ),
+          ),
+        ),
+      )
+    : h(
+        "p",
+        { class: "sum-equation-empty" },
+        gettext("Tap your cards in order to build an equation."),
+      );
+  return h(
+    "section",
+    { class: "sum-equation", "aria-label": gettext("Your equation") },
+    h("h3", {}, gettext("Your equation")),
+    h(
+      "div",
+      { class: "sum-equation-line" },
+      strip,
+      h("span", { class: "sum-equals", "aria-hidden": "true" }, `= ${view.centre}`),
+    ),
+    h(
+      "div",
+      { class: "sum-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: !(state.myTurn && chosen.length > 0 && view.wrong_left > 0),
+          dataset: { key: "check" },
+          onclick: () => play(ctx, { type: "equation", cards: [...ui.equation] }, clear),
+        },
+        gettext("Check my equation"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button button-secondary",
+          disabled: chosen.length === 0,
+          dataset: { key: "clear" },
+          onclick: () => {
+            clear();
+            ctx.rerender();
+          },
+        },
+        gettext("Clear"),
+      ),
+    ),
+  );
+}
+
+function turnSection(view, ctx, state) {
+  const numbersLeft = view.number_deck_count > 0;
+  const operationsLeft = view.operation_deck_count > 0;
+  const canDraw = state.myTurn && view.draws_left > 0;
+  const facts = state.myTurn
+    ? h(
+        "p",
+        { class: "sum-turn-facts" },
+        say(gettext("Draws left this turn: %(draws)s. Tries left: %(tries)s."), {
+          draws: view.draws_left,
+          tries: view.wrong_left,
+        }),
+      )
+    : null;
+  return h(
+    "section",
+    { class: "sum-turn", "aria-label": gettext("Draw or end the turn") },
+    facts,
+    h(
+      "div",
+      { class: "sum-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: !(canDraw && numbersLeft),
+          dataset: { key: "draw-numbers" },
+          onclick: () => play(ctx, { type: "draw", from: "numbers" }, () => {}),
+        },
+        gettext("Draw a number card"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: !(canDraw && operationsLeft),
+          dataset: { key: "draw-operations" },
+          onclick: () => play(ctx, { type: "draw", from: "operations" }, () => {}),
+        },
+        gettext("Draw an operation card"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button button-secondary",
+          disabled: !(state.myTurn && view.can_end_turn),
+          dataset: { key: "end-turn" },
+          onclick: () => play(ctx, { type: "end_turn" }, () => {}),
+        },
+        gettext("End my turn"),
+      ),
+    ),
+  );
+}
+
+function wildSection(view, ctx, state) {
+  const { ui } = ctx;
+  const hand = visibleHand(view);
+  const card = hand.find((c) => c.id === ui.wild);
+  if (!card || state.mustChooseForRotation) return null;
+  const needsOther = card.wild === "neutralization" || card.wild === "rotation";
+  let note = null;
+  if (card.drawn_this_turn) {
+    note = gettext("You drew this card this turn: play it on a later turn.");
+  }
+  else if (needsOther && hand.length < 2) note = gettext("You need another card in your hand.");
+  else if (card.wild === "neutralization" && ui.target === null) {
+    note = gettext("Now tap the card to give back.");
+  }
+  const move = { type: "wild", card: card.id };
+  if (card.wild === "neutralization") move.target = ui.target;
+  const ready =
+    state.myTurn &&
+    !card.drawn_this_turn &&
+    !(needsOther && hand.length < 2) &&
+    !(card.wild === "neutralization" && ui.target === null);
+  const clear = () => {
+    ui.wild = null;
+    ui.target = null;
+  };
+  return h(
+    "section",
+    { class: "sum-wild", "aria-label": wildName(card.wild) },
+    h("h3", {}, wildName(card.wild)),
+    h("p", {}, wildHelp(card.wild)),
+    note ? h("p", { class: "sum-note" }, note) : null,
+    h(
+      "div",
+      { class: "sum-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: !ready,
+          dataset: { key: "play-wild" },
+          onclick: () => play(ctx, move, clear),
+        },
+        say(gettext("Play %(name)s"), { name: wildName(card.wild) }),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button button-secondary",
+          dataset: { key: "cancel-wild" },
+          onclick: () => {
+            clear();
+            ctx.rerender();
+          },
+        },
+        gettext("Cancel"),
+      ),
+    ),
+  );
+}
+
+function rotationSection(view, ctx, state) {
+  const rotation = view.rotation;
+  if (!rotation) return null;
+  const { ui } = ctx;
+  const left = ctx.seatName((ctx.seat + 1) % view.players);
+  let body;
+  if (state.mustChooseForRotation) {
+    body = [
+      h("p", {}, say(gettext("Choose one card to give to %(name)s."), { name: left })),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button",
+          disabled: ui.rotate === null,
+          dataset: { key: "rotate" },
+          onclick: () =>
+            play(ctx, { type: "rotate", card: ui.rotate }, () => {
+              ui.rotate = null;
+            }),
+        },
+        gettext("Give this card"),
+      ),
+    ];
+  } else if (!ctx.spectator && rotation.my_choice !== null && rotation.my_choice !== undefined) {
+    const card = visibleHand(view).find((c) => c.id === rotation.my_choice);
+    body = h(
+      "p",
+      {},
+      say(gettext("You give %(card)s. Waiting for the others."), {
+        card: card ? cardName(card) : "?",
+      }),
+    );
+  } else {
+    body = h("p", {}, gettext("The players are choosing a card to pass to their left."));
+  }
+  return h(
+    "section",
+    { class: "sum-rotation", role: "group", "aria-label": gettext("Rotation") },
+    h("h3", {}, gettext("Rotation")),
+    body,
+  );
+}
+
+// Focus must not fall to the page when the focused control disappears or becomes disabled (a
+// turn ends): it goes to the game area, so Tab goes on from there.
+function keepFocusInside(root, key) {
+  if (!key) return;
+  const target = [...root.querySelectorAll("[data-key]")].find((el) => el.dataset.key === key);
+  if (target && !target.disabled) target.focus({ preventScroll: true });
+  else root.focus({ preventScroll: true });
+}
+
+export function render(root, view, ctx) {
+  const focused = root.contains(document.activeElement)
+    ? document.activeElement.closest("[data-key]")
+    : null;
+  const hand = visibleHand(view);
+  tidySelection(ctx.ui, hand);
+  const state = situation(view, ctx);
+  const parts = [tableSection(view, ctx)];
+  if (!ctx.spectator) {
+    parts.push(
+      rotationSection(view, ctx, state),
+      h(
+        "section",
+        { class: "sum-hand", "aria-label": gettext("Your hand") },
+        h("h3", {}, gettext("Your hand")),
+        hand.length
+          ? h(
+              "ul",
+              { class: "sum-hand-cards" },
+              hand.map((card) => h("li", {}, cardButton(card, view, ctx))),
+            )
+          : h("p", {}, gettext("Your hand is empty.")),
+      ),
+      wildSection(view, ctx, state),
+      equationSection(view, ctx, state),
+      turnSection(view, ctx, state),
+    );
+  } else {
+    parts.push(rotationSection(view, ctx, state));
+  }
+  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  root.replaceChildren(h("div", { class: "board board-sum" }, parts));
+  if (focused) keepFocusInside(root, focused.dataset.key);
+}
+
+export function scores(view) {
+  return view.pile_counts;
+}
+
+export function describe(event, ctx) {
+  const name = event.seat !== undefined && event.seat !== null ? ctx.seatName(event.seat) : "";
+  switch (event.type) {
+    case "equation_right":
+      return say(gettext("%(name)s made %(expression)s = %(value)s and keeps %(kept)s cards."), {
+        name,
+        expression: event.expression,
+        value: event.value,
+        kept: event.numbers_kept,
+      });
+    case "equation_wrong":
+      if (event.reason === "division_not_exact") {
+        return say(
+          gettext("%(name)s tried %(expression)s, but a division does not come out even."),
+          { name, expression: event.expression },
+        );
+      }
+      return say(gettext("%(name)s tried %(expression)s: that makes %(value)s, not %(target)s."), {
+        name,
+        expression: event.expression,
+        value: event.value,
+        target: event.target,
+      });
+    case "draw":
+      return event.from === "numbers"
+        ? say(gettext("%(name)s drew a number card."), { name })
+        : say(gettext("%(name)s drew an operation card."), { name });
+    case "centre_revealed":
+      return say(gettext("The new centre number is %(value)s."), { value: event.value });
+    case "wild_played":
+      return say(gettext("%(name)s played %(wild)s."), { name, wild: wildName(event.wild) });
+    case "propagation":
+      return gettext("Every other player drew a number card.");
+    case "neutralization":
+      return event.to === "numbers"
+        ? say(gettext("%(name)s gave a card back to the number deck."), { name })
+        : say(gettext("%(name)s gave a card back to the operation deck."), { name });
+    case "radicalization":
+      return say(gettext("%(name)s sent the centre number %(value)s under the deck."), {
+        name,
+        value: event.old_centre,
+      });
+    case "rotation_started":
+      return gettext("Rotation: everyone chooses a card to pass to the left.");
+    case "rotation_chosen":
+      return say(gettext("%(name)s has chosen a card to pass."), { name });
+    case "rotation_done":
+      return gettext("Everyone passed a card to the left.");
+    case "turn_start":
+      return say(gettext("It is %(name)s's turn."), { name });
+    case "game_end":
+      if (event.reason === "hand_empty") return gettext("A player has no cards left!");
+      if (event.reason === "stalemate") {
+        return gettext("Nobody can make an equation any more: the biggest pile wins.");
+      }
+      return gettext("The number deck is empty: the biggest pile wins.");
+    default:
+      return null;
+  }
+}
+
+export function errorMessage(code) {
+  switch (code) {
+    case "not_an_expression":
+      return gettext("Those cards do not make an equation: put an operation card between numbers.");
+    case "duplicate_card":
+      return gettext("A card can be used only once in an equation.");
+    case "wild_in_equation":
+      return gettext("Wild cards cannot be part of an equation.");
+    case "wrong_limit_reached":
+      return gettext("No more tries this turn: draw a card or end your turn.");
+    case "draw_limit_reached":
+      return gettext("You have already drawn 2 cards this turn.");
+    case "empty_deck":
+      return gettext("That deck is empty.");
+    case "must_draw":
+      return gettext("Draw 2 cards before you end your turn.");
+    case "not_a_wild":
+      return gettext("That card is not a wild card.");
+    case "wild_drawn_this_turn":
+      return gettext("You drew this wild card this turn: play it on a later turn.");
+    case "needs_another_card":
+      return gettext("You need another card in your hand to play this wild card.");
+    case "bad_target":
+      return gettext("Choose another card of your hand to give back.");
+    case "rotation_pending":
+      return gettext("First everyone chooses a card to pass.");
+    case "no_rotation":
+      return gettext("Nobody is passing cards now.");
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,428 @@
+// The play page shell: one socket, one renderer per game, the parts every game shares (whose turn,
+// countdown, scores, what just happened, errors, the result).
+//
+// Renderer API: static/js/play/games/<game>.js, loaded with a dynamic import.
+//   export function render(root, view, ctx)   // required: re-render the game area from the view.
+//       Give every control a stable data-key attribute: after render the shell puts the focus back
+//       on the element with the data-key that had it (call ctx.restoreFocus() after your own DOM
+//       changes outside render).
+//   export function describe(event, ctx)      // required: a translated sentence or null
+//   export function scores(view, ctx)         // optional: [number per seat] for the score table
+//                                             //   (default: view.scores, else view.totals)
+//   export function errorMessage(code, ctx)   // optional: a child-friendly text for a game's code
+//   export function result(view, ctx)         // optional: the sentence announcing the end
+// ctx = {seat, spectator, watch, seats: [{seat, name, bot}], game, variant,
+//        send(move) -> Promise<{ok, code?, message?}>, pending (a move awaits its answer),
+//        t: gettext, ngettext, fmt: interpolate, seatName(i), isMe(i), now() (server ms),
+//        ui: {} (renderer-owned, survives re-renders), rerender(), restoreFocus(), view}
+// Renderers import gettext/interpolate from ../i18n.js and h/arrowKeys from ../dom.js; texts are
+// written as gettext("literal") so that makemessages finds them.
+import { arrowKeys, h } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
+import { MatchSocket } from "./socket.js";
+
+const MOVE_TIMEOUT_MS = 10_000;
+const LOG_LENGTH = 40;
+
+const config = JSON.parse(document.getElementById("play-config").textContent);
+const $ = (id) => document.getElementById(id);
+const board = $("play-board");
+
+function newClientId() {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+// Codes of the socket and of every game's shared structure; a renderer's errorMessage() answers
+// for its own codes first, then the server's message is shown as it is.
+function sharedErrorMessage(code) {
+  switch (code) {
+    case "not_active":
+      return gettext("Wait a moment: you cannot play right now.");
+    case "game_over":
+      return gettext("This game is over.");
+    case "stale_round":
+      return gettext("Too late: that card is gone. Look at the new one!");
+    case "card_not_in_hand":
+    case "not_in_hand":
+      return gettext("That card is not in your hand any more.");
+    case "flood":
+      return gettext("Slow down a little!");
+    case "spectator":
+      return gettext("You are watching this game, so you cannot play in it.");
+    case "not_seated":
+      return gettext("You do not have a seat at this game.");
+    case "match_stopped":
+      return gettext("The teacher stopped this game.");
+    case "timeout":
+      return gettext("The game did not answer. Try again.");
+    case "disconnected":
+      return gettext("The connection was lost. Try again.");
+    case "malformed":
+    case "unknown_move":
+      return gettext("That move does not work here.");
+    default:
+      return null;
+  }
+}
+
+const shell = {
+  renderer: null,
+  view: null,
+  version: -1,
+  clockOffset: 0,
+  pending: null, // {clientId, move, resolve, timer}
+  countdownTimer: null,
+};
+
+const ctx = {
+  seat: config.seat,
+  spectator: config.seat === null,
+  watch: Boolean(config.watch),
+  seats: config.seats,
+  game: config.game,
+  variant: config.variant,
+  t: gettext,
+  ngettext,
+  fmt: interpolate,
+  h,
+  arrowKeys,
+  ui: {},
+  view: null,
+  get pending() {
+    return shell.pending !== null;
+  },
+  seatName(index) {
+    const seat = config.seats.find((s) => s.seat === index);
+    return seat ? seat.name : interpolate(gettext("Seat %(number)s"), { number: index + 1 }, true);
+  },
+  isMe(index) {
+    return config.seat !== null && index === config.seat;
+  },
+  now() {
+    return Date.now() + shell.clockOffset;
+  },
+  send(move) {
+    return sendMove(move);
+  },
+  rerender() {
+    if (shell.view) renderBoard();
+  },
+  restoreFocus() {
+    restoreFocus(ctx._focusKey);
+  },
+};
+
+// --- moves -----------------------------------------------------------------------------------
+
+function sendMove(move) {
+  if (ctx.spectator) return Promise.resolve({ ok: false, code: "spectator" });
+  // A second tap while the first is on its way is dropped: the child sees the first answer.
+  if (shell.pending) return Promise.resolve({ ok: false, code: "busy" });
+  return new Promise((resolve) => {
+    const clientId = newClientId();
+    shell.pending = { clientId, move, resolve, timer: null };
+    shell.pending.timer = setTimeout(() => settle({ ok: false, code: "timeout" }), MOVE_TIMEOUT_MS);
+    setBusy(true);
+    clearError();
+    // While the socket is down the move waits; it is sent on reconnection with the same client_id.
+    socket.send({ type: "move", move, client_id: clientId });
+  });
+}
+
+function settle(answer) {
+  const pending = shell.pending;
+  if (!pending) return;
+  clearTimeout(pending.timer);
+  shell.pending = null;
+  setBusy(false);
+  if (!answer.ok) showError(answer.code, answer.message);
+  pending.resolve(answer);
+}
+
+function setBusy(busy) {
+  board.setAttribute("aria-busy", busy ? "true" : "false");
+  board.classList.toggle("is-pending", busy);
+}
+
+// --- messages from the server ----------------------------------------------------------------
+
+function onMessage(message) {
+  if (message.type === "state") onState(message);
+  else if (message.type === "error") onError(message);
+}
+
+function onState(message) {
+  if (typeof message.server_time === "number") {
+    shell.clockOffset = message.server_time - Date.now();
+  }
+  if (message.version < shell.version) return; // older than what is shown already
+  const gap = shell.version >= 0 && message.version > shell.version + 1;
+  shell.version = message.version;
+  shell.view = message.view;
+  ctx.view = message.view;
+  // Described first: a renderer may keep what an event says for the board (a wrong claim's why).
+  const sentences = describeEvents(message.events || []);
+  renderBoard();
+  const ending = renderChrome();
+  if (ending) sentences.push(ending);
+  logSentences(sentences);
+  if (shell.pending && message.client_id === shell.pending.clientId) settle({ ok: true });
+  // The full view came with it, so the page is right; sync brings the server's word anyway, in
+  // case several changes were lost on the way (the channel layer delivers at most once).
+  if (gap) socket.send({ type: "sync" });
+}
+
+function onError(message) {
+  if (shell.pending && (!message.client_id || message.client_id === shell.pending.clientId)) {
+    settle({ ok: false, code: message.code, message: message.message });
+    return;
+  }
+  showError(message.code, message.message);
+}
+
+function onOpen() {
+  // A new connection sends the whole state first: no version gap to worry about.
+  shell.version = -1;
+  if (shell.pending) {
+    // Same client_id: the server answers it without applying it twice if it got there before.
+    socket.send({ type: "move", move: shell.pending.move, client_id: shell.pending.clientId });
+  }
+}
+
+const STATUS_TEXT = {
+  connecting: () => gettext("Connecting…"),
+  connected: () => "",
+  reconnecting: () => gettext("Reconnecting…"),
+  closed: () => gettext("You cannot join this game. Try signing in again."),
+};
+
+function onStatus(status) {
+  document.body.dataset.connection = status;
+  $("play-status").textContent = STATUS_TEXT[status]();
+}
+
+// --- rendering -------------------------------------------------------------------------------
+
+function focusedKey() {
+  const active = document.activeElement;
+  if (!active || !board.contains(active)) return null;
+  const keyed = active.closest("[data-key]");
+  return keyed && board.contains(keyed) ? keyed.dataset.key : null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  if (document.activeElement && board.contains(document.activeElement)) return;
+  const target = [...board.querySelectorAll("[data-key]")].find((el) => el.dataset.key === key);
+  if (target) target.focus({ preventScroll: true });
+}
+
+function renderBoard() {
+  const key = focusedKey();
+  ctx._focusKey = key;
+  shell.renderer.render(board, shell.view, ctx);
+  restoreFocus(key);
+}
+
+function seatScores(view) {
+  if (shell.renderer.scores) return shell.renderer.scores(view, ctx);
+  if (Array.isArray(view.scores)) return view.scores;
+  if (Array.isArray(view.totals)) return view.totals;
+  if (view.outcome) return view.outcome.scores;
+  return null;
+}
+
+function renderChrome() {
+  const view = shell.view;
+  renderTurn(view);
+  renderScores(view);
+  tickCountdown();
+  return renderResult(view);
+}
+
+function renderTurn(view) {
+  const turn = $("play-turn");
+  const active = view.active || [];
+  turn.classList.toggle("is-my-turn", active.includes(config.seat));
+  if (view.outcome) turn.textContent = gettext("The game is over.");
+  else if (active.includes(config.seat)) turn.textContent = gettext("Your turn!");
+  else if (active.length === 0) turn.textContent = gettext("Waiting…");
+  else {
+    const names = active.map((i) => ctx.seatName(i)).join(", ");
+    turn.textContent = interpolate(gettext("Waiting for %(names)s"), { names }, true);
+  }
+}
+
+function renderScores(view) {
+  const scores = seatScores(view) || [];
+  const active = new Set(view.active || []);
+  const rows = config.seats.map((seat) =>
+    h(
+      "tr",
+      {
+        class: [
+          ctx.isMe(seat.seat) ? "is-me" : "",
+          active.has(seat.seat) ? "is-active" : "",
+        ].join(" "),
+      },
+      h(
+        "th",
+        { scope: "row" },
+        seat.name,
+        seat.bot ? h("span", { class: "tag" }, gettext("bot")) : null,
+        ctx.isMe(seat.seat) ? h("span", { class: "tag" }, gettext("you")) : null,
+      ),
+      h("td", {}, scores[seat.seat] ?? "–"),
+    ),
+  );
+  $("play-scores").replaceChildren(
+    h(
+      "table",
+      { class: "score-table" },
+      h("caption", {}, gettext("Scores")),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", { scope: "col" }, gettext("Player")), h("th", { scope: "col" }, gettext("Points"))),
+      ),
+      h("tbody", {}, rows),
+    ),
+  );
+}
+
+function defaultResult(view) {
+  const winners = view.outcome.winners || [];
+  if (winners.length === 0) return gettext("Nobody won this time.");
+  if (winners.includes(config.seat)) {
+    return winners.length === 1 ? gettext("You won!") : gettext("You share the win!");
+  }
+  const names = winners.map((i) => ctx.seatName(i)).join(", ");
+  return winners.length === 1
+    ? interpolate(gettext("%(names)s won!"), { names }, true)
+    : interpolate(gettext("It is a tie: %(names)s share the win!"), { names }, true);
+}
+
+// Returns the closing sentence the first time the result is shown, for the log and the announcer.
+function renderResult(view) {
+  const box = $("play-result");
+  if (!view.outcome) {
+    box.hidden = true;
+    return null;
+  }
+  const sentence = (shell.renderer.result && shell.renderer.result(view, ctx)) || defaultResult(view);
+  const scores = view.outcome.scores || [];
+  const already = box.dataset.shown === "true";
+  box.replaceChildren(
+    h("h2", {}, gettext("Game over")),
+    h("p", { class: "result-sentence" }, sentence),
+    h(
+      "ol",
+      { class: "result-scores" },
+      config.seats.map((seat) =>
+        h(
+          "li",
+          {},
+          interpolate(
+            gettext("%(name)s: %(points)s"),
+            { name: seat.name, points: scores[seat.seat] ?? "–" },
+            true,
+          ),
+        ),
+      ),
+    ),
+  );
+  box.hidden = false;
+  if (already) return null;
+  box.dataset.shown = "true";
+  return sentence;
+}
+
+function tickCountdown() {
+  const element = $("play-countdown");
+  const deadline = shell.view && !shell.view.outcome ? shell.view.deadline : null;
+  clearTimeout(shell.countdownTimer);
+  if (typeof deadline !== "number") {
+    element.hidden = true;
+    element.textContent = "";
+    return;
+  }
+  const seconds = Math.max(0, Math.ceil((deadline - ctx.now()) / 1000));
+  element.hidden = false;
+  element.textContent = interpolate(
+    ngettext("%(seconds)s second left", "%(seconds)s seconds left", seconds),
+    { seconds },
+    true,
+  );
+  element.classList.toggle("is-urgent", seconds <= 5);
+  if (seconds > 0) shell.countdownTimer = setTimeout(tickCountdown, 250);
+}
+
+// --- what just happened ----------------------------------------------------------------------
+
+function describeEvents(events) {
+  const sentences = [];
+  for (const event of events) {
+    let sentence = null;
+    try {
+      sentence = shell.renderer.describe(event, ctx);
+    } catch (error) {
+      console.error("describe failed", event, error);
+    }
+    if (sentence) sentences.push(sentence);
+  }
+  return sentences;
+}
+
+function logSentences(sentences) {
+  if (sentences.length === 0) return;
+  const log = $("play-log");
+  for (const sentence of sentences) log.prepend(h("li", {}, sentence));
+  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  announce(sentences);
+}
+
+function announce(sentences) {
+  const live = $("play-announcer");
+  // Emptying then filling on the next frame makes screen readers read a repeated sentence again.
+  live.textContent = "";
+  requestAnimationFrame(() => {
+    live.textContent = sentences.join(" ");
+  });
+}
+
+// --- errors ----------------------------------------------------------------------------------
+
+function showError(code, serverMessage) {
+  if (code === "busy") return;
+  const fromRenderer = shell.renderer && shell.renderer.errorMessage
+    ? shell.renderer.errorMessage(code, ctx)
+    : null;
+  const text = fromRenderer || sharedErrorMessage(code) || serverMessage || gettext("Something went wrong.");
+  const region = $("play-errors");
+  region.replaceChildren(h("p", { dataset: { code } }, text));
+}
+
+function clearError() {
+  const region = $("play-errors");
+  region.replaceChildren();
+}
+
+// --- start -----------------------------------------------------------------------------------
+
+const socket = new MatchSocket(config.socket_path, { onMessage, onStatus, onOpen });
+
+async function start() {
+  try {
+    shell.renderer = await import(`./games/${config.game}.js`);
+  } catch (error) {
+    console.error(error);
+    $("play-status").textContent = gettext("This game cannot be shown. Reload the page.");
+    return;
+  }
+  socket.connect();
+  // Tests and curious teachers can look at the shell from the console.
+  globalThis.playShell = { ctx, shell, socket };
+}
+
+start();

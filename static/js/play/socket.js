@@ -1,0 +1,83 @@
+// The match socket (DESIGN.md, "Live play": the wire contract). It reconnects by itself with an
+// exponential backoff; on every (re)connection the server sends the whole state again, so the page
+// never needs anything but the latest message.
+const PING_MS = 20_000;
+const FIRST_RETRY_MS = 500;
+const LONGEST_RETRY_MS = 5_000;
+// Closed on purpose by the server: signed out, not at this match. Retrying would not help.
+const FINAL_CLOSE_CODES = new Set([4401, 4403]);
+
+export class MatchSocket {
+  constructor(path, { onMessage, onStatus, onOpen }) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.onOpen = onOpen;
+    this.retryMs = FIRST_RETRY_MS;
+    this.ws = null;
+    this.pinger = null;
+    this.retryTimer = null;
+    this.stopped = false;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}${this.path}`;
+  }
+
+  connect() {
+    this.onStatus(this.ws ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retryMs = FIRST_RETRY_MS;
+      this.onStatus("connected");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      if (this.onOpen) this.onOpen();
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    ws.addEventListener("close", (event) => {
+      clearInterval(this.pinger);
+      if (ws !== this.ws || this.stopped) return;
+      if (FINAL_CLOSE_CODES.has(event.code)) {
+        this.onStatus("closed");
+        return;
+      }
+      this.onStatus("reconnecting");
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, LONGEST_RETRY_MS);
+    });
+  }
+
+  get open() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  // For tests and for the page going away: drop the connection and let the backoff reconnect.
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.pinger);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class ClassroomConfig(AppConfig):
     name = "classroom"
     verbose_name = _("Classroom")
+
+    def ready(self):
+        # Receivers of live play's signals (games never imports classroom; classroom listens).
+        from classroom.progress import rollup, tasks  # noqa: F401  (tasks: for the worker)
+        from classroom.sessions import receivers  # noqa: F401
+        from games.signals import attempts_recorded
+
+        attempts_recorded.connect(rollup.record_attempts, dispatch_uid="classroom.progress.rollup")

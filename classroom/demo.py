@@ -6,7 +6,8 @@ from django.db import transaction
 from accounts.models import Role
 from accounts.services import teacher_create
 from classroom.models import Classroom, Enrollment
-from classroom.services import classroom_add_student
+from classroom.roster.services import student_add, student_set_secret
+from classroom.roster.student_secrets import Secret
 
 DEMO_TEACHER_EMAIL = "teacher@example.com"
 DEMO_TEACHER_PASSWORD = "demo-teacher-2026"
@@ -45,14 +46,13 @@ def seed_demo() -> Classroom:
     }
     for name, kind, secret in DEMO_STUDENTS:
         student = enrolled.get(name)
+        # Through the roster, so that the demo class's login cards print every secret.
         if student is None:
-            classroom_add_student(
-                classroom=classroom, display_name=name, secret_kind=kind, secret=secret
-            )
+            student_add(classroom=classroom, display_name=name, secret=Secret(kind, secret))
         else:
-            student.set_student_secret(kind, secret)
+            student_set_secret(student=student, secret=Secret(kind, secret))
             student.is_active = True
-            student.save()
+            student.save(update_fields=["is_active"])
     return classroom
 
 

@@ -1,8 +1,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+import engine
 from accounts.pictures import PICTURES
+from classroom import selectors
 from classroom.models import CLASS_CODE_LENGTH
+from engine.bots import LEVELS as BOT_LEVELS
+from games import catalog
 
 
 class ClassCodeForm(forms.Form):
@@ -45,3 +49,149 @@ class ClassroomCreateForm(forms.Form):
 
 def picture_choices():
     return [(key, emoji, label) for key, (emoji, label) in PICTURES.items()]
+
+
+BOT_LEVEL_LABELS = {
+    "random": _("Robot: plays at random"),
+    "easy": _("Robot: easy"),
+    "strong": _("Robot: strong"),
+}
+
+
+def variant_choices():
+    """Every game's variants, grouped by game, as ``"game:variant"`` values."""
+    return [
+        (
+            catalog.game_title(game.slug),
+            [
+                (f"{game.slug}:{name}", catalog.variant_title(game.slug, name))
+                for name in game.variants
+            ],
+        )
+        for game in engine.list_games()
+    ]
+
+
+def parse_variant(value: str):
+    """``"mia:express"`` -> ("mia", "express"), or None when no such game or variant exists."""
+    game, _sep, variant = (value or "").partition(":")
+    if game not in engine.GAME_MODULES:
+        return None
+    if variant not in engine.get_game(game).variants:
+        return None
+    return game, variant
+
+
+class VariantPickForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices)
+
+
+def _option_field(option) -> forms.Field:
+    label = catalog.option_label(option.name, option.help)
+    if option.kind == "bool":
+        return forms.BooleanField(label=label, required=False, initial=option.default)
+    if option.kind == "choice":
+        return forms.ChoiceField(
+            label=label,
+            initial=option.default,
+            choices=[
+                (choice, catalog.choice_label(option.name, choice)) for choice in option.choices
+            ],
+        )
+    # No min/max validators here: the engine judges the value (and says why on the form); the
+    # widget only tells the browser the range.
+    attrs = {"min": option.minimum, "max": option.maximum}
+    return forms.IntegerField(
+        label=label,
+        initial=option.default,
+        widget=forms.NumberInput(attrs={k: v for k, v in attrs.items() if v is not None}),
+    )
+
+
+class MatchCreateForm(forms.Form):
+    """A new match of one variant: its options (from the engine's description), who sits at each
+    seat (students of the teacher's own classes, or robots), and a name for the table."""
+
+    label = forms.CharField(label=_("Name of the table (optional)"), max_length=80, required=False)
+
+    def __init__(self, *args, teacher, game: str, variant: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.variant = variant
+        self.spec = engine.get_game(game).variants[variant]
+        self.option_names = list(self.spec.options)
+        for option in self.spec.options.values():
+            self.fields[f"option_{option.name}"] = _option_field(option)
+        self.students = {}
+        student_groups = []
+        for classroom in selectors.teacher_classrooms(teacher=teacher):
+            roster = [
+                enrollment.student for enrollment in selectors.classroom_roster(classroom=classroom)
+            ]
+            self.students.update({str(student.pk): student for student in roster})
+            student_groups.append((classroom.name, [(f"student:{s.pk}", str(s)) for s in roster]))
+        seat_choices = [
+            ("", _("Nobody")),
+            *student_groups,
+            (_("Robots"), [(f"bot:{level}", BOT_LEVEL_LABELS[level]) for level in BOT_LEVELS]),
+        ]
+        for index in range(self.spec.max_players):
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                label=_("Seat %(number)s") % {"number": index + 1},
+                choices=seat_choices,
+                required=False,
+            )
+
+    @property
+    def option_fields(self):
+        return [self[f"option_{name}"] for name in self.option_names]
+
+    @property
+    def seat_fields(self):
+        return [self[f"seat_{index}"] for index in range(self.spec.max_players)]
+
+    def clean(self):
+        cleaned = super().clean()
+        options = {}
+        for name, option in self.spec.options.items():
+            key = f"option_{name}"
+            if key not in cleaned:
+                continue
+            try:
+                options[name] = option.validate(cleaned[key])
+            except engine.SetupError:
+                if option.kind == "int":
+                    message = _("Choose a whole number from %(min)s to %(max)s.") % {
+                        "min": option.minimum,
+                        "max": option.maximum,
+                    }
+                else:
+                    message = _("This value does not work for this game.")
+                self.add_error(key, message)
+        seats = []
+        chosen = set()
+        for index in range(self.spec.max_players):
+            value = cleaned.get(f"seat_{index}") or ""
+            if not value:
+                continue
+            if value.startswith("student:"):
+                if value in chosen:
+                    self.add_error(
+                        f"seat_{index}", _("This student already has a seat at this table.")
+                    )
+                    continue
+                chosen.add(value)
+                seats.append(("student", self.students[value.split(":", 1)[1]]))
+            else:
+                seats.append(("bot", value.split(":", 1)[1]))
+        if not any(kind == "student" for kind, _who in seats):
+            self.add_error(None, _("Seat at least one student."))
+        elif not self.spec.min_players <= len(seats) <= self.spec.max_players:
+            self.add_error(
+                None,
+                _("This game takes %(min)s to %(max)s players.")
+                % {"min": self.spec.min_players, "max": self.spec.max_players},
+            )
+        cleaned["options"] = options
+        cleaned["seats"] = seats
+        return cleaned

@@ -55,6 +55,26 @@ class Enrollment(models.Model):
         return f"{self.student} in {self.classroom}"
 
 
+class LoginCard(models.Model):
+    """What a student's printed login card shows: their picture password or PIN, sealed with a key
+    derived from SECRET_KEY (the account keeps only a hash, so a card could not be reprinted
+    otherwise). ``secret_tag`` fingerprints the account's hash when the copy was made: a secret
+    set by any other path leaves a stale copy, which is then never printed."""
+
+    student = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="login_card",
+    )
+    sealed_secret = models.TextField()
+    secret_tag = models.CharField(max_length=32)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"login card of {self.student_id}"
+
+
 # --- class sessions ------------------------------------------------------------------------------
 
 
@@ -225,6 +245,8 @@ class ProgressReport(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     weekly = models.BooleanField(default=False)  # compiled by Celery beat
+    # The language the files are written in: the requesting teacher's at the time.
+    language = models.CharField(max_length=8, default=settings.LANGUAGE_CODE)
     csv_file = models.FileField(upload_to="reports/", blank=True)
     pdf_file = models.FileField(upload_to="reports/", blank=True)
     error = models.TextField(blank=True)
@@ -245,3 +267,12 @@ class ProgressReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.classroom} {self.period_start}..{self.period_end} ({self.status})"
+
+
+# The analytics rollups live with the code that keeps them (classroom/progress/models.py).
+from classroom.progress.models import (  # noqa: E402, F401
+    FactMissDay,
+    FactMissWeek,
+    SkillDay,
+    SkillWeek,
+)

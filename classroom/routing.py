@@ -1,3 +1,10 @@
 """Websocket paths of the teaching layer."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from classroom.sessions.consumers import SessionMonitorConsumer, StudentConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/student/", StudentConsumer.as_asgi()),
+    path("ws/session/<int:session_id>/", SessionMonitorConsumer.as_asgi()),
+]

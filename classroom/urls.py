@@ -7,6 +7,7 @@ app_name = "classroom"
 urlpatterns = [
     path("teacher/", views.teacher_home, name="teacher_home"),
     path("teacher/classes/new/", views.classroom_create, name="classroom_create"),
+    path("teacher/matches/new/", views.match_new, name="match_new"),
     path("me/", views.student_home, name="student_home"),
     path("student/", views.student_login_code, name="student_login"),
     path("student/<str:code>/", views.student_login_roster, name="student_login_roster"),

@@ -5,9 +5,27 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+import engine
 from accounts.permissions import student_required, teacher_required
 from classroom import selectors, services
-from classroom.forms import ClassCodeForm, ClassroomCreateForm, StudentSecretForm, picture_choices
+from classroom.forms import (
+    BOT_LEVEL_LABELS,
+    ClassCodeForm,
+    ClassroomCreateForm,
+    MatchCreateForm,
+    StudentSecretForm,
+    VariantPickForm,
+    parse_variant,
+    picture_choices,
+)
+from classroom.homework import selectors as homework_selectors
+from classroom.sessions import selectors as session_selectors
+from games import catalog
+from games import selectors as game_selectors
+from games.models import Match
+from games.services import MatchError, SeatSpec, match_create
+
+RECENT_MATCHES = 10
 
 
 @teacher_required
@@ -18,6 +36,71 @@ def teacher_home(request):
         {
             "classrooms": selectors.teacher_classrooms(teacher=request.user),
             "form": ClassroomCreateForm(),
+            "matches": _matches_created_by(request.user),
+        },
+    )
+
+
+def _matches_created_by(teacher):
+    """The teacher's latest tables, with their players, for the home page (two queries)."""
+    matches = list(
+        Match.objects.filter(created_by=teacher)
+        .only("id", "game", "variant", "label", "status", "created_at")
+        .prefetch_related("seats")[:RECENT_MATCHES]
+    )
+    for match in _titled(matches):
+        match.player_names = ", ".join(seat.name for seat in match.seats.all())
+    return matches
+
+
+def _titled(matches):
+    matches = list(matches)
+    for match in matches:
+        match.title = catalog.game_title(match.game)
+        match.variant_title = catalog.variant_title(match.game, match.variant)
+    return matches
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def match_new(request):
+    """Start a table: first the game and variant (a plain GET form), then its options and seats."""
+    picked = parse_variant(request.GET.get("variant", ""))
+    if picked is None:
+        return render(request, "classroom/match_new.html", {"pick_form": VariantPickForm()})
+    game, variant = picked
+    form = MatchCreateForm(request.POST or None, teacher=request.user, game=game, variant=variant)
+    if request.method == "POST" and form.is_valid():
+        seats = [
+            SeatSpec(name=str(who), user=who)
+            if kind == "student"
+            else SeatSpec(name=str(BOT_LEVEL_LABELS[who]), bot_level=who)
+            for kind, who in form.cleaned_data["seats"]
+        ]
+        try:
+            match = match_create(
+                game=game,
+                variant=variant,
+                seats=seats,
+                options=form.cleaned_data["options"],
+                created_by=request.user,
+                label=form.cleaned_data["label"],
+            )
+        except (engine.SetupError, MatchError) as error:
+            form.add_error(
+                None, _("This table cannot start: %(reason)s") % {"reason": error.message}
+            )
+        else:
+            return redirect("games:watch", match_id=match.pk)
+    return render(
+        request,
+        "classroom/match_new.html",
+        {
+            "form": form,
+            "variant_value": f"{game}:{variant}",
+            "game_title": catalog.game_title(game),
+            "variant_title": catalog.variant_title(game, variant),
+            "spec": form.spec,
         },
     )
 
@@ -43,7 +126,16 @@ def student_home(request):
     return render(
         request,
         "classroom/student_home.html",
-        {"classrooms": selectors.student_classrooms(student=request.user)},
+        {
+            "classrooms": selectors.student_classrooms(student=request.user),
+            **homework_selectors.student_home_context(student=request.user),
+            "open_sessions": session_selectors.student_open_sessions(student=request.user),
+            "matches": _titled(
+                match
+                for match in game_selectors.user_matches(user=request.user)
+                if match.is_playing
+            ),
+        },
     )
 
 

@@ -10,6 +10,7 @@ DEBUG off and requires ``SECRET_KEY`` and ``ALLOWED_HOSTS``; that configuration 
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -134,6 +135,11 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "wake-overdue-matches": {"task": "games.tasks.wake_overdue_matches", "schedule": 5.0},
+    # Monday early morning: last week's progress report of every class with activity.
+    "weekly-progress-reports": {
+        "task": "classroom.progress.tasks.compile_weekly_reports",
+        "schedule": crontab(minute=0, hour=5, day_of_week="mon"),
+    },
 }
 
 # --- live play -----------------------------------------------------------------------------------

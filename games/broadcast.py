@@ -7,9 +7,12 @@ so nothing one seat may not see is ever put in another seat's message.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import weakref
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games import signals
@@ -25,11 +28,59 @@ def _send(match_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    group = match_group(match_id)
+    loop = _serving_loop()
+    if loop is not None:
+        # Inside a server (a consumer's sync_to_async thread): hand the news to the server's event
+        # loop and return at once. Waiting for Redis here would hold the one thread that runs
+        # every database call of this process for several round trips a move (docs/capacity.md).
+        try:
+            loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
+            return
+        except RuntimeError:  # that loop has closed: send from here instead
+            pass
     try:
-        async_to_sync(layer.group_send)(match_group(match_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:
         # The move is committed; a socket that missed the news resyncs (DESIGN.md: at most once).
         log.exception("could not broadcast match %s", match_id)
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop this sync thread works for (asgiref records it in ``sync_to_async``
+    threads), or None: a Celery worker, a shell, a test calling the service directly."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+# Per event loop, the last send queued for each group: the next one waits for it, so one match's
+# news leaves in the order its changes were committed while other matches' news is not held up.
+_chains: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Task]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) -> None:
+    chains = _chains.setdefault(loop, {})
+    task = loop.create_task(_send_after(chains.get(group), layer, group, message))
+    chains[group] = task
+
+    def forget(done: asyncio.Task) -> None:
+        if chains.get(group) is done:
+            del chains[group]
+
+    task.add_done_callback(forget)
+
+
+async def _send_after(previous: asyncio.Task | None, layer, group: str, message: dict) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.exception("could not broadcast to %s", group)
 
 
 def match_changed(match_id: int, changes, wake_at_ms: int | None) -> None:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 import time
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import engine
@@ -146,16 +149,12 @@ def submit_move(
     if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
         raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
     received_at = timezone.now()
-    with transaction.atomic():
-        match = _locked(match_id)
-        seats = _seats(match)
+    with _in_turn(match_id), transaction.atomic():
+        match, seats, replayed = _locked_with_seats(match_id, client_id=client_id)
         seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
         if seat is None:
             raise MatchError("not_seated", "you have no seat at this match")
-        if (
-            client_id
-            and MoveRecord.objects.filter(match=match, seat=seat, client_id=client_id).exists()
-        ):
+        if seat in replayed:
             return MoveResult(match.pk, match.version, match.state, duplicate=True)
         if not match.is_playing:
             raise IllegalMove(engine.core.GAME_OVER, "the game is over")
@@ -187,7 +186,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
     at_ms = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with _in_turn(match_id), transaction.atomic():
         try:
             match = _locked(match_id)
         except MatchError:
@@ -271,7 +270,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
 
 def match_abandon(*, match_id: int) -> None:
     """Stop a match that is still playing (the teacher ends it); nothing more is applied."""
-    with transaction.atomic():
+    with _in_turn(match_id), transaction.atomic():
         match = _locked(match_id)
         if not match.is_playing:
             return
@@ -286,11 +285,73 @@ def match_abandon(*, match_id: int) -> None:
 # --- the parts -----------------------------------------------------------------------------------
 
 
+class _TurnLocks:
+    """One lock per match being written in this process. The row lock alone orders the commits;
+    holding this one too until the commit's broadcast is queued (``on_commit`` runs inside the
+    ``atomic`` block's exit) makes the news leave this process in commit order even when moves of
+    one match run on several threads (the socket runs moves off the shared sync thread)."""
+
+    def __init__(self):
+        self._guard = threading.Lock()
+        self._locks: dict[Any, list] = {}  # match id -> [lock, holders and waiters]
+
+    @contextmanager
+    def __call__(self, match_id):
+        with self._guard:
+            entry = self._locks.get(match_id)
+            if entry is None:
+                entry = self._locks[match_id] = [threading.RLock(), 0]
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._guard:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._locks[match_id]
+
+
+_in_turn = _TurnLocks()
+
+
 def _locked(match_id) -> Match:
     try:
         return Match.objects.select_for_update(of=("self",)).get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise MatchError("no_match", "there is no such match") from None
+
+
+def _locked_with_seats(
+    match_id, *, client_id: str
+) -> tuple[Match, dict[int, tuple[int | None, str]], set[int]]:
+    """The match under its row lock, its seats, and the seats that already sent ``client_id``,
+    in one query: a move's hot path pays one round trip here instead of three (docs/capacity.md).
+    Seats never change once the match is made, so reading them with the lock is as good as
+    after it."""
+    rows = (
+        Seat.objects.select_related("match")
+        .select_for_update(of=("match",))
+        .only("index", "user_id", "bot_level", "match")
+        .order_by("index")
+    )
+    if client_id:
+        rows = rows.annotate(
+            replayed=Exists(
+                MoveRecord.objects.filter(
+                    match_id=OuterRef("match_id"), seat=OuterRef("index"), client_id=client_id
+                )
+            )
+        )
+    try:
+        found = list(rows.filter(match_id=match_id))
+    except (ValueError, TypeError):
+        found = []
+    if not found:
+        raise MatchError("no_match", "there is no such match")
+    seats = {row.index: (row.user_id, row.bot_level) for row in found}
+    replayed = {row.index for row in found if getattr(row, "replayed", False)}
+    return found[0].match, seats, replayed
 
 
 def _seats(match: Match) -> dict[int, tuple[int | None, str]]:

@@ -51,3 +51,92 @@ def make_match(game="mia", variant="express", players=(), bots=(), teacher=None,
     seats = [SeatSpec(name=user.display_name or user.username, user=user) for user in players]
     seats += [SeatSpec(name=f"Bot {i + 1}", bot_level=level) for i, level in enumerate(bots)]
     return match_create(game=game, variant=variant, seats=seats, created_by=teacher, **kwargs)
+
+
+def make_assignment(classroom, title="Homework", spec=None, due_in_days=7, seed=1):
+    """An assignment through the homework service: by default two 3x3 puzzles of difficulty 1,
+    due in a week, dealt from a fixed seed."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classroom.homework.services import PuzzleSpec, assignment_create
+
+    return assignment_create(
+        classroom=classroom,
+        title=title,
+        spec=spec or PuzzleSpec(size=3, difficulty=1, count=2),
+        due_at=timezone.now() + timedelta(days=due_in_days),
+        seed=seed,
+    )
+
+
+def make_session(classroom, game="mia", variant="canada47", table_size=3, **kwargs):
+    """A class session in the lobby, through the sessions service."""
+    from classroom.sessions.services import session_open
+
+    return session_open(
+        classroom=classroom, game=game, variant=variant, table_size=table_size, **kwargs
+    )
+
+
+def make_attempts(user, answers, at=None, game="mia"):
+    """Saves attempts the way games.services does (Attempt rows, then the attempts_recorded
+    signal inside the transaction) from tuples ``(a, operator, b, answer, elapsed_ms)`` or with a
+    sixth item, the datetime (else ``at``, else now). ``user`` None makes them a bot's."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from engine.core import attempt_event
+    from engine.mistakes import classify
+    from games.models import Attempt, Match, MoveRecord
+    from games.signals import attempts_recorded
+
+    true_value = {"+": lambda a, b: a + b, "-": lambda a, b: abs(a - b), "x": lambda a, b: a * b}
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, variant="express", seed=1, state={}, status=Match.Status.FINISHED
+        )
+        by_time = {}
+        for item in answers:
+            a, operator, b, answer, elapsed_ms, *rest = item
+            when = rest[0] if rest else (at or timezone.now())
+            by_time.setdefault(when, []).append((a, operator, b, answer, elapsed_ms))
+        for version, (when, items) in enumerate(sorted(by_time.items()), start=1):
+            record = MoveRecord.objects.create(
+                match=match, version=version, actor="player", seat=0, received_at=when, now_ms=0
+            )
+            attempts = []
+            for a, operator, b, answer, elapsed_ms in items:
+                expected = true_value[operator](a, b)
+                event = attempt_event(
+                    seat=0,
+                    operands=[a, b],
+                    operator=operator,
+                    answer=answer,
+                    expected=expected,
+                    correct=answer == expected,
+                    elapsed_ms=elapsed_ms,
+                )
+                attempts.append(
+                    Attempt(
+                        match=match,
+                        move=record,
+                        user=user,
+                        seat=0,
+                        game=game,
+                        operator=operator,
+                        operation=event["skill"].split(".")[0],
+                        skill=event["skill"],
+                        operands=[a, b],
+                        answer=answer,
+                        expected=expected,
+                        correct=event["correct"],
+                        elapsed_ms=elapsed_ms,
+                        mistake=classify([a, b], operator, answer, expected),
+                        created_at=when,
+                    )
+                )
+            Attempt.objects.bulk_create(attempts)
+            attempts_recorded.send(sender=Match, match=match, attempts=attempts)
+    return match

@@ -1,3 +1,33 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from classroom.progress import views
+
+urlpatterns = [
+    path(
+        "teacher/classes/<int:classroom_id>/progress/",
+        views.class_progress,
+        name="progress_class",
+    ),
+    path(
+        "teacher/classes/<int:classroom_id>/progress/<int:student_id>/",
+        views.student_progress,
+        name="progress_student",
+    ),
+    path("teacher/reports/", views.reports, name="progress_reports"),
+    path("teacher/reports/<int:report_id>/", views.report_detail, name="progress_report"),
+    path(
+        "teacher/reports/<int:report_id>/status/",
+        views.report_status,
+        name="progress_report_status",
+    ),
+    path(
+        "teacher/reports/<int:report_id>/retry/",
+        views.report_retry,
+        name="progress_report_retry",
+    ),
+    path(
+        "teacher/reports/<int:report_id>/<str:kind>/",
+        views.report_download,
+        name="progress_report_download",
+    ),
+]

@@ -1,0 +1,271 @@
+"""The assignment form: one page for both kinds. The engine is the judge of games, variants, seats
+and options; the form only turns its refusals into sentences a teacher can act on."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from classroom.homework.services import (
+    MAX_ITEMS,
+    PUZZLE_GAME,
+    PUZZLE_SIZES,
+    BotGamesSpec,
+    PuzzleSpec,
+    puzzle_variant,
+    spec_check,
+)
+from classroom.models import Assignment
+from games import catalog
+
+OPTION_PREFIX = "option_"
+DIFFICULTY_LABELS = {
+    1: _("1 — gentle"),
+    2: "2",
+    3: _("3 — medium"),
+    4: "4",
+    5: _("5 — tricky"),
+}
+BOT_LEVEL_LABELS = {
+    "random": _("Beginner (plays at random)"),
+    "easy": _("Easy"),
+    "strong": _("Strong"),
+}
+YES_NO = {True: _("Yes"), False: _("No")}
+
+
+def table_variants() -> list[tuple[str, str, engine.Variant]]:
+    """(game, variant, spec) of every variant that seats bots beside a student."""
+    return [
+        (game.slug, name, variant)
+        for game in engine.list_games()
+        for name, variant in game.variants.items()
+        if variant.max_players >= 2
+    ]
+
+
+def variant_key(game: str, variant: str) -> str:
+    return f"{game}:{variant}"
+
+
+def _variant_choices():
+    groups: dict[str, list] = {}
+    for game, name, _variant in table_variants():
+        groups.setdefault(game, []).append(
+            (variant_key(game, name), catalog.variant_title(game, name))
+        )
+    return [(catalog.game_title(game), choices) for game, choices in groups.items()]
+
+
+def _size_choices():
+    return [(n, catalog.variant_title(PUZZLE_GAME, puzzle_variant(n))) for n in PUZZLE_SIZES]
+
+
+def _options() -> dict[str, tuple[engine.Option, list[str]]]:
+    """Each option name once (its meaning is the same wherever it appears), with the variants
+    that offer it."""
+    found: dict[str, tuple[engine.Option, list[str]]] = {}
+    for game, name, variant in table_variants():
+        for option in variant.options.values():
+            found.setdefault(option.name, (option, []))[1].append(variant_key(game, name))
+    return found
+
+
+def _option_field(option: engine.Option) -> forms.Field:
+    label = catalog.option_label(option.name, option.help)
+    if option.kind == "int":
+        return forms.IntegerField(
+            label=label,
+            required=False,
+            min_value=option.minimum,
+            max_value=option.maximum,
+            help_text=_("Leave empty for the game's usual %(value)s.") % {"value": option.default},
+        )
+    if option.kind == "bool":
+        choices = [
+            ("", _("As the game usually plays (%(value)s)") % {"value": YES_NO[option.default]})
+        ]
+        choices += [("yes", YES_NO[True]), ("no", YES_NO[False])]
+    else:
+        default = catalog.choice_label(option.name, option.default)
+        choices = [("", _("As the game usually plays (%(value)s)") % {"value": default})]
+        choices += [(c, catalog.choice_label(option.name, c)) for c in option.choices]
+    return forms.ChoiceField(label=label, required=False, choices=choices)
+
+
+def _option_value(option: engine.Option, raw):
+    if raw in (None, ""):
+        return None
+    if option.kind == "bool":
+        return raw == "yes"
+    return raw
+
+
+class DueInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self):
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class AssignmentForm(forms.Form):
+    CONTENT_FIELDS = ("kind", "size", "difficulty", "variant", "players", "bot_level", "count")
+
+    title = forms.CharField(label=_("Title"), max_length=120)
+    kind = forms.ChoiceField(
+        label=_("What to play"),
+        choices=Assignment.Kind.choices,
+        widget=forms.RadioSelect,
+        initial=Assignment.Kind.PUZZLES,
+    )
+    due_at = forms.DateTimeField(label=_("Due"), widget=DueInput())
+    count = forms.IntegerField(
+        label=_("How many puzzles or games"), min_value=1, max_value=MAX_ITEMS, initial=3
+    )
+    # Solo puzzles
+    size = forms.TypedChoiceField(
+        label=_("Square"),
+        coerce=int,
+        required=False,
+        choices=_size_choices,
+        initial=3,
+    )
+    difficulty = forms.TypedChoiceField(
+        label=_("Difficulty"),
+        coerce=int,
+        required=False,
+        choices=list(DIFFICULTY_LABELS.items()),
+        initial=2,
+    )
+    # Games against bots
+    variant = forms.ChoiceField(label=_("Game"), required=False, choices=_variant_choices)
+    players = forms.IntegerField(
+        label=_("Players at each game, the student included"),
+        required=False,
+        min_value=2,
+        max_value=6,
+        initial=3,
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Bots' level"),
+        required=False,
+        choices=[(level, BOT_LEVEL_LABELS.get(level, level)) for level in engine.bots.LEVELS],
+        initial="easy",
+    )
+
+    def __init__(self, *args, assignment: Assignment | None = None, locked: bool = False, **kw):
+        if assignment is not None:
+            kw.setdefault("initial", initial_of(assignment))
+        super().__init__(*args, **kw)
+        self.option_specs = _options()
+        for name, (option, _variants) in self.option_specs.items():
+            self.fields[OPTION_PREFIX + name] = _option_field(option)
+        self.locked = locked
+        if locked:
+            # Students have begun: what they play stays as it was (disabled fields keep their
+            # initial values whatever is posted).
+            for name in (*self.CONTENT_FIELDS, *self.option_field_names()):
+                self.fields[name].disabled = True
+
+    def option_field_names(self) -> list[str]:
+        return [OPTION_PREFIX + name for name in self.option_specs]
+
+    def option_fields(self):
+        """The option fields with the variants each applies to (the page shows only those of
+        the chosen game)."""
+        return [
+            (self[OPTION_PREFIX + name], " ".join(variants))
+            for name, (_option, variants) in self.option_specs.items()
+        ]
+
+    def clean_title(self):
+        title = self.cleaned_data["title"].strip()
+        if not title:
+            raise forms.ValidationError(_("Give the homework a title."))
+        return title
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        count = data.get("count")
+        if kind is None or count is None:
+            return data
+        if kind == Assignment.Kind.PUZZLES:
+            spec = self._puzzle_spec(data, count)
+        else:
+            spec = self._games_spec(data, count)
+        if spec is None:
+            return data
+        try:
+            spec_check(spec)
+        except engine.SetupError as error:
+            raise forms.ValidationError(
+                _("The game cannot be set up like this: %(reason)s") % {"reason": error.message}
+            ) from error
+        data["spec"] = spec
+        return data
+
+    def _puzzle_spec(self, data, count) -> PuzzleSpec | None:
+        for name in ("size", "difficulty"):
+            if data.get(name) in (None, ""):
+                self.add_error(name, _("Choose one."))
+        if self.errors:
+            return None
+        return PuzzleSpec(size=data["size"], difficulty=data["difficulty"], count=count)
+
+    def _games_spec(self, data, count) -> BotGamesSpec | None:
+        for name in ("variant", "players", "bot_level"):
+            if data.get(name) in (None, ""):
+                self.add_error(name, _("Choose one."))
+        if self.errors:
+            return None
+        game, variant_name = data["variant"].split(":", 1)
+        variant = engine.get_game(game).variants[variant_name]
+        players = data["players"]
+        if not variant.min_players <= players <= variant.max_players:
+            self.add_error(
+                "players",
+                _("%(game)s takes %(low)s to %(high)s players.")
+                % {
+                    "game": catalog.variant_title(game, variant_name),
+                    "low": variant.min_players,
+                    "high": variant.max_players,
+                },
+            )
+            return None
+        options = {}
+        for name, option in variant.options.items():
+            value = _option_value(option, data.get(OPTION_PREFIX + name))
+            if value is not None:
+                options[name] = value
+        return BotGamesSpec(
+            game=game,
+            variant=variant_name,
+            players=players,
+            bot_level=data["bot_level"],
+            count=count,
+            options=options,
+        )
+
+
+def initial_of(assignment: Assignment) -> dict:
+    initial = {
+        "title": assignment.title,
+        "kind": assignment.kind,
+        "due_at": timezone.localtime(assignment.due_at),
+        "count": len(assignment.items),
+    }
+    if assignment.kind == Assignment.Kind.PUZZLES:
+        initial["size"] = int(assignment.variant.removeprefix("solo"))
+        initial["difficulty"] = assignment.difficulty
+    else:
+        initial["variant"] = variant_key(assignment.game, assignment.variant)
+        initial["players"] = assignment.players
+        initial["bot_level"] = assignment.bot_level
+        for name, value in assignment.options.items():
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            initial[OPTION_PREFIX + name] = value
+    return initial

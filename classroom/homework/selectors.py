@@ -1,0 +1,318 @@
+"""Reads of homework. Every page's queries are a fixed handful, whatever the size of the class:
+rows are fetched per kind (roster, works, attempt totals) and joined here in Python."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from classroom.homework.texts import describe_assignment
+from classroom.models import Assignment, AssignmentWork, Classroom
+from classroom.selectors import classroom_roster
+from games.models import Attempt, Match
+
+OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)
+MAX_STARS = 3  # docs/rules/mia_solo.md, "Stars and the outcome"
+
+
+class ItemState:
+    DONE = "done"
+    STARTED = "started"
+    NOT_STARTED = "not_started"
+
+
+def teacher_classroom(*, teacher, classroom_id) -> Classroom | None:
+    return Classroom.objects.filter(pk=classroom_id, teacher=teacher).first()
+
+
+def teacher_assignment(*, teacher, assignment_id) -> Assignment | None:
+    return (
+        Assignment.objects.select_related("classroom")
+        .filter(pk=assignment_id, classroom__teacher=teacher)
+        .first()
+    )
+
+
+def student_assignment(*, student, assignment_id) -> Assignment | None:
+    """The assignment, if it was set for a class the student is in."""
+    return (
+        Assignment.objects.select_related("classroom")
+        .filter(pk=assignment_id, classroom__enrollments__student=student)
+        .first()
+    )
+
+
+def is_overdue(assignment: Assignment, *, finished: bool, now=None) -> bool:
+    return not finished and assignment.due_at < (now or timezone.now())
+
+
+# --- the teacher's list --------------------------------------------------------------------------
+
+
+@dataclass
+class AssignmentSummary:
+    assignment: Assignment
+    students: int
+    finished: int  # students who finished every item
+    started: int  # students who began but have items left
+
+    @property
+    def not_started(self) -> int:
+        return self.students - self.finished - self.started
+
+    @property
+    def past_due(self) -> bool:
+        return self.assignment.due_at < timezone.now()
+
+    @property
+    def description(self) -> str:
+        return describe_assignment(self.assignment)
+
+
+def classroom_assignments(*, classroom: Classroom) -> list[AssignmentSummary]:
+    """The class's assignments, soonest due first, with how many students finished each."""
+    assignments = list(classroom.assignments.all())
+    students = classroom_roster(classroom=classroom).count()
+    per_student = (
+        # Only the class's students: work left behind by one who moved class is not counted.
+        AssignmentWork.objects.filter(
+            assignment__classroom=classroom,
+            student__in=classroom_roster(classroom=classroom).values("student"),
+        )
+        .values("assignment_id", "student_id")
+        .annotate(over=Count("id", filter=Q(match__status__in=OVER)))
+    )
+    finished: dict[int, int] = defaultdict(int)
+    started: dict[int, int] = defaultdict(int)
+    sizes = {a.pk: len(a.items) for a in assignments}
+    for row in per_student:
+        if row["over"] >= sizes.get(row["assignment_id"], 0):
+            finished[row["assignment_id"]] += 1
+        else:
+            started[row["assignment_id"]] += 1
+    return [
+        AssignmentSummary(
+            assignment=a, students=students, finished=finished[a.pk], started=started[a.pk]
+        )
+        for a in assignments
+    ]
+
+
+# --- the teacher's report of one assignment ------------------------------------------------------
+
+
+@dataclass
+class ItemResult:
+    item: int
+    state: str = ItemState.NOT_STARTED
+    match_id: int | None = None
+    stopped: bool = False  # over without a result (the match was stopped)
+    stars: int | None = None  # puzzles
+    score: int | None = None  # games against bots: the student's score
+    won: bool | None = None
+    attempts: int = 0
+    right: int = 0
+
+    @property
+    def accuracy(self) -> int | None:
+        return round(100 * self.right / self.attempts) if self.attempts else None
+
+    @property
+    def star_marks(self) -> str:
+        stars = self.stars or 0
+        return "★" * stars + "☆" * (MAX_STARS - stars)
+
+
+@dataclass
+class StudentResult:
+    student: object
+    items: list[ItemResult]
+    attempts: int = 0
+    right: int = 0
+
+    @property
+    def done(self) -> int:
+        return sum(item.state == ItemState.DONE for item in self.items)
+
+    @property
+    def started(self) -> bool:
+        return any(item.state != ItemState.NOT_STARTED for item in self.items)
+
+    @property
+    def finished(self) -> bool:
+        return self.done == len(self.items)
+
+    @property
+    def accuracy(self) -> int | None:
+        return round(100 * self.right / self.attempts) if self.attempts else None
+
+    @property
+    def stars(self) -> int:
+        return sum(item.stars or 0 for item in self.items)
+
+
+@dataclass
+class AssignmentReport:
+    assignment: Assignment
+    students: list[StudentResult] = field(default_factory=list)
+
+    @property
+    def finished(self) -> int:
+        return sum(s.finished for s in self.students)
+
+    @property
+    def started(self) -> int:
+        return sum(s.started and not s.finished for s in self.students)
+
+    @property
+    def not_started(self) -> int:
+        return sum(not s.started for s in self.students)
+
+    @property
+    def description(self) -> str:
+        return describe_assignment(self.assignment)
+
+    @property
+    def accuracy(self) -> int | None:
+        attempts = sum(s.attempts for s in self.students)
+        right = sum(s.right for s in self.students)
+        return round(100 * right / attempts) if attempts else None
+
+
+def _fill(result: ItemResult, status: str, outcome: dict | None, puzzles: bool) -> None:
+    if status == Match.Status.PLAYING:
+        result.state = ItemState.STARTED
+        return
+    result.state = ItemState.DONE
+    if status == Match.Status.ABANDONED or not outcome:
+        result.stopped = True
+        return
+    # The student always sits at seat 0 of a homework match.
+    if puzzles:
+        result.stars = outcome["scores"][0]
+    else:
+        result.score = outcome["scores"][0]
+        result.won = 0 in outcome["winners"]
+
+
+def assignment_report(*, assignment: Assignment) -> AssignmentReport:
+    """Per student and item: done, started or not started; stars or scores; and accuracy from
+    the attempts made in that assignment's matches. Three queries for any class size."""
+    puzzles = assignment.kind == Assignment.Kind.PUZZLES
+    roster = [e.student for e in classroom_roster(classroom=assignment.classroom)]
+    works = AssignmentWork.objects.filter(assignment=assignment).values_list(
+        "student_id", "item", "match_id", "match__status", "match__outcome"
+    )
+    totals = {
+        row["match_id"]: (row["attempts"], row["right"])
+        for row in Attempt.objects.filter(
+            match__assignment_work__assignment=assignment, user__isnull=False
+        )
+        .values("match_id")
+        .annotate(attempts=Count("id"), right=Count("id", filter=Q(correct=True)))
+        .order_by()
+    }
+    results = {
+        student.pk: StudentResult(
+            student=student, items=[ItemResult(item=i) for i in range(len(assignment.items))]
+        )
+        for student in roster
+    }
+    for student_id, item, match_id, status, outcome in works:
+        student = results.get(student_id)
+        if student is None or item >= len(student.items):
+            continue
+        result = student.items[item]
+        result.match_id = match_id
+        _fill(result, status, outcome, puzzles)
+        result.attempts, result.right = totals.get(match_id, (0, 0))
+        student.attempts += result.attempts
+        student.right += result.right
+    return AssignmentReport(assignment=assignment, students=list(results.values()))
+
+
+# --- the student's side --------------------------------------------------------------------------
+
+
+@dataclass
+class StudentAssignment:
+    assignment: Assignment
+    done: int
+    playing: int
+    overdue: bool
+
+    @property
+    def total(self) -> int:
+        return len(self.assignment.items)
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.total
+
+    @property
+    def started(self) -> bool:
+        return self.done + self.playing > 0
+
+    @property
+    def description(self) -> str:
+        return describe_assignment(self.assignment)
+
+
+def student_assignments(*, student, now=None) -> list[StudentAssignment]:
+    """Every assignment of the student's classes, soonest due first, with their progress (one
+    query)."""
+    mine = Q(works__student=student)
+    rows = (
+        Assignment.objects.filter(classroom__enrollments__student=student)
+        .select_related("classroom")
+        .annotate(
+            done=Count("works", filter=mine & Q(works__match__status__in=OVER), distinct=True),
+            playing=Count(
+                "works", filter=mine & Q(works__match__status=Match.Status.PLAYING), distinct=True
+            ),
+        )
+        .order_by("due_at", "id")
+    )
+    now = now or timezone.now()
+    out = []
+    for assignment in rows:
+        finished = assignment.done >= len(assignment.items)
+        out.append(
+            StudentAssignment(
+                assignment=assignment,
+                done=assignment.done,
+                playing=assignment.playing,
+                overdue=is_overdue(assignment, finished=finished, now=now),
+            )
+        )
+    return out
+
+
+def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
+    """The student's own items of one assignment (one query)."""
+    puzzles = assignment.kind == Assignment.Kind.PUZZLES
+    items = [ItemResult(item=i) for i in range(len(assignment.items))]
+    for item, match_id, status, outcome in AssignmentWork.objects.filter(
+        assignment=assignment, student=student
+    ).values_list("item", "match_id", "match__status", "match__outcome"):
+        if item < len(items):
+            items[item].match_id = match_id
+            _fill(items[item], status, outcome, puzzles)
+    return items
+
+
+FINISHED_SHOWN = 5  # the home page keeps the latest few finished ones, for the pride of it
+
+
+def student_home_context(*, student) -> dict:
+    """What the student's home page shows of homework: the open assignments (overdue ones
+    included) and the latest finished ones."""
+    entries = student_assignments(student=student)
+    finished = [entry for entry in entries if entry.finished]
+    return {
+        "homework_open": [entry for entry in entries if not entry.finished],
+        "homework_finished": finished[::-1][:FINISHED_SHOWN],
+    }

@@ -1,0 +1,247 @@
+"""Writes of homework. An assignment fixes its items (deal seeds) when the teacher sets it, so the
+whole class plays the same puzzles and games; a student's match for an item is made the first
+time they open it and is theirs to resume from then on."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+import engine
+from classroom.models import Assignment, AssignmentWork, Classroom
+from engine import mia_solo
+from games import services as games_services
+from games.models import Match
+from games.services import SeatSpec
+
+PUZZLE_GAME = "mia"
+PUZZLE_SIZES = (3, 4, 5)
+MAX_ITEMS = 10
+SEED_BITS = 31  # seeds stay plain JSON numbers everywhere (JavaScript included)
+
+
+def puzzle_variant(size: int) -> str:
+    return f"solo{size}"
+
+
+def puzzle_size(variant: str) -> int:
+    return int(variant.removeprefix("solo"))
+
+
+@dataclass(frozen=True)
+class PuzzleSpec:
+    size: int
+    difficulty: int
+    count: int
+
+
+@dataclass(frozen=True)
+class BotGamesSpec:
+    game: str
+    variant: str
+    players: int  # seats, the student's included
+    bot_level: str
+    count: int
+    options: dict
+
+
+Spec = PuzzleSpec | BotGamesSpec
+
+
+def spec_of(assignment: Assignment) -> Spec:
+    """What the assignment asks for, as the form edits it."""
+    if assignment.kind == Assignment.Kind.PUZZLES:
+        return PuzzleSpec(
+            size=puzzle_size(assignment.variant),
+            difficulty=assignment.difficulty or 1,
+            count=len(assignment.items),
+        )
+    return BotGamesSpec(
+        game=assignment.game,
+        variant=assignment.variant,
+        players=assignment.players,
+        bot_level=assignment.bot_level,
+        count=len(assignment.items),
+        options=dict(assignment.options),
+    )
+
+
+def spec_check(spec: Spec) -> None:
+    """Raises ``engine.SetupError`` when the engine would refuse the spec (its game, variant,
+    options and number of seats), so a bad assignment never reaches the students."""
+    if not 1 <= spec.count <= MAX_ITEMS:
+        raise engine.SetupError("bad_count", f"from 1 to {MAX_ITEMS} items")
+    if isinstance(spec, PuzzleSpec):
+        if spec.size not in PUZZLE_SIZES:
+            raise engine.SetupError("unknown_variant", "a solo square is 3, 4 or 5 cards wide")
+        if not 1 <= spec.difficulty <= 5:
+            raise engine.SetupError("bad_difficulty", "difficulty is 1 to 5")
+        return
+    if spec.bot_level not in engine.bots.LEVELS:
+        raise engine.SetupError("bad_bot_level", f"bots play at {', '.join(engine.bots.LEVELS)}")
+    if spec.players < 2:
+        raise engine.SetupError("bad_players", "a game against bots needs at least one bot")
+    engine.get_game(spec.game).new(
+        variant=spec.variant, players=spec.players, seed=0, options=spec.options
+    )
+
+
+def _puzzle_items(spec: PuzzleSpec, seed: int) -> list[dict]:
+    """``count`` different deals of the wished difficulty, drawn reproducibly from ``seed``."""
+    items: list[dict] = []
+    seen: set[int] = set()
+    base = seed
+    while len(items) < spec.count:
+        puzzle = mia_solo.generate_puzzle(spec.size, spec.difficulty, base)
+        base += 1
+        if puzzle.seed in seen:
+            continue
+        seen.add(puzzle.seed)
+        items.append({"seed": puzzle.seed, "difficulty": puzzle.difficulty})
+    return items
+
+
+def _game_items(spec: BotGamesSpec, seed: int) -> list[dict]:
+    draw = random.Random(seed)
+    return [{"seed": draw.getrandbits(SEED_BITS)} for _ in range(spec.count)]
+
+
+def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    if isinstance(spec, PuzzleSpec):
+        assignment.kind = Assignment.Kind.PUZZLES
+        assignment.game = PUZZLE_GAME
+        assignment.variant = puzzle_variant(spec.size)
+        assignment.options = {}
+        assignment.difficulty = spec.difficulty
+        assignment.players = 1
+        assignment.bot_level = ""
+        assignment.items = _puzzle_items(spec, seed)
+    else:
+        assignment.kind = Assignment.Kind.BOT_GAMES
+        assignment.game = spec.game
+        assignment.variant = spec.variant
+        assignment.options = dict(spec.options)
+        assignment.difficulty = None
+        assignment.players = spec.players
+        assignment.bot_level = spec.bot_level
+        assignment.items = _game_items(spec, seed)
+
+
+def assignment_create(
+    *, classroom: Classroom, title: str, spec: Spec, due_at, seed: int | None = None
+) -> Assignment:
+    """A new assignment for the class. Raises ``engine.SetupError`` for a spec the engine refuses.
+    ``seed`` fixes the deals (tests); by default they are drawn at random."""
+    spec_check(spec)
+    assignment = Assignment(classroom=classroom, title=title.strip(), due_at=due_at)
+    _apply_spec(assignment, spec, seed)
+    assignment.save()
+    return assignment
+
+
+def assignment_started(*, assignment: Assignment) -> bool:
+    return assignment.works.exists()
+
+
+class AssignmentLocked(Exception):
+    """The content of an assignment that students have begun cannot change under them."""
+
+
+@transaction.atomic
+def assignment_update(
+    *, assignment: Assignment, title: str, due_at, spec: Spec, seed: int | None = None
+) -> Assignment:
+    """Title and due date change at any time; what is played (the spec) only until a student has
+    begun, since their matches were dealt from the old items. An unchanged spec keeps its deals."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if spec != spec_of(assignment):
+        if assignment_started(assignment=assignment):
+            raise AssignmentLocked
+        spec_check(spec)
+        _apply_spec(assignment, spec, seed)
+    assignment.title = title.strip()
+    assignment.due_at = due_at
+    assignment.save()
+    return assignment
+
+
+def assignment_delete(*, assignment: Assignment) -> None:
+    """Delete the assignment. Its matches stay (their attempts are real practice and count in the
+    accuracy analytics), but the ones still playing are stopped: nobody would find them again."""
+    playing = list(
+        Match.objects.filter(
+            assignment_work__assignment=assignment, status=Match.Status.PLAYING
+        ).values_list("id", flat=True)
+    )
+    for match_id in playing:
+        games_services.match_abandon(match_id=match_id)
+    assignment.delete()
+
+
+# --- students ------------------------------------------------------------------------------------
+
+
+def _seats(assignment: Assignment, student) -> list[SeatSpec]:
+    seats = [SeatSpec(name=student.display_name or str(student), user=student)]
+    seats += [
+        SeatSpec(name=_("Bot %(number)s") % {"number": n}, bot_level=assignment.bot_level)
+        for n in range(1, assignment.players)
+    ]
+    return seats
+
+
+def _existing_work(assignment: Assignment, student, item: int) -> AssignmentWork | None:
+    return (
+        AssignmentWork.objects.filter(assignment=assignment, student=student, item=item)
+        .select_related("match")
+        .first()
+    )
+
+
+def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
+    """The student's work on one item, its match made on first use. Safe against a double tap or
+    two tabs: the unique (assignment, student, item) constraint lets one insert win, and the loser
+    rolls its match back and returns the winner's work."""
+    existing = _existing_work(assignment, student, item)
+    if existing is not None:
+        return existing
+    entry: dict[str, Any] = assignment.items[item]
+    try:
+        with transaction.atomic():
+            match = games_services.match_create(
+                game=assignment.game,
+                variant=assignment.variant,
+                seats=_seats(assignment, student),
+                options=assignment.options,
+                seed=entry["seed"],
+                created_by=student,
+                label=f"{assignment.title} · {item + 1}/{len(assignment.items)}",
+            )
+            return AssignmentWork.objects.create(
+                assignment=assignment, student=student, item=item, match=match
+            )
+    except IntegrityError:
+        return _existing_work(assignment, student, item)
+
+
+def work_next(*, assignment: Assignment, student) -> AssignmentWork | None:
+    """The item the student should play now: the first one still playing (they resume it), else
+    the first one not begun; None when every item is over."""
+    works = dict(
+        AssignmentWork.objects.filter(assignment=assignment, student=student).values_list(
+            "item", "match__status"
+        )
+    )
+    for item in range(len(assignment.items)):
+        if works.get(item) == Match.Status.PLAYING:
+            return work_start(assignment=assignment, student=student, item=item)
+    for item in range(len(assignment.items)):
+        if item not in works:
+            return work_start(assignment=assignment, student=student, item=item)
+    return None

@@ -1,0 +1,195 @@
+"""Homework pages. Teachers reach only their own classes' assignments (404 otherwise); students
+only the assignments of their classes, and only their own work in them."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import student_required, teacher_required
+from classroom.homework import selectors, services
+from classroom.homework.forms import AssignmentForm, table_variants, variant_key
+
+
+def _own_classroom(request, classroom_id):
+    classroom = selectors.teacher_classroom(teacher=request.user, classroom_id=classroom_id)
+    if classroom is None:
+        raise Http404
+    return classroom
+
+
+def _own_assignment(request, assignment_id):
+    assignment = selectors.teacher_assignment(teacher=request.user, assignment_id=assignment_id)
+    if assignment is None:
+        raise Http404
+    return assignment
+
+
+def _players_range():
+    """Seats each variant takes, for the page to hint at (its script reads them)."""
+    return {
+        variant_key(game, name): [variant.min_players, variant.max_players]
+        for game, name, variant in table_variants()
+    }
+
+
+# --- teachers ------------------------------------------------------------------------------------
+
+
+@teacher_required
+def homework_list(request, classroom_id):
+    classroom = _own_classroom(request, classroom_id)
+    return render(
+        request,
+        "classroom/homework/list.html",
+        {
+            "classroom": classroom,
+            "summaries": selectors.classroom_assignments(classroom=classroom),
+        },
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def homework_create(request, classroom_id):
+    classroom = _own_classroom(request, classroom_id)
+    form = AssignmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        assignment = services.assignment_create(
+            classroom=classroom,
+            title=form.cleaned_data["title"],
+            spec=form.cleaned_data["spec"],
+            due_at=form.cleaned_data["due_at"],
+        )
+        messages.success(
+            request,
+            _("Homework “%(title)s” is set for %(class_name)s.")
+            % {"title": assignment.title, "class_name": classroom.name},
+        )
+        return redirect("classroom:homework_detail", assignment_id=assignment.pk)
+    return render(
+        request,
+        "classroom/homework/form.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "assignment": None,
+            "players_range": _players_range(),
+        },
+    )
+
+
+@teacher_required
+def homework_detail(request, assignment_id):
+    assignment = _own_assignment(request, assignment_id)
+    return render(
+        request,
+        "classroom/homework/detail.html",
+        {
+            "assignment": assignment,
+            "classroom": assignment.classroom,
+            "report": selectors.assignment_report(assignment=assignment),
+            "overdue": selectors.is_overdue(assignment, finished=False),
+        },
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def homework_edit(request, assignment_id):
+    assignment = _own_assignment(request, assignment_id)
+    locked = services.assignment_started(assignment=assignment)
+    form = AssignmentForm(request.POST or None, assignment=assignment, locked=locked)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.assignment_update(
+                assignment=assignment,
+                title=form.cleaned_data["title"],
+                due_at=form.cleaned_data["due_at"],
+                spec=form.cleaned_data["spec"],
+            )
+        except services.AssignmentLocked:
+            # A student began between the page load and the save.
+            messages.error(
+                request,
+                _("A student has begun this homework, so only its title and due date can change."),
+            )
+            return redirect("classroom:homework_edit", assignment_id=assignment.pk)
+        messages.success(request, _("Homework saved."))
+        return redirect("classroom:homework_detail", assignment_id=assignment.pk)
+    return render(
+        request,
+        "classroom/homework/form.html",
+        {
+            "classroom": assignment.classroom,
+            "form": form,
+            "assignment": assignment,
+            "players_range": _players_range(),
+        },
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def homework_delete(request, assignment_id):
+    assignment = _own_assignment(request, assignment_id)
+    if request.method == "POST":
+        classroom = assignment.classroom
+        title = assignment.title
+        services.assignment_delete(assignment=assignment)
+        messages.success(request, _("Homework “%(title)s” was deleted.") % {"title": title})
+        return redirect("classroom:homework_list", classroom_id=classroom.pk)
+    return render(
+        request,
+        "classroom/homework/delete.html",
+        {"assignment": assignment, "classroom": assignment.classroom},
+    )
+
+
+# --- students ------------------------------------------------------------------------------------
+
+
+def _student_assignment(request, assignment_id):
+    assignment = selectors.student_assignment(student=request.user, assignment_id=assignment_id)
+    if assignment is None:
+        raise Http404
+    return assignment
+
+
+@student_required
+def homework_student(request, assignment_id):
+    assignment = _student_assignment(request, assignment_id)
+    items = selectors.student_items(assignment=assignment, student=request.user)
+    done = sum(item.state == selectors.ItemState.DONE for item in items)
+    return render(
+        request,
+        "classroom/homework/student.html",
+        {
+            "assignment": assignment,
+            "items": items,
+            "done": done,
+            "total": len(items),
+            "started": any(item.state != selectors.ItemState.NOT_STARTED for item in items),
+            "overdue": selectors.is_overdue(assignment, finished=done == len(items)),
+        },
+    )
+
+
+@student_required
+@require_POST
+def homework_play(request, assignment_id):
+    """Open the next unfinished item (or the one asked for): its match is made on first use and
+    resumed ever after."""
+    assignment = _student_assignment(request, assignment_id)
+    item = request.POST.get("item", "")
+    if item:
+        if not item.isdigit() or int(item) >= len(assignment.items):
+            raise Http404
+        work = services.work_start(assignment=assignment, student=request.user, item=int(item))
+    else:
+        work = services.work_next(assignment=assignment, student=request.user)
+    if work is None:
+        messages.success(request, _("You have finished this homework. Well done!"))
+        return redirect("classroom:homework_student", assignment_id=assignment.pk)
+    return redirect("games:play", match_id=work.match_id)

@@ -1,0 +1,141 @@
+"""Rollups behind the accuracy analytics (imported by classroom.models, so they belong to the
+classroom app and its migrations).
+
+Why rollups and not queries over ``games.Attempt``: a class of 30 students who played for a term
+has some 200,000 attempts; an exact median over them (PostgreSQL ``percentile_cont``) sorts every
+row of the period on each page view (``bench_progress`` prints how long: about as long as the whole
+dashboard may take), and SQLite has no median at all. The dashboard needs accuracy, median answer
+time, a weekly trend, most-missed facts and error patterns, per student and per skill, over any
+range of days. So each attempt is counted once, when it is written, into:
+
+- ``SkillDay`` and ``SkillWeek``: per student, day (or Monday-to-Sunday week) and skill
+  ("add.within20"): the counts, the sum of answer times, the count of each kind of slip and a
+  histogram of answer times in fixed buckets (``TIME_BUCKET_EDGES_MS``, one integer column each,
+  so the database sums them). A period's figures are plain ``SUM`` queries, the same on both
+  databases: its whole weeks come from ``SkillWeek``, the days before the first Monday and after
+  the last Sunday from ``SkillDay``; 90 days of a class of 30 are some 6,000 rows instead of
+  200,000 attempts (or 22,000 daily rows). A median is read off the summed histogram
+  (``selectors.median_from_histogram``): exact to within its bucket (0.5 s for answers under 5 s,
+  1 s to 10 s, 2 s to 20 s), the precision the pages show.
+- ``FactMissDay`` and ``FactMissWeek``: per student, day (week) and missed fact ("8+5"; 5+8 is
+  the same fact), for wrong answers only: most-missed facts are counted over the misses, which are
+  few, instead of over every answer (a table of all answers per fact would be as long as the
+  attempts themselves).
+
+All four are written in the transaction that saves the attempts
+(``games.signals.attempts_recorded``, see ``classroom.progress.rollup``), so they never disagree
+with the attempts; ``rollup.rollups_rebuild`` recomputes them from the attempts when needed.
+"""
+
+from django.conf import settings
+from django.db import models
+
+# Upper edges, in ms, of the answer-time buckets; the last bucket is open (300 s and more).
+TIME_BUCKET_EDGES_MS = (
+    *range(500, 5001, 500),  # 0.5 s steps up to 5 s: most answers of a practised child
+    *range(6000, 10001, 1000),
+    *range(12000, 20001, 2000),
+    25000,
+    30000,
+    40000,
+    50000,
+    60000,
+    90000,
+    120000,
+    180000,
+    300000,
+)
+TIME_BUCKET_COUNT = len(TIME_BUCKET_EDGES_MS) + 1
+TIME_BUCKET_FIELDS = tuple(f"t{i:02d}" for i in range(TIME_BUCKET_COUNT))
+MISTAKE_FIELDS = {
+    # Attempt.mistake -> column
+    "off_by_one": "off_by_one",
+    "off_by_ten": "off_by_ten",
+    "wrong_operation": "wrong_operation",
+    "reversed_digits": "reversed_digits",
+    "other": "other_mistake",
+}
+
+
+class SkillCounts(models.Model):
+    """A student's answers of one skill over a day or a week."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    week = models.DateField()  # the Monday of the week: the weekly trend groups on it
+    skill = models.CharField(max_length=32)
+    operation = models.CharField(max_length=8)
+    attempts = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    elapsed_ms_sum = models.BigIntegerField(default=0)
+    off_by_one = models.PositiveIntegerField(default=0)
+    off_by_ten = models.PositiveIntegerField(default=0)
+    wrong_operation = models.PositiveIntegerField(default=0)
+    reversed_digits = models.PositiveIntegerField(default=0)
+    other_mistake = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        app_label = "classroom"
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.week} {self.skill}: {self.correct}/{self.attempts}"
+
+
+for _field in TIME_BUCKET_FIELDS:
+    SkillCounts.add_to_class(_field, models.PositiveIntegerField(default=0))
+
+
+class SkillDay(SkillCounts):
+    day = models.DateField()
+
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            # Also the index of every period query: student IN (...) AND day BETWEEN ...
+            models.UniqueConstraint(fields=["student", "day", "skill"], name="skillday_unique")
+        ]
+
+
+class SkillWeek(SkillCounts):
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(fields=["student", "week", "skill"], name="skillweek_unique")
+        ]
+
+
+class FactMisses(models.Model):
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    week = models.DateField()
+    fact = models.CharField(max_length=24)  # normalised, e.g. "8+5", "9-4", "7x6"
+    operation = models.CharField(max_length=8)
+    misses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        app_label = "classroom"
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.week} {self.fact}: {self.misses}"
+
+
+class FactMissDay(FactMisses):
+    day = models.DateField()
+
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(fields=["student", "day", "fact"], name="factmissday_unique")
+        ]
+
+
+class FactMissWeek(FactMisses):
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(fields=["student", "week", "fact"], name="factmissweek_unique")
+        ]

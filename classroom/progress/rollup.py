@@ -1,0 +1,231 @@
+"""Keeping the analytics rollups (classroom/progress/models.py says why they exist).
+
+``attempts_recorded`` is sent by games.services inside the transaction that saves a move's
+attempts; ``record_attempts`` adds them to the rollups with one upsert per table
+(``INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n``, the same SQL on PostgreSQL and
+SQLite), so the figures commit or roll back with the move, and two processes adding to the same
+row never lose a count. Rows are written in key order, so concurrent upserts cannot deadlock.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from classroom.progress.models import (
+    MISTAKE_FIELDS,
+    TIME_BUCKET_EDGES_MS,
+    TIME_BUCKET_FIELDS,
+    FactMissDay,
+    FactMissWeek,
+    SkillDay,
+    SkillWeek,
+)
+from games.models import Attempt
+
+# Commutative operators: 5+8 and 8+5 are one fact. A take-away is written larger first, as the
+# games ask it ("the difference of 5 and 8"): 8-5 and 5-8 are one fact too.
+_ORDER_FREE = {"+", "x", "-"}
+MAX_FACT_LENGTH = 24
+REBUILD_CHUNK = 5000
+
+
+def time_bucket(elapsed_ms: int) -> int:
+    for index, edge in enumerate(TIME_BUCKET_EDGES_MS):
+        if elapsed_ms < edge:
+            return index
+    return len(TIME_BUCKET_EDGES_MS)
+
+
+def fact_key(operands, operator: str) -> str:
+    """The fact an attempt practised, e.g. "8+5"; "" when it is no single fact (an equation of
+    three numbers, a mixed expression, a placement that matched no line)."""
+    if operator not in {"+", "-", "x", "÷"} or not isinstance(operands, list) or len(operands) != 2:
+        return ""
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in operands):
+        return ""
+    numbers = sorted(operands, reverse=True) if operator in _ORDER_FREE else operands
+    key = f"{numbers[0]}{operator}{numbers[1]}"
+    return key if len(key) <= MAX_FACT_LENGTH else ""
+
+
+def week_start(day: datetime.date) -> datetime.date:
+    return day - datetime.timedelta(days=day.weekday())
+
+
+@dataclass
+class _SkillCell:
+    operation: str
+    attempts: int = 0
+    correct: int = 0
+    elapsed_ms_sum: int = 0
+    mistakes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MISTAKE_FIELDS, 0))
+    histogram: list[int] = field(default_factory=lambda: [0] * len(TIME_BUCKET_FIELDS))
+
+    def values(self) -> tuple:
+        return (
+            self.operation,
+            self.attempts,
+            self.correct,
+            self.elapsed_ms_sum,
+            *self.mistakes.values(),
+            *self.histogram,
+        )
+
+    def add(self, other: _SkillCell) -> None:
+        self.attempts += other.attempts
+        self.correct += other.correct
+        self.elapsed_ms_sum += other.elapsed_ms_sum
+        for kind, count in other.mistakes.items():
+            self.mistakes[kind] += count
+        for index, count in enumerate(other.histogram):
+            self.histogram[index] += count
+
+
+def _cells(attempts: Iterable[Attempt]):
+    skills: dict[tuple, _SkillCell] = {}
+    misses: dict[tuple, list] = {}
+    for attempt in attempts:
+        if attempt.user_id is None:  # a bot's
+            continue
+        day = timezone.localdate(attempt.created_at)
+        key = (attempt.user_id, day, attempt.skill)
+        cell = skills.get(key)
+        if cell is None:
+            cell = skills[key] = _SkillCell(operation=attempt.operation)
+        elapsed = max(0, int(attempt.elapsed_ms))
+        cell.attempts += 1
+        cell.elapsed_ms_sum += elapsed
+        cell.histogram[time_bucket(elapsed)] += 1
+        if attempt.correct:
+            cell.correct += 1
+            continue
+        mistake = attempt.mistake if attempt.mistake in MISTAKE_FIELDS else "other"
+        cell.mistakes[mistake] += 1
+        fact = fact_key(attempt.operands, attempt.operator)
+        if fact:
+            miss = misses.setdefault((attempt.user_id, day, fact), [attempt.operation, 0])
+            miss[1] += 1
+    return skills, misses
+
+
+_SKILL_VALUES = (
+    "attempts",
+    "correct",
+    "elapsed_ms_sum",
+    *MISTAKE_FIELDS.values(),
+    *TIME_BUCKET_FIELDS,
+)
+# Rows per statement: SQLite allows 32,766 parameters (and older builds 999).
+_ROWS_PER_STATEMENT = 20
+
+
+def _upsert(model, key_columns, columns, sums, rows) -> None:
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(c) for c in columns)
+    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in sums)
+    placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    conflict = ", ".join(quote(c) for c in key_columns)
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), _ROWS_PER_STATEMENT):
+            chunk = rows[start : start + _ROWS_PER_STATEMENT]
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) VALUES {', '.join([placeholder] * len(chunk))} "
+                f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}",
+                [value for row in chunk for value in row],
+            )
+
+
+def rollup_add(attempts: Iterable[Attempt]) -> None:
+    """Counts saved attempts into the rollups (bots' attempts are left out)."""
+    skill_days, miss_days = _cells(attempts)
+    skill_weeks: dict[tuple, _SkillCell] = {}
+    for (student_id, day, skill), cell in skill_days.items():
+        key = (student_id, week_start(day), skill)
+        if key not in skill_weeks:
+            skill_weeks[key] = _SkillCell(operation=cell.operation)
+        skill_weeks[key].add(cell)
+    miss_weeks: dict[tuple, list] = {}
+    for (student_id, day, fact), (operation, count) in miss_days.items():
+        miss = miss_weeks.setdefault((student_id, week_start(day), fact), [operation, 0])
+        miss[1] += count
+    # Sorted keys: concurrent transactions lock rows in one order and cannot deadlock.
+    with transaction.atomic():
+        _upsert(
+            SkillDay,
+            ("student_id", "day", "skill"),
+            ("student_id", "day", "skill", "week", "operation", *_SKILL_VALUES),
+            _SKILL_VALUES,
+            [
+                (student_id, day, skill, week_start(day), *cell.values())
+                for (student_id, day, skill), cell in sorted(skill_days.items())
+            ],
+        )
+        _upsert(
+            SkillWeek,
+            ("student_id", "week", "skill"),
+            ("student_id", "week", "skill", "operation", *_SKILL_VALUES),
+            _SKILL_VALUES,
+            [(*key, *cell.values()) for key, cell in sorted(skill_weeks.items())],
+        )
+        _upsert(
+            FactMissDay,
+            ("student_id", "day", "fact"),
+            ("student_id", "day", "fact", "week", "operation", "misses"),
+            ("misses",),
+            [
+                (student_id, day, fact, week_start(day), operation, count)
+                for (student_id, day, fact), (operation, count) in sorted(miss_days.items())
+            ],
+        )
+        _upsert(
+            FactMissWeek,
+            ("student_id", "week", "fact"),
+            ("student_id", "week", "fact", "operation", "misses"),
+            ("misses",),
+            [(*key, operation, count) for key, (operation, count) in sorted(miss_weeks.items())],
+        )
+
+
+def record_attempts(sender, *, attempts, **kwargs) -> None:
+    """Receiver of games.signals.attempts_recorded (connected in classroom.apps)."""
+    rollup_add(attempts)
+
+
+@transaction.atomic
+def rollups_rebuild(*, student_ids: Iterable[int]) -> None:
+    """Recomputes these students' rollups from their attempts: after a bulk load (bench_progress)
+    or to repair them. Streams the attempts in chunks through the same path as live play."""
+    student_ids = list(student_ids)
+    for model in (SkillDay, SkillWeek, FactMissDay, FactMissWeek):
+        model.objects.filter(student_id__in=student_ids).delete()
+    rows = (
+        Attempt.objects.filter(user_id__in=student_ids)
+        .only(
+            "user_id",
+            "created_at",
+            "skill",
+            "operation",
+            "operator",
+            "operands",
+            "correct",
+            "elapsed_ms",
+            "mistake",
+        )
+        .order_by()
+        .iterator(chunk_size=REBUILD_CHUNK)
+    )
+    chunk = []
+    for attempt in rows:
+        chunk.append(attempt)
+        if len(chunk) >= REBUILD_CHUNK:
+            rollup_add(chunk)
+            chunk = []
+    rollup_add(chunk)

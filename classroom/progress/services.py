@@ -1,0 +1,211 @@
+"""Writes of the progress part: requesting and compiling reports.
+
+Compiling is safe to run twice and to retry after a worker died mid-way (Celery delivers a task
+again when its worker is lost: ``acks_late``):
+
+1. *Claim*, in a short transaction holding the report's row lock: a report that is ready (or
+   failed for good) is left alone; otherwise it becomes RUNNING and ``tries`` grows by one. The
+   value of ``tries`` is this run's ticket.
+2. *Compile* without any lock: the files depend only on the report's class, period and language,
+   so every run writes the same bytes, each first to a temporary name and then moved (renamed)
+   over its final name, which is fixed per report. A run that died left at most a temporary file
+   or an identical final file.
+3. *Finish*, again under the row lock: only if ``tries`` still equals the ticket (no later run took
+   the report over meanwhile) the file names are recorded and the report becomes READY.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from functools import partial
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.utils import timezone, translation
+
+from classroom.models import Classroom, ProgressReport
+from classroom.progress import report_files, selectors
+from classroom.progress.display import period_text
+from classroom.progress.selectors import Period
+
+logger = logging.getLogger(__name__)
+
+# Runs of one report (first run, Celery retries and redeliveries after lost workers) before it is
+# marked failed: a report that keeps killing its worker must not loop forever.
+MAX_TRIES = 6
+
+
+def report_request(
+    *, classroom: Classroom, period: Period, requested_by=None, language: str = "", weekly=False
+) -> ProgressReport:
+    """A QUEUED report, sent to Celery once the transaction commits."""
+    report = ProgressReport.objects.create(
+        classroom=classroom,
+        period_start=period.start,
+        period_end=period.end,
+        requested_by=requested_by,
+        language=language or translation.get_language() or "en",
+        weekly=weekly,
+    )
+    transaction.on_commit(partial(_enqueue, report.pk))
+    return report
+
+
+def report_retry(*, report: ProgressReport) -> None:
+    """The teacher asks again for a report that failed: a fresh set of tries."""
+    with transaction.atomic():
+        locked = ProgressReport.objects.select_for_update().get(pk=report.pk)
+        if locked.status != ProgressReport.Status.FAILED:
+            return
+        locked.status = ProgressReport.Status.QUEUED
+        locked.tries = 0
+        locked.error = ""
+        locked.save(update_fields=["status", "tries", "error"])
+        transaction.on_commit(partial(_enqueue, locked.pk))
+
+
+def _enqueue(report_id: int) -> None:
+    from classroom.progress.tasks import compile_progress_report
+
+    compile_progress_report.delay(report_id)
+
+
+def report_file_name(report: ProgressReport, kind: str) -> str:
+    return (
+        f"reports/class-{report.classroom_id}/report-{report.pk}-"
+        f"{report.period_start:%Y%m%d}-{report.period_end:%Y%m%d}.{kind}"
+    )
+
+
+def report_compile(*, report_id: int) -> str:
+    """Compiles a report; returns what happened: "done", "skipped" (ready or failed already, or
+    no such report), "gave_up" (too many tries) or "superseded" (a later run took it over)."""
+    ticket = _report_claim(report_id)
+    if isinstance(ticket, str):
+        return ticket
+    report, tries = ticket
+    with translation.override(report.language):
+        period = Period(report.period_start, report.period_end)
+        summary, students = selectors.report_progress(classroom=report.classroom, period=period)
+        csv_bytes = report_files.report_csv(students)
+        pdf_bytes = report_files.report_pdf(
+            classroom_name=report.classroom.name,
+            summary=summary,
+            reports=students,
+            period_text=period_text(summary),
+        )
+    names = {
+        "csv_file": _store(report_file_name(report, "csv"), csv_bytes),
+        "pdf_file": _store(report_file_name(report, "pdf"), pdf_bytes),
+    }
+    with transaction.atomic():
+        report = ProgressReport.objects.select_for_update().get(pk=report_id)
+        if report.tries != tries or report.status != ProgressReport.Status.RUNNING:
+            return "superseded"
+        report.csv_file.name = names["csv_file"]
+        report.pdf_file.name = names["pdf_file"]
+        report.status = ProgressReport.Status.DONE
+        report.finished_at = timezone.now()
+        report.error = ""
+        report.save(update_fields=["csv_file", "pdf_file", "status", "finished_at", "error"])
+    return "done"
+
+
+def _report_claim(report_id: int):
+    with transaction.atomic():
+        report = (
+            ProgressReport.objects.select_for_update(of=("self",))
+            .select_related("classroom")
+            .filter(pk=report_id)
+            .first()
+        )
+        if report is None or report.status in {
+            ProgressReport.Status.DONE,
+            ProgressReport.Status.FAILED,
+        }:
+            return "skipped"
+        if report.tries >= MAX_TRIES:
+            report.status = ProgressReport.Status.FAILED
+            report.error = report.error or "gave up after repeated tries"
+            report.finished_at = timezone.now()
+            report.save(update_fields=["status", "error", "finished_at"])
+            return "gave_up"
+        report.status = ProgressReport.Status.RUNNING
+        report.tries += 1
+        report.started_at = timezone.now()
+        report.save(update_fields=["status", "tries", "started_at"])
+        return report, report.tries
+
+
+def report_compile_failed(*, report_id: int, error: str, final: bool) -> None:
+    """Records a run's error: the report is queued again for Celery's retry, or failed."""
+    with transaction.atomic():
+        report = ProgressReport.objects.select_for_update().filter(pk=report_id).first()
+        if report is None or report.status == ProgressReport.Status.DONE:
+            return
+        report.status = ProgressReport.Status.FAILED if final else ProgressReport.Status.QUEUED
+        report.error = error[:2000]
+        if final:
+            report.finished_at = timezone.now()
+        report.save(update_fields=["status", "error", "finished_at"])
+
+
+def _store(name: str, content: bytes) -> str:
+    """Writes a file under its final name without ever exposing a half-written one there."""
+    try:
+        final = default_storage.path(name)
+    except NotImplementedError:  # a remote storage: it writes whole objects itself
+        if default_storage.exists(name):
+            default_storage.delete(name)
+        return default_storage.save(name, ContentFile(content))
+    folder = os.path.dirname(final)
+    os.makedirs(folder, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".part-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, final)  # atomic on one file system
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+    return name
+
+
+def weekly_reports_request(*, today=None) -> list[ProgressReport]:
+    """Last week's report for every class with activity in it; a class that has it already (beat
+    ran twice, or a retry) gets no second one (the unique constraint on weekly reports)."""
+    from classroom.progress.forms import last_week
+
+    period = last_week(today)
+    made = []
+    for classroom in selectors.classes_with_activity(period=period):
+        with transaction.atomic():
+            report, created = ProgressReport.objects.get_or_create(
+                classroom=classroom,
+                period_start=period.start,
+                period_end=period.end,
+                weekly=True,
+                defaults={"language": _teacher_language(classroom)},
+            )
+            if created or report.status == ProgressReport.Status.QUEUED:
+                transaction.on_commit(partial(_enqueue, report.pk))
+                made.append(report)
+    return made
+
+
+def _teacher_language(classroom: Classroom) -> str:
+    """The language of the teacher's latest own request, as beat has no browser to ask."""
+    latest = (
+        ProgressReport.objects.filter(classroom__teacher_id=classroom.teacher_id, weekly=False)
+        .order_by("-created_at", "-pk")
+        .values_list("language", flat=True)
+        .first()
+    )
+    return latest or translation.get_language() or "en"

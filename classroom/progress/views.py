@@ -1,0 +1,162 @@
+"""Teacher pages of the analytics and the progress reports. A teacher reaches only their own
+classes and reports (404 otherwise); students never reach them (403)."""
+
+from django.http import FileResponse, Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.permissions import teacher_required
+from classroom.models import Classroom, ProgressReport
+from classroom.progress import selectors, services
+from classroom.progress.display import period_text, progress_charts
+from classroom.progress.forms import PeriodForm, ReportRequestForm
+from classroom.selectors import classroom_roster
+
+RECENT_REPORTS = 5
+LISTED_REPORTS = 50
+PENDING = {ProgressReport.Status.QUEUED, ProgressReport.Status.RUNNING}
+
+
+def _own_classroom(request, classroom_id) -> Classroom:
+    return get_object_or_404(Classroom, pk=classroom_id, teacher=request.user)
+
+
+def _period_form(request) -> PeriodForm:
+    return PeriodForm(request.GET if "period" in request.GET else None)
+
+
+@teacher_required
+@require_GET
+def class_progress(request, classroom_id):
+    classroom = _own_classroom(request, classroom_id)
+    form = _period_form(request)
+    progress = selectors.class_progress(classroom=classroom, period=form.chosen_period())
+    return render(
+        request,
+        "classroom/progress/class.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "progress": progress,
+            "period_text": period_text(progress),
+            "charts": progress_charts(progress, "class"),
+            "query": request.GET.urlencode(),
+            "reports": list(classroom.reports.all()[:RECENT_REPORTS]),
+        },
+    )
+
+
+@teacher_required
+@require_GET
+def student_progress(request, classroom_id, student_id):
+    classroom = _own_classroom(request, classroom_id)
+    enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
+    form = _period_form(request)
+    progress = selectors.student_progress(student=enrollment.student, period=form.chosen_period())
+    return render(
+        request,
+        "classroom/progress/student.html",
+        {
+            "classroom": classroom,
+            "student": enrollment.student,
+            "form": form,
+            "progress": progress,
+            "period_text": period_text(progress),
+            "charts": progress_charts(progress, "student"),
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def reports(request):
+    if request.method == "POST":
+        form = ReportRequestForm(request.POST, teacher=request.user)
+        if form.is_valid():
+            report = services.report_request(
+                classroom=form.cleaned_data["classroom"],
+                period=form.cleaned_data["range"],
+                requested_by=request.user,
+                language=get_language(),
+            )
+            return redirect("classroom:progress_report", report_id=report.pk)
+    else:
+        # A dashboard links here with its class and period filled in.
+        form = ReportRequestForm(teacher=request.user, initial=_prefill(request))
+    listed = (
+        ProgressReport.objects.filter(classroom__teacher=request.user)
+        .select_related("classroom")
+        .order_by("-created_at", "-pk")[:LISTED_REPORTS]
+    )
+    return render(request, "classroom/progress/reports.html", {"form": form, "reports": listed})
+
+
+def _prefill(request) -> dict:
+    return {
+        key: request.GET[key]
+        for key in ("classroom", "period", "start", "end")
+        if key in request.GET
+    }
+
+
+def _own_report(request, report_id) -> ProgressReport:
+    return get_object_or_404(
+        ProgressReport.objects.select_related("classroom"),
+        pk=report_id,
+        classroom__teacher=request.user,
+    )
+
+
+@teacher_required
+@require_GET
+def report_detail(request, report_id):
+    report = _own_report(request, report_id)
+    return render(
+        request,
+        "classroom/progress/report.html",
+        {"report": report, "pending": report.status in PENDING},
+    )
+
+
+@teacher_required
+@require_GET
+def report_status(request, report_id):
+    """What the status page polls."""
+    report = _own_report(request, report_id)
+    return JsonResponse(
+        {
+            "status": report.status,
+            "label": str(report.get_status_display()),
+            "pending": report.status in PENDING,
+        }
+    )
+
+
+@teacher_required
+@require_POST
+def report_retry(request, report_id):
+    services.report_retry(report=_own_report(request, report_id))
+    return redirect("classroom:progress_report", report_id=report_id)
+
+
+@teacher_required
+@require_GET
+def report_download(request, report_id, kind):
+    report = _own_report(request, report_id)
+    stored = {"csv": report.csv_file, "pdf": report.pdf_file}.get(kind)
+    if stored is None or report.status != ProgressReport.Status.DONE or not stored.name:
+        raise Http404
+    try:
+        handle = stored.open("rb")
+    except FileNotFoundError:
+        raise Http404 from None
+    name = slugify(report.classroom.name) or "class"
+    return FileResponse(
+        handle,
+        as_attachment=True,
+        filename=f"progress-{name}-{report.period_start:%Y%m%d}-{report.period_end:%Y%m%d}.{kind}",
+        content_type="text/csv; charset=utf-8" if kind == "csv" else "application/pdf",
+    )

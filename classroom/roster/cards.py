@@ -1,0 +1,367 @@
+"""Printable login cards: a PDF with one card per student, each with a QR code of a sign-in URL.
+
+The URL carries a signed token naming the student and a fingerprint of their secret's hash, so a
+card stops working as soon as the student's secret is set again or the student is deleted."""
+
+import importlib.util
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import segno
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from accounts.models import Role
+from classroom.roster.student_secrets import Secret, secret_tag
+
+CARD_SALT = "classroom.roster.login-card-url"
+
+# --- the token ------------------------------------------------------------------------------------
+
+
+def card_token(student) -> str:
+    return signing.Signer(salt=CARD_SALT).sign(f"{student.pk}.{secret_tag(student.secret_hash)}")
+
+
+def student_for_card(token: str):
+    """The active student a card's token names, or None (forged, secret reset, deleted)."""
+    try:
+        value = signing.Signer(salt=CARD_SALT).unsign(token)
+    except signing.BadSignature:
+        return None
+    pk, _sep, tag = value.partition(".")
+    if not pk.isdigit():
+        return None
+    student = get_user_model().objects.filter(pk=int(pk), role=Role.STUDENT, is_active=True).first()
+    if student is None or not constant_time_compare(secret_tag(student.secret_hash), tag):
+        return None
+    return student
+
+
+# --- the PDF --------------------------------------------------------------------------------------
+
+PAGE_WIDTH, PAGE_HEIGHT = A4
+COLUMNS, ROWS = 2, 4
+CARD_WIDTH, CARD_HEIGHT = 92 * mm, 64 * mm
+MARGIN_X = (PAGE_WIDTH - COLUMNS * CARD_WIDTH) / 2
+MARGIN_Y = (PAGE_HEIGHT - ROWS * CARD_HEIGHT) / 2
+PADDING = 4 * mm
+QR_SIZE = 30 * mm
+QR_BORDER = 2  # modules of white around the code, which scanners need
+CARDS_PER_PAGE = COLUMNS * ROWS
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    secret: Secret | None  # None: not known here (never set, or set by another path)
+    url: str
+
+
+def card_origin(index: int) -> tuple[float, float]:
+    """Bottom-left corner, in points, of the card at ``index`` on its page (row by row)."""
+    slot = index % CARDS_PER_PAGE
+    column, row = slot % COLUMNS, slot // COLUMNS
+    return MARGIN_X + column * CARD_WIDTH, PAGE_HEIGHT - MARGIN_Y - (row + 1) * CARD_HEIGHT
+
+
+def qr_box(index: int) -> tuple[float, float, float]:
+    """Bottom-left corner and side, in points, of the QR code (quiet zone included) of a card."""
+    x, y = card_origin(index)
+    return x + CARD_WIDTH - PADDING - QR_SIZE, y + CARD_HEIGHT - PADDING - 9 * mm - QR_SIZE, QR_SIZE
+
+
+def _fonts() -> tuple[str, str]:
+    """DejaVu Sans (shipped with matplotlib) prints any child's name, accents and all scripts it
+    covers; Helvetica is the fallback."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec and spec.origin:
+        folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+        if (folder / "DejaVuSans.ttf").exists():
+            if "CardSans" not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont("CardSans", str(folder / "DejaVuSans.ttf")))
+                pdfmetrics.registerFont(
+                    TTFont("CardSans-Bold", str(folder / "DejaVuSans-Bold.ttf"))
+                )
+            return "CardSans", "CardSans-Bold"
+    return "Helvetica", "Helvetica-Bold"
+
+
+def cards_pdf(*, classroom, cards: list[Card], sign_in_url: str) -> bytes:
+    """``sign_in_url``: the class-code sign-in page, printed for those without a QR reader."""
+    regular, bold = _fonts()
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
+    canvas.setTitle(_("Login cards: %(name)s") % {"name": classroom.name})
+    canvas.setCreator("Arithmetic games classroom")
+    for index, card in enumerate(cards):
+        if index and index % CARDS_PER_PAGE == 0:
+            canvas.showPage()
+        _draw_card(canvas, index, card, classroom, sign_in_url, regular, bold)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _fit(canvas, text: str, font: str, size: float, width: float, smallest=6.0) -> float:
+    while size > smallest and canvas.stringWidth(text, font, size) > width:
+        size -= 0.5
+    return size
+
+
+def _draw_card(canvas, index, card: Card, classroom, sign_in_url, regular, bold) -> None:
+    x, y = card_origin(index)
+    canvas.saveState()
+    canvas.setStrokeColor(colors.grey)
+    canvas.setDash(3, 3)  # where to cut
+    canvas.rect(x, y, CARD_WIDTH, CARD_HEIGHT)
+    canvas.restoreState()
+
+    left, top = x + PADDING, y + CARD_HEIGHT - PADDING
+    text_width = CARD_WIDTH - 3 * PADDING - QR_SIZE
+    canvas.setFillColor(colors.black)
+    canvas.setFont(regular, 8)
+    canvas.drawString(left, top - 8, classroom.name[:60])
+    code_label = _("Class code: %(code)s") % {"code": classroom.code}
+    canvas.setFont(bold, 10)
+    canvas.drawString(left, top - 21, code_label)
+
+    size = _fit(canvas, card.name, bold, 18, text_width)
+    canvas.setFont(bold, size)
+    canvas.drawString(left, top - 44, card.name)
+
+    secret_top = top - 58
+    if card.secret is None:
+        canvas.setFont(regular, 8)
+        canvas.drawString(left, secret_top - 10, _("Ask your teacher for your secret."))
+    elif card.secret.is_pin:
+        canvas.setFont(regular, 8)
+        canvas.drawString(left, secret_top - 2, _("Your PIN"))
+        canvas.setFont(bold, 22)
+        canvas.drawString(left, secret_top - 26, " ".join(card.secret.value))
+    else:
+        canvas.setFont(regular, 8)
+        canvas.drawString(left, secret_top - 2, _("Your pictures, in this order"))
+        pictures = card.secret.pictures
+        step = min(13 * mm, text_width / len(pictures))
+        side = step - 2 * mm
+        for n, (key, _emoji, label) in enumerate(pictures):
+            px, py = left + n * step, secret_top - 10 - side
+            draw_picture(canvas, key, px, py, side)
+            _draw_badge(canvas, str(n + 1), px, py + side, bold)
+            canvas.setFillColor(colors.black)
+            canvas.setFont(regular, _fit(canvas, label, regular, 7, step - 1))
+            canvas.drawCentredString(px + side / 2, py - 8, label)
+
+    qx, qy, qside = qr_box(index)
+    _draw_qr(canvas, card.url, qx, qy, qside)
+    canvas.setFont(regular, 7)
+    canvas.drawCentredString(qx + qside / 2, qy - 9, _("Scan to sign in"))
+
+    steps = _("Or open %(url)s, type the class code and pick your name.") % {"url": sign_in_url}
+    lines = simpleSplit(steps, regular, 6.5, CARD_WIDTH - 2 * PADDING)[:2]
+    canvas.setFont(regular, 6.5)
+    for n, line in enumerate(lines):
+        canvas.drawString(left, y + 10 + 7.5 * (len(lines) - 1 - n), line)
+    canvas.setFillColor(colors.dimgrey)
+    # For machines and the curious: the same URL as the QR code, whole on one line.
+    canvas.setFont(regular, _fit(canvas, card.url, regular, 5, CARD_WIDTH - 4 * mm, smallest=3))
+    canvas.drawString(x + 2 * mm, y + 3.5, card.url)
+
+
+def _draw_badge(canvas, text: str, x: float, y: float, font: str) -> None:
+    """The order of a picture, in a small disc on its top-left corner."""
+    canvas.saveState()
+    canvas.setFillColor(colors.white)
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(0.6)
+    canvas.circle(x + 1 * mm, y - 1 * mm, 1.9 * mm, stroke=1, fill=1)
+    canvas.setFillColor(colors.black)
+    canvas.setFont(font, 6.5)
+    canvas.drawCentredString(x + 1 * mm, y - 1 * mm - 2.3, text)
+    canvas.restoreState()
+
+
+def _draw_qr(canvas, url: str, x: float, y: float, side: float) -> None:
+    rows = list(segno.make(url, error="m", micro=False).matrix_iter(border=QR_BORDER))
+    module = side / len(rows)
+    canvas.saveState()
+    canvas.setFillColor(colors.white)
+    canvas.rect(x, y, side, side, stroke=0, fill=1)
+    canvas.setFillColor(colors.black)
+    path = canvas.beginPath()
+    for r, row in enumerate(rows):
+        top = y + side - (r + 1) * module
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                path.rect(x + start * module, top, (c - start) * module, module)
+            else:
+                c += 1
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+
+
+# --- pictures a child who cannot read yet recognises ----------------------------------------------
+
+
+def draw_picture(canvas, key: str, x: float, y: float, s: float) -> None:
+    """Draws the picture ``key`` in the square (x, y, side s): simple shapes that print well in
+    colour and in grey (the page's emoji do not exist in PDF fonts)."""
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(s / 100, s / 100)  # draw on a 100 x 100 grid
+    canvas.setLineWidth(3)
+    canvas.setStrokeColor(colors.black)
+    _PAINTERS[key](canvas)
+    canvas.restoreState()
+
+
+def _sun(c):
+    c.setStrokeColor(colors.orange)
+    c.setLineWidth(6)
+    for dx, dy in ((1, 0), (0.7, 0.7), (0, 1), (-0.7, 0.7), (-1, 0), (-0.7, -0.7), (0, -1)):
+        c.line(50 + 30 * dx, 50 + 30 * dy, 50 + 46 * dx, 50 + 46 * dy)
+    c.line(50 + 21, 50 - 21, 50 + 33, 50 - 33)
+    c.setFillColor(colors.gold)
+    c.circle(50, 50, 24, stroke=0, fill=1)
+
+
+def _star(c):
+    points = []
+    for n in range(10):
+        radius = 48 if n % 2 == 0 else 20
+        angle = math.pi / 2 + n * math.pi / 5
+        points.append((50 + radius * math.cos(angle), 48 + radius * math.sin(angle)))
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    c.setFillColor(colors.gold)
+    c.drawPath(path, stroke=1, fill=1)
+
+
+def _apple(c):
+    c.setFillColor(colors.red)
+    c.ellipse(12, 6, 88, 80, stroke=1, fill=1)
+    c.setStrokeColor(colors.saddlebrown)
+    c.setLineWidth(6)
+    c.line(50, 76, 54, 96)
+    c.setStrokeColor(colors.black)
+    c.setLineWidth(2)
+    c.setFillColor(colors.green)
+    c.ellipse(56, 82, 84, 96, stroke=1, fill=1)
+
+
+def _ball(c):
+    c.setFillColor(colors.white)
+    c.circle(50, 50, 45, stroke=1, fill=1)
+    path = c.beginPath()
+    corners = [
+        (50 + 17 * math.cos(math.pi / 2 + k * 2 * math.pi / 5),
+         50 + 17 * math.sin(math.pi / 2 + k * 2 * math.pi / 5))
+        for k in range(5)
+    ]  # fmt: skip
+    path.moveTo(*corners[0])
+    for corner in corners[1:]:
+        path.lineTo(*corner)
+    path.close()
+    c.setFillColor(colors.black)
+    c.drawPath(path, stroke=1, fill=1)
+    for cx, cy in corners:
+        c.line(cx, cy, 50 + (cx - 50) * 2.6, 50 + (cy - 50) * 2.6)
+
+
+def _tree(c):
+    c.setFillColor(colors.saddlebrown)
+    c.rect(42, 4, 16, 40, stroke=1, fill=1)
+    c.setFillColor(colors.forestgreen)
+    for cx, cy, r in ((32, 52, 22), (68, 52, 22), (50, 72, 26)):
+        c.circle(cx, cy, r, stroke=1, fill=1)
+
+
+def _car(c):
+    c.setFillColor(colors.royalblue)
+    path = c.beginPath()
+    path.moveTo(26, 50)
+    path.lineTo(36, 72)
+    path.lineTo(66, 72)
+    path.lineTo(78, 50)
+    path.close()
+    c.drawPath(path, stroke=1, fill=1)
+    c.roundRect(4, 24, 92, 28, 8, stroke=1, fill=1)
+    c.setFillColor(colors.black)
+    c.circle(26, 22, 11, stroke=0, fill=1)
+    c.circle(74, 22, 11, stroke=0, fill=1)
+
+
+def _fish(c):
+    c.setFillColor(colors.deepskyblue)
+    path = c.beginPath()
+    path.moveTo(70, 50)
+    path.lineTo(96, 72)
+    path.lineTo(96, 28)
+    path.close()
+    c.drawPath(path, stroke=1, fill=1)
+    c.ellipse(4, 26, 78, 74, stroke=1, fill=1)
+    c.setFillColor(colors.black)
+    c.circle(24, 54, 5, stroke=0, fill=1)
+
+
+def _cat(c):
+    c.setFillColor(colors.orange)
+    for ear in (((20, 60), (26, 96), (46, 74)), ((80, 60), (74, 96), (54, 74))):
+        path = c.beginPath()
+        path.moveTo(*ear[0])
+        path.lineTo(*ear[1])
+        path.lineTo(*ear[2])
+        path.close()
+        c.drawPath(path, stroke=1, fill=1)
+    c.circle(50, 46, 36, stroke=1, fill=1)
+    c.setFillColor(colors.black)
+    c.circle(37, 52, 5, stroke=0, fill=1)
+    c.circle(63, 52, 5, stroke=0, fill=1)
+    c.setLineWidth(2)
+    for dy in (-6, 0, 6):
+        c.line(4, 36 + dy, 34, 38)
+        c.line(96, 36 + dy, 66, 38)
+
+
+def _dog(c):
+    c.setFillColor(colors.tan)
+    c.circle(50, 48, 36, stroke=1, fill=1)
+    c.setFillColor(colors.saddlebrown)
+    c.ellipse(2, 24, 26, 84, stroke=1, fill=1)
+    c.ellipse(74, 24, 98, 84, stroke=1, fill=1)
+    c.setFillColor(colors.black)
+    c.circle(38, 56, 5, stroke=0, fill=1)
+    c.circle(62, 56, 5, stroke=0, fill=1)
+    c.ellipse(42, 30, 58, 42, stroke=0, fill=1)
+
+
+_PAINTERS = {
+    "sun": _sun,
+    "star": _star,
+    "apple": _apple,
+    "ball": _ball,
+    "tree": _tree,
+    "car": _car,
+    "fish": _fish,
+    "cat": _cat,
+    "dog": _dog,
+}

@@ -1,0 +1,102 @@
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import SecretKind
+from classroom.roster.importing import (
+    MAX_BYTES,
+    NAME_MAX_LENGTH,
+    decode_upload,
+    name_key,
+    normalise_name,
+)
+from classroom.roster.student_secrets import parse_secret
+
+KIND_CHOICES = [(SecretKind.PICTURE, _("Picture password")), (SecretKind.PIN, _("PIN"))]
+
+
+class SecretForm(forms.Form):
+    """A picture password or PIN for a student: typed by the teacher, or generated."""
+
+    kind = forms.ChoiceField(
+        label=_("Signs in with"),
+        choices=KIND_CHOICES,
+        initial=SecretKind.PICTURE,
+        widget=forms.RadioSelect,
+    )
+    secret = forms.CharField(
+        label=_("Picture password or PIN"),
+        required=False,
+        max_length=120,
+        help_text=_(
+            "Leave it empty to get one made up for you. A PIN is 4 to 6 digits; a picture "
+            "password is 3 to 5 pictures, by name, separated by spaces."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["parsed_secret"] = None
+        if cleaned.get("kind") and cleaned.get("secret"):
+            try:
+                cleaned["parsed_secret"] = parse_secret(cleaned["kind"], cleaned["secret"])
+            except ValidationError as error:
+                self.add_error("secret", error)
+        return cleaned
+
+
+class StudentNameForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=NAME_MAX_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, taken_names=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.taken = {name_key(name) for name in taken_names}
+
+    def clean_name(self):
+        name = normalise_name(self.cleaned_data["name"])
+        if not name:
+            raise ValidationError(_("Write the student's name."))
+        if name_key(name) in self.taken:
+            # Children pick their name from a list: two alike could not tell which is theirs.
+            raise ValidationError(
+                _("%(name)s is already in this class. Add an initial to tell them apart.")
+                % {"name": name}
+            )
+        return name
+
+
+class StudentAddForm(StudentNameForm, SecretForm):
+    field_order = ["name", "kind", "secret"]
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(
+        label=_("Or paste the list"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    generate = forms.ChoiceField(
+        label=_("Students without a secret in the list get"),
+        choices=KIND_CHOICES,
+        initial=SecretKind.PICTURE,
+        widget=forms.RadioSelect,
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload:
+            try:
+                cleaned["text"] = decode_upload(upload.read(MAX_BYTES + 1))
+            except ValidationError as error:
+                self.add_error("file", error)
+                return cleaned
+        if not (cleaned.get("text") or "").strip() and not self.errors:
+            raise ValidationError(_("Choose a CSV file or paste the list."))
+        return cleaned

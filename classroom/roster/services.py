@@ -1,0 +1,106 @@
+"""Writes of the roster: classes, students, their secrets; deleting a student with their data."""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count, Q
+
+from accounts.models import Role
+from classroom.models import Classroom, Enrollment, LoginCard
+from classroom.roster.importing import ImportPlan
+from classroom.roster.student_secrets import Secret, generate_secret, seal, secret_tag
+from classroom.services import classroom_add_student
+from games.models import Match, Seat
+from games.services import match_abandon
+
+
+def classroom_rename(*, classroom: Classroom, name: str) -> Classroom:
+    classroom.name = name.strip()
+    classroom.save(update_fields=["name"])
+    return classroom
+
+
+@transaction.atomic
+def classroom_delete(*, classroom: Classroom) -> None:
+    """Deletes the class with its sessions, homework and reports, and every student who is in no
+    other class (with all their data): nobody could sign in as them any more."""
+    only_here = (
+        Enrollment.objects.filter(classroom=classroom)
+        .annotate(classes=Count("student__enrollments"))
+        .filter(classes=1)
+        .values_list("student_id", flat=True)
+    )
+    for student in get_user_model().objects.filter(pk__in=list(only_here)):
+        student_delete(student=student)
+    classroom.delete()
+
+
+def student_set_secret(*, student, secret: Secret) -> Secret:
+    """Sets the student's picture password or PIN and keeps the sealed copy their card prints."""
+    student.set_student_secret(secret.kind, secret.value)
+    student.save(update_fields=["secret_kind", "secret_hash"])
+    LoginCard.objects.update_or_create(
+        student=student,
+        defaults={"sealed_secret": seal(secret), "secret_tag": secret_tag(student.secret_hash)},
+    )
+    return secret
+
+
+@transaction.atomic
+def student_add(
+    *, classroom: Classroom, display_name: str, secret: Secret | None = None, generate: str = ""
+):
+    """A new student in the class, with the given secret or one generated of kind ``generate``.
+    Returns (student, secret); the secret is None when neither was asked for."""
+    student = classroom_add_student(classroom=classroom, display_name=display_name)
+    if secret is None and generate:
+        secret = generate_secret(generate)
+    if secret is not None:
+        student_set_secret(student=student, secret=secret)
+    return student, secret
+
+
+@transaction.atomic
+def student_import(*, classroom: Classroom, plan: ImportPlan, generate: str):
+    """Creates every student of a checked plan; [(student, secret)] in the list's order."""
+    if not plan.ok:
+        raise ValueError("only a plan without errors can be imported")
+    return [
+        student_add(
+            classroom=classroom, display_name=row.name, secret=row.secret, generate=generate
+        )
+        for row in plan.rows
+    ]
+
+
+def student_rename(*, student, display_name: str):
+    student.display_name = display_name.strip()
+    student.save(update_fields=["display_name"])
+    return student
+
+
+@transaction.atomic
+def student_delete(*, student) -> None:
+    """Deletes a student account and everything recorded about them.
+
+    Their own matches (solo puzzles, homework, games against bots) go entirely. In a match shared
+    with classmates only their seat and their attempts go; if it is still playing it is stopped
+    first, as a table cannot play on with an empty seat. Everything else (enrolments, lobby
+    presences, session places, homework work, the login card) cascades from the account."""
+    if student.role != Role.STUDENT:
+        raise ValueError("only student accounts are deleted here")
+    played = Match.objects.filter(pk__in=Seat.objects.filter(user=student).values("match_id"))
+    for match_id in played.filter(status=Match.Status.PLAYING).values_list("pk", flat=True):
+        match_abandon(match_id=match_id)
+    solo = played.annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(
+        humans=1
+    )
+    homework = Match.objects.filter(assignment_work__student=student)
+    Match.objects.filter(
+        pk__in=[*solo.values_list("pk", flat=True), *homework.values_list("pk", flat=True)]
+    ).delete()
+    student.delete()
+
+
+def enrollment_remove(*, classroom: Classroom, student) -> None:
+    """Takes a student out of one class only (they are also in another teacher's class)."""
+    Enrollment.objects.filter(classroom=classroom, student=student).delete()

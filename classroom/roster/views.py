@@ -1,0 +1,312 @@
+"""The roster pages: a class's hub, its students, their secrets and login cards, CSV import,
+deleting and exporting. Every teacher page finds the class among the teacher's own (404 for any
+other); every student among that class's."""
+
+import json
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.permissions import teacher_required
+from classroom.forms import ClassroomCreateForm, picture_choices
+from classroom.roster import cards, selectors, services
+from classroom.roster.forms import ImportForm, SecretForm, StudentAddForm, StudentNameForm
+from classroom.roster.importing import plan_import
+from classroom.roster.student_secrets import generate_secret
+
+IMPORT_RESULT_KEY = "roster_import_result"
+
+
+def class_view(view):
+    """A teacher's view of one of their classes: ``classroom`` replaces ``class_id``."""
+
+    @teacher_required
+    @wraps(view)
+    def wrapped(request, class_id, *args, **kwargs):
+        classroom = selectors.teacher_classroom(teacher=request.user, class_id=class_id)
+        if classroom is None:
+            raise Http404
+        return view(request, classroom, *args, **kwargs)
+
+    return wrapped
+
+
+def student_view(view):
+    """As ``class_view``, and ``student`` (of that class) replaces ``student_id``."""
+
+    @class_view
+    @wraps(view)
+    def wrapped(request, classroom, student_id, *args, **kwargs):
+        student = selectors.class_student(classroom=classroom, student_id=student_id)
+        if student is None:
+            raise Http404
+        return view(request, classroom, student, *args, **kwargs)
+
+    return wrapped
+
+
+def _taken_names(classroom, but=None):
+    return [s.display_name for s in selectors.class_students(classroom=classroom) if s != but]
+
+
+# --- the class -----------------------------------------------------------------------------------
+
+
+@require_GET
+@class_view
+def class_detail(request, classroom):
+    students = selectors.class_students(classroom=classroom)
+    rows = [
+        {"student": student, "card_ready": selectors.card_is_current(student)}
+        for student in students
+    ]
+    return render(
+        request,
+        "classroom/roster/class_detail.html",
+        {"classroom": classroom, "rows": rows},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@class_view
+def class_edit(request, classroom):
+    form = ClassroomCreateForm(request.POST or None, initial={"name": classroom.name})
+    if request.method == "POST" and form.is_valid():
+        services.classroom_rename(classroom=classroom, name=form.cleaned_data["name"])
+        messages.success(request, _("The class is now called %(name)s.") % {"name": classroom})
+        return redirect("classroom:roster_class", class_id=classroom.pk)
+    return render(
+        request, "classroom/roster/class_edit.html", {"classroom": classroom, "form": form}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@class_view
+def class_delete(request, classroom):
+    if request.method == "POST":
+        name = classroom.name
+        services.classroom_delete(classroom=classroom)
+        messages.success(request, _("The class %(name)s was deleted.") % {"name": name})
+        return redirect("classroom:teacher_home")
+    return render(
+        request,
+        "classroom/roster/class_delete.html",
+        {"classroom": classroom, "deletion": selectors.classroom_deletion(classroom=classroom)},
+    )
+
+
+# --- adding students -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@class_view
+def student_add(request, classroom):
+    form = StudentAddForm(request.POST or None, taken_names=_taken_names(classroom))
+    if request.method == "POST" and form.is_valid():
+        student, _secret = services.student_add(
+            classroom=classroom,
+            display_name=form.cleaned_data["name"],
+            secret=form.cleaned_data["parsed_secret"],
+            generate=form.cleaned_data["kind"],
+        )
+        messages.success(request, _("%(name)s is in the class.") % {"name": student})
+        return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+    return render(
+        request,
+        "classroom/roster/student_add.html",
+        {"classroom": classroom, "form": form, "pictures": picture_choices()},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@class_view
+def student_import(request, classroom):
+    """GET: the form. POST: a preview of every line (nothing saved), or with ``confirm`` the
+    import of a list that checks out again, then the page of new students and their secrets."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    plan = None
+    if request.method == "POST" and form.is_valid():
+        plan = plan_import(text=form.cleaned_data["text"], existing_names=_taken_names(classroom))
+        if plan.ok and request.POST.get("confirm"):
+            created = services.student_import(
+                classroom=classroom, plan=plan, generate=form.cleaned_data["generate"]
+            )
+            request.session[IMPORT_RESULT_KEY] = {
+                "class_id": classroom.pk,
+                "students": [student.pk for student, _secret in created],
+            }
+            return redirect("classroom:roster_import_done", class_id=classroom.pk)
+        # The preview carries the list on, so the teacher can fix a line here and check again.
+        form = ImportForm(
+            initial={"text": form.cleaned_data["text"], "generate": form.cleaned_data["generate"]}
+        )
+    return render(
+        request,
+        "classroom/roster/import.html",
+        {"classroom": classroom, "form": form, "plan": plan, "pictures": picture_choices()},
+    )
+
+
+@require_GET
+@class_view
+def student_import_done(request, classroom):
+    result = request.session.get(IMPORT_RESULT_KEY) or {}
+    if result.get("class_id") != classroom.pk:
+        return redirect("classroom:roster_class", class_id=classroom.pk)
+    wanted = set(result["students"])
+    students = [s for s in selectors.class_students(classroom=classroom) if s.pk in wanted]
+    rows = [{"student": s, "secret": selectors.card_secret(s)} for s in students]
+    return render(
+        request,
+        "classroom/roster/import_done.html",
+        {"classroom": classroom, "rows": rows, "student_ids": [s.pk for s in students]},
+    )
+
+
+# --- one student ---------------------------------------------------------------------------------
+
+
+def _student_page(request, classroom, student, *, name_form=None, secret_form=None, status=200):
+    return render(
+        request,
+        "classroom/roster/student_detail.html",
+        {
+            "classroom": classroom,
+            "student": student,
+            "secret": selectors.card_secret(student),
+            "pictures": picture_choices(),
+            "name_form": name_form or StudentNameForm(initial={"name": student.display_name}),
+            "secret_form": secret_form
+            or SecretForm(initial={"kind": student.secret_kind or "picture"}),
+        },
+        status=status,
+    )
+
+
+@require_GET
+@student_view
+def student_detail(request, classroom, student):
+    return _student_page(request, classroom, student)
+
+
+@require_POST
+@student_view
+def student_rename(request, classroom, student):
+    form = StudentNameForm(request.POST, taken_names=_taken_names(classroom, but=student))
+    if not form.is_valid():
+        return _student_page(request, classroom, student, name_form=form, status=400)
+    services.student_rename(student=student, display_name=form.cleaned_data["name"])
+    messages.success(request, _("The name is saved."))
+    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+
+
+@require_POST
+@student_view
+def student_secret(request, classroom, student):
+    """Sets or resets the picture password or PIN; the old one and the old card stop working."""
+    form = SecretForm(request.POST)
+    if not form.is_valid():
+        return _student_page(request, classroom, student, secret_form=form, status=400)
+    secret = form.cleaned_data["parsed_secret"] or generate_secret(form.cleaned_data["kind"])
+    services.student_set_secret(student=student, secret=secret)
+    messages.success(
+        request,
+        _("%(name)s has a new secret. Print a new card: the old one no longer works.")
+        % {"name": student},
+    )
+    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@student_view
+def student_delete(request, classroom, student):
+    deletion = selectors.student_deletion(student=student, classroom=classroom)
+    if request.method == "POST":
+        name = str(student)
+        if deletion.other_teachers:
+            # Another teacher's class keeps them: only this class lets them go.
+            services.enrollment_remove(classroom=classroom, student=student)
+            messages.success(request, _("%(name)s left the class.") % {"name": name})
+        else:
+            services.student_delete(student=student)
+            messages.success(
+                request, _("%(name)s and all their data were deleted.") % {"name": name}
+            )
+        return redirect("classroom:roster_class", class_id=classroom.pk)
+    return render(
+        request,
+        "classroom/roster/student_delete.html",
+        {"classroom": classroom, "student": student, "deletion": deletion},
+    )
+
+
+@require_GET
+@student_view
+def student_export(request, classroom, student):
+    data = selectors.student_export(student=student)
+    name = slugify(student.display_name) or f"student-{student.pk}"
+    response = HttpResponse(
+        json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{name}-{timezone.localdate():%Y-%m-%d}.json"
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- login cards ---------------------------------------------------------------------------------
+
+
+@require_GET
+@class_view
+def cards_pdf(request, classroom):
+    """The class's login cards; ``?student=<id>`` (repeatable) prints only those students'."""
+    students = selectors.class_students(classroom=classroom)
+    wanted = {value for value in request.GET.getlist("student") if value.isdigit()}
+    if wanted:
+        students = [s for s in students if str(s.pk) in wanted]
+    pdf = cards.cards_pdf(
+        classroom=classroom,
+        cards=[
+            cards.Card(
+                name=student.display_name,
+                secret=selectors.card_secret(student),
+                url=request.build_absolute_uri(
+                    reverse("classroom:roster_card_signin", args=[cards.card_token(student)])
+                ),
+            )
+            for student in students
+        ],
+        sign_in_url=request.build_absolute_uri(reverse("classroom:student_login")),
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
+    filename = f"login-cards-{slugify(classroom.name) or classroom.code}.pdf"
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=False, filename=filename
+    )
+    response["Cache-Control"] = "no-store"  # the cards sign children in
+    return response
+
+
+@never_cache
+@require_GET
+def card_signin(request, token):
+    """The URL in a login card's QR code: signs that student in."""
+    student = cards.student_for_card(token)
+    if student is None:
+        return render(request, "classroom/roster/card_invalid.html", status=404)
+    login(request, student, backend="accounts.backends.StudentSecretBackend")
+    return redirect("classroom:student_home")

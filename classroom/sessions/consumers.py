@@ -1,0 +1,187 @@
+"""The sockets of class sessions.
+
+``/ws/student/`` (students): the open sessions of the student's classes, pushed the moment the
+teacher opens, starts or ends one, and "you are seated" when the teacher starts, so the home page
+shows a Join button and the lobby page moves to the table without a reload.
+
+    server -> client  {"type": "sessions", "sessions": [{id, title, classroom, status, joined,
+                        join_url, lobby_url, play_url}]}      on connect and after every change
+                      | {"type": "seated", "session_id": n, "match_id": n, "play_url": "..."}
+                      | {"type": "pong"} | {"type": "error", "code": "...", "message": "..."}
+    client -> server  {"type": "sync"} | {"type": "ping"}
+
+``/ws/session/<id>/`` (the teacher of the session's class): the live monitor, a full snapshot of
+``selectors.session_monitor`` as ``{"type": "monitor", ...}`` on connect, after every change of
+the session or of one of its matches (at most ``MONITOR_MIN_INTERVAL`` apart, however busy the
+tables are) and every ``MONITOR_TICK_SECONDS`` while it plays (stalls grow without any event).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import reverse
+
+from accounts.models import Role
+from classroom.models import ClassSession, Enrollment
+from classroom.sessions import push, selectors
+from games.services import now_ms
+
+MAX_MESSAGE_BYTES = 1024
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two snapshots a second
+MONITOR_TICK_SECONDS = 10.0
+
+
+class _SmallJsonConsumer(AsyncWebsocketConsumer):
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error("malformed", "send small JSON text")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping":
+            await self.send(text_data='{"type": "pong"}')
+        elif kind == "sync":
+            await self.sync()
+        else:
+            await self._error("unknown_type", "send sync or ping")
+
+    async def sync(self):
+        raise NotImplementedError
+
+    async def _error(self, code, message):
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+
+    async def _send_json(self, payload):
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+
+class StudentConsumer(_SmallJsonConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        if user.role != Role.STUDENT:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
+        self.joined_groups = [push.student_group(user.pk)] + [
+            push.class_group(classroom_id) for classroom_id in classroom_ids
+        ]
+        for group in self.joined_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.sync()
+
+    async def disconnect(self, code):
+        for group in getattr(self, "joined_groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def sync(self):
+        sessions = await database_sync_to_async(selectors.student_open_sessions)(
+            student=self.scope["user"]
+        )
+        await self._send_json({"type": "sessions", "sessions": sessions})
+
+    async def sessions_listed(self, message):
+        await self.sync()
+
+    async def sessions_seated(self, message):
+        await self._send_json(
+            {
+                "type": "seated",
+                "session_id": message["session_id"],
+                "match_id": message["match_id"],
+                "play_url": reverse("games:play", args=[message["match_id"]]),
+            }
+        )
+        await self.sync()
+
+
+def _student_classroom_ids(user) -> list[int]:
+    return list(Enrollment.objects.filter(student=user).values_list("classroom_id", flat=True))
+
+
+class SessionMonitorConsumer(_SmallJsonConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        session = await database_sync_to_async(selectors.teacher_session)(
+            teacher=user, session_id=self.scope["url_route"]["kwargs"]["session_id"]
+        )
+        if session is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.session_id = session.pk
+        self.sent_at = 0.0
+        self.pending: asyncio.TimerHandle | None = None
+        self.playing = session.status == ClassSession.Status.PLAYING
+        await self.channel_layer.group_add(push.session_group(self.session_id), self.channel_name)
+        await self.accept()
+        await self.sync()
+        self.ticker = asyncio.create_task(self._tick())
+
+    async def disconnect(self, code):
+        if getattr(self, "session_id", None) is None:
+            return
+        ticker = getattr(self, "ticker", None)
+        if ticker is not None:
+            ticker.cancel()
+        if self.pending is not None:
+            self.pending.cancel()
+        await self.channel_layer.group_discard(
+            push.session_group(self.session_id), self.channel_name
+        )
+
+    async def sync(self):
+        self.sent_at = time.monotonic()
+        snapshot = await database_sync_to_async(_monitor_snapshot)(
+            self.session_id, self.scope["user"]
+        )
+        if snapshot is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.playing = snapshot["session"]["status"] == ClassSession.Status.PLAYING
+        await self._send_json(snapshot)
+
+    async def sessions_changed(self, message):
+        self._soon()
+
+    def _soon(self) -> None:
+        """A snapshot as soon as the throttle allows; news arriving meanwhile shares it."""
+        if self.pending is not None:
+            return
+        delay = max(0.0, self.sent_at + MONITOR_MIN_INTERVAL - time.monotonic())
+        loop = asyncio.get_running_loop()
+        self.pending = loop.call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self.pending = None
+        task = asyncio.get_running_loop().create_task(self.sync())
+        self._keep = task  # a reference, so the task is not collected mid-way
+
+    async def _tick(self):
+        while True:
+            await asyncio.sleep(MONITOR_TICK_SECONDS)
+            if self.playing:
+                self._soon()
+
+
+def _monitor_snapshot(session_id: int, teacher) -> dict | None:
+    session = selectors.teacher_session(teacher=teacher, session_id=session_id)
+    if session is None:
+        return None
+    snapshot = selectors.session_monitor(session=session)
+    return {"type": "monitor", **snapshot, "server_time": now_ms()}

@@ -1,0 +1,310 @@
+"""Writes of class sessions: open a lobby, join it, deal the tables, move a student, start, seat
+late arrivals, end. Every write that touches the seating plan first locks the session's row, so a
+join racing the start (or two teacher tabs) can never seat a student twice or leave one out.
+
+The plan (SessionTable + SessionPlace) exists from the first deal in the lobby; the start turns
+each table into one games.Match, its empty seats taken by bots of the session's level.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.db import transaction
+from django.db.models import Count, Max, Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import engine
+from classroom.models import (
+    ClassSession,
+    Enrollment,
+    SessionPlace,
+    SessionPresence,
+    SessionTable,
+)
+from classroom.sessions import push
+from engine.bots import LEVELS as BOT_LEVELS
+from games.models import Match
+from games.services import SeatSpec, match_abandon, match_create
+
+
+class SessionError(Exception):
+    """A session write refused; ``code`` is stable, ``message`` is for people (translated)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@transaction.atomic
+def session_open(
+    *,
+    classroom,
+    game: str,
+    variant: str,
+    table_size: int,
+    options: dict | None = None,
+    bot_level: str = "easy",
+) -> ClassSession:
+    """A new session in the lobby. Raises ``engine.SetupError`` for a game, variant, option or
+    table size the engine refuses, ``SessionError`` for an unknown bots' level."""
+    if bot_level not in BOT_LEVELS:
+        raise SessionError("bad_bot_level", _("Choose the bots' level from the list."))
+    # The engine is the judge of variants, options and table sizes: setting up one table now shows
+    # a mistake on the teacher's form, never while the class waits for the start.
+    state = engine.get_game(game).new(
+        variant=variant, players=table_size, seed=0, options=options or {}
+    )
+    session = ClassSession.objects.create(
+        classroom=classroom,
+        game=game,
+        variant=variant,
+        options=dict(state.options),
+        table_size=table_size,
+        bot_level=bot_level,
+    )
+    push.sessions_changed_for_class(classroom.pk)
+    return session
+
+
+@transaction.atomic
+def session_join(*, session: ClassSession, student) -> SessionPresence:
+    """The student is in the lobby (or arrives late, once the session is playing). Once the
+    teacher has dealt the tables, a newcomer in the lobby gets the emptiest table's free seat."""
+    session = _locked(session)
+    if session.status == ClassSession.Status.ENDED:
+        raise SessionError("session_ended", _("This game session has ended."))
+    if not Enrollment.objects.filter(classroom_id=session.classroom_id, student=student).exists():
+        raise SessionError("not_enrolled", _("This game session is for another class."))
+    presence, created = SessionPresence.objects.get_or_create(session=session, student=student)
+    if not created:
+        presence.save(update_fields=["last_seen_at"])
+    if (
+        session.status == ClassSession.Status.LOBBY
+        and session.tables.exists()
+        and not SessionPlace.objects.filter(table__session=session, student=student).exists()
+    ):
+        _place(session, student.pk)
+    push.session_changed(session.pk)
+    push.send_after_commit(push.student_group(student.pk), {"type": "sessions.listed"})
+    return presence
+
+
+@transaction.atomic
+def session_deal(*, session: ClassSession) -> None:
+    """Deal the present students to tables afresh (in the order they joined), undoing moves."""
+    session = _locked(session)
+    _require_lobby(session)
+    session.tables.all().delete()
+    _deal(session, _present_student_ids(session))
+    push.session_changed(session.pk)
+
+
+@transaction.atomic
+def session_move(*, session: ClassSession, student_id: int, table_number: int, seat: int) -> None:
+    """Move a seated student to another seat, at their table or another one, before the start; a
+    student already in that seat takes the mover's old one. ``table_number`` one past the last
+    table opens a new table."""
+    session = _locked(session)
+    _require_lobby(session)
+    if not 0 <= seat < session.table_size:
+        raise SessionError("bad_seat", _("There is no such seat."))
+    place = (
+        SessionPlace.objects.select_related("table")
+        .filter(table__session=session, student_id=student_id)
+        .first()
+    )
+    if place is None:
+        raise SessionError("not_placed", _("That student has no seat yet."))
+    target = session.tables.filter(number=table_number).first()
+    if target is None:
+        last = session.tables.aggregate(last=Max("number"))["last"] or 0
+        if table_number != last + 1:
+            raise SessionError("bad_table", _("There is no such table."))
+        target = SessionTable.objects.create(session=session, number=table_number)
+    if place.table_id == target.pk and place.seat == seat:
+        return
+    occupant = SessionPlace.objects.filter(table=target, seat=seat).first()
+    source_table, source_seat = place.table, place.seat
+    place.delete()
+    if occupant is not None:
+        occupant.delete()
+        SessionPlace.objects.create(
+            table=source_table, seat=source_seat, student_id=occupant.student_id
+        )
+    SessionPlace.objects.create(table=target, seat=seat, student_id=student_id)
+    _drop_empty_tables(session)
+    push.session_changed(session.pk)
+
+
+@transaction.atomic
+def session_start(*, session: ClassSession) -> list[SessionTable]:
+    """Seat every present student (dealing the tables if the teacher has not), fill the empty
+    seats with bots and open one match per table. Raises SessionError when nobody is present."""
+    session = _locked(session)
+    _require_lobby(session)
+    placed = set(
+        SessionPlace.objects.filter(table__session=session).values_list("student_id", flat=True)
+    )
+    unplaced = [sid for sid in _present_student_ids(session) if sid not in placed]
+    if not placed:
+        _deal(session, unplaced)
+    else:
+        for student_id in unplaced:
+            _place(session, student_id)
+    _drop_empty_tables(session)
+    tables = _tables_with_students(session)
+    if not tables:
+        raise SessionError("nobody_present", _("No student has joined the lobby yet."))
+    teacher = session.classroom.teacher
+    for table in tables:
+        _open_table(session, table, teacher)
+    session.status = ClassSession.Status.PLAYING
+    session.started_at = timezone.now()
+    session.save(update_fields=["status", "started_at"])
+    push.sessions_changed_for_class(session.classroom_id)
+    push.session_changed(session.pk)
+    return tables
+
+
+@transaction.atomic
+def session_seat_late_arrivals(*, session: ClassSession) -> list[SessionTable]:
+    """Students who joined after the start get tables of their own (bots fill the rest)."""
+    session = _locked(session)
+    if session.status != ClassSession.Status.PLAYING:
+        raise SessionError("not_playing", _("The session is not playing."))
+    placed = set(
+        SessionPlace.objects.filter(table__session=session).values_list("student_id", flat=True)
+    )
+    late = [sid for sid in _present_student_ids(session) if sid not in placed]
+    if not late:
+        return []
+    numbers = set(_deal(session, late))
+    tables = [t for t in _tables_with_students(session) if t.number in numbers]
+    teacher = session.classroom.teacher
+    for table in tables:
+        _open_table(session, table, teacher)
+    push.session_changed(session.pk)
+    return tables
+
+
+@transaction.atomic
+def session_end(*, session: ClassSession) -> ClassSession:
+    """Stop the matches still playing and close the session; the students' pages are told (the
+    play page by its match socket, the home page by the student socket)."""
+    session = _locked(session)
+    if session.status == ClassSession.Status.ENDED:
+        return session
+    playing = SessionTable.objects.filter(
+        session=session, match__status=Match.Status.PLAYING
+    ).values_list("match_id", flat=True)
+    for match_id in list(playing):
+        match_abandon(match_id=match_id)
+    session.status = ClassSession.Status.ENDED
+    session.ended_at = timezone.now()
+    session.save(update_fields=["status", "ended_at"])
+    push.sessions_changed_for_class(session.classroom_id)
+    push.session_changed(session.pk)
+    return session
+
+
+# --- the parts -----------------------------------------------------------------------------------
+
+
+def _locked(session: ClassSession) -> ClassSession:
+    return ClassSession.objects.select_for_update().select_related("classroom").get(pk=session.pk)
+
+
+def _require_lobby(session: ClassSession) -> None:
+    if session.status != ClassSession.Status.LOBBY:
+        raise SessionError("not_in_lobby", _("The session has already started."))
+
+
+def _present_student_ids(session: ClassSession) -> list[int]:
+    return list(session.presences.order_by("joined_at", "id").values_list("student_id", flat=True))
+
+
+def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
+    """New tables after the existing ones, dealt round-robin so their sizes differ by one at most
+    (seven students at tables of four: four and three, not four and three bots beside one child).
+    Returns the new tables' numbers."""
+    if not student_ids:
+        return []
+    count = math.ceil(len(student_ids) / session.table_size)
+    first = (session.tables.aggregate(last=Max("number"))["last"] or 0) + 1
+    tables = [SessionTable.objects.create(session=session, number=first + i) for i in range(count)]
+    SessionPlace.objects.bulk_create(
+        SessionPlace(table=tables[i % count], seat=i // count, student_id=student_id)
+        for i, student_id in enumerate(student_ids)
+    )
+    return [table.number for table in tables]
+
+
+def _place(session: ClassSession, student_id: int) -> None:
+    """The free seat of the emptiest table, or a new table when every table is full."""
+    tables = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
+    table = next((t for t in tables if t.taken < session.table_size), None)
+    if table is None:
+        last = max((t.number for t in tables), default=0)
+        table = SessionTable.objects.create(session=session, number=last + 1)
+        seat = 0
+    else:
+        taken = set(table.places.values_list("seat", flat=True))
+        seat = min(set(range(session.table_size)) - taken)
+    SessionPlace.objects.create(table=table, seat=seat, student_id=student_id)
+
+
+def _drop_empty_tables(session: ClassSession) -> None:
+    """Remove tables nobody sits at and number the rest 1, 2, 3… again, in their order."""
+    session.tables.filter(places__isnull=True).delete()
+    tables = list(session.tables.order_by("number"))
+    if all(table.number == i for i, table in enumerate(tables, start=1)):
+        return
+    # Two passes: the unique (session, number) index must hold after every row's update.
+    offset = len(tables) + 1000
+    for table in tables:
+        table.number += offset
+    SessionTable.objects.bulk_update(tables, ["number"])
+    for i, table in enumerate(tables, start=1):
+        table.number = i
+    SessionTable.objects.bulk_update(tables, ["number"])
+
+
+def _tables_with_students(session: ClassSession) -> list[SessionTable]:
+    return list(
+        session.tables.filter(places__isnull=False)
+        .distinct()
+        .order_by("number")
+        .prefetch_related(
+            Prefetch("places", queryset=SessionPlace.objects.select_related("student"))
+        )
+    )
+
+
+def _open_table(session: ClassSession, table: SessionTable, teacher) -> None:
+    students = {place.seat: place.student for place in table.places.all()}
+    seats = []
+    bots = 0
+    for index in range(session.table_size):
+        student = students.get(index)
+        if student is not None:
+            seats.append(SeatSpec(name=student.display_name or student.username, user=student))
+        else:
+            bots += 1
+            seats.append(
+                SeatSpec(name=_("Bot %(number)s") % {"number": bots}, bot_level=session.bot_level)
+            )
+    match = match_create(
+        game=session.game,
+        variant=session.variant,
+        options=session.options,
+        seats=seats,
+        created_by=teacher,
+        label=_("Table %(number)s") % {"number": table.number},
+    )
+    table.match = match
+    table.save(update_fields=["match"])
+    for student in students.values():
+        push.seated(student.pk, session.pk, match.pk)

@@ -1,0 +1,259 @@
+"""Pages of class sessions. Teachers: the class's sessions, a new session, the session page (lobby
+and seating, then the live monitor), the projector view and the actions. Students: join, and the
+waiting room that moves them to their table when the teacher starts.
+
+The live parts of the teacher's pages are separate fragments (``*_live``): the page's script
+fetches them again whenever the monitor socket says something changed, so everything shown is
+rendered (and translated) here, once."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+import engine
+from accounts.permissions import student_required, teacher_required
+from classroom.models import Classroom, ClassSession
+from classroom.sessions import selectors, services
+from classroom.sessions.forms import SessionCreateForm
+
+
+def _teacher_session(request, session_id) -> ClassSession:
+    session = selectors.teacher_session(teacher=request.user, session_id=session_id)
+    if session is None:
+        raise Http404
+    return session
+
+
+# --- teacher -------------------------------------------------------------------------------------
+
+
+@teacher_required
+def sessions_list(request, class_id):
+    classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+    return render(
+        request,
+        "classroom/sessions/list.html",
+        {
+            "classroom": classroom,
+            "sessions": [
+                {"session": s, "title": selectors.session_title(s)}
+                for s in selectors.classroom_sessions(classroom=classroom)
+            ],
+        },
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def sessions_create(request, class_id):
+    classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+    form = SessionCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            session = services.session_open(
+                classroom=classroom,
+                game=data["game"],
+                variant=data["variant_name"],
+                options=data["options"],
+                table_size=data["table_size"],
+                bot_level=data["bot_level"],
+            )
+        except engine.SetupError as error:
+            form.add_engine_error(error)
+        except services.SessionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                _("The lobby is open: your students can join from their home page."),
+            )
+            return redirect("classroom:sessions_detail", session_id=session.pk)
+    return render(
+        request,
+        "classroom/sessions/create.html",
+        {"classroom": classroom, "form": form, "groups": form.option_groups()},
+    )
+
+
+def _detail_context(request, session: ClassSession) -> dict:
+    monitor = selectors.session_monitor(session=session)
+    return {
+        "session": session,
+        "classroom": session.classroom,
+        "title": monitor["session"]["title"],
+        "monitor": monitor,
+        "late": [p for p in monitor["present"] if not p["seated"]],
+        "places": _place_choices(session, monitor),
+    }
+
+
+def _place_choices(session: ClassSession, monitor: dict) -> list[tuple[str, str]]:
+    """Where the teacher may move a student: any seat of any table (a taken seat swaps) or the
+    first seat of a new table."""
+    choices = []
+    for table in monitor["tables"]:
+        for seat in table["seats"]:
+            who = _("free") if seat["bot"] else seat["name"]
+            choices.append(
+                (
+                    f"{table['number']}:{seat['seat']}",
+                    _("%(table)s, seat %(seat)s (%(who)s)")
+                    % {"table": table["label"], "seat": seat["seat"] + 1, "who": who},
+                )
+            )
+    new_table = len(monitor["tables"]) + 1
+    choices.append((f"{new_table}:0", _("A new table (%(number)s)") % {"number": new_table}))
+    return choices
+
+
+@teacher_required
+def sessions_detail(request, session_id):
+    session = _teacher_session(request, session_id)
+    return render(request, "classroom/sessions/detail.html", _detail_context(request, session))
+
+
+@teacher_required
+def sessions_live(request, session_id):
+    session = _teacher_session(request, session_id)
+    return render(request, "classroom/sessions/_live.html", _detail_context(request, session))
+
+
+@teacher_required
+def sessions_projector(request, session_id):
+    session = _teacher_session(request, session_id)
+    monitor = selectors.session_monitor(session=session)
+    return render(
+        request,
+        "classroom/sessions/projector.html",
+        {"session": session, "monitor": monitor, "title": monitor["session"]["title"]},
+    )
+
+
+@teacher_required
+def sessions_projector_live(request, session_id):
+    session = _teacher_session(request, session_id)
+    monitor = selectors.session_monitor(session=session)
+    return render(
+        request, "classroom/sessions/_projector_live.html", {"session": session, "monitor": monitor}
+    )
+
+
+def _act(request, session_id, action, done: str):
+    session = _teacher_session(request, session_id)
+    try:
+        action(session)
+    except services.SessionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("classroom:sessions_detail", session_id=session.pk)
+
+
+@teacher_required
+@require_POST
+def sessions_deal(request, session_id):
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_deal(session=session),
+        _("The tables were dealt again."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_move(request, session_id):
+    try:
+        student_id = int(request.POST.get("student", ""))
+        table_text, seat_text = request.POST.get("place", "").split(":")
+        table_number, seat = int(table_text), int(seat_text)
+    except ValueError:
+        messages.error(request, _("Choose where the student goes."))
+        return redirect(
+            "classroom:sessions_detail", session_id=_teacher_session(request, session_id).pk
+        )
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_move(
+            session=session, student_id=student_id, table_number=table_number, seat=seat
+        ),
+        _("The student was moved."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_start(request, session_id):
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_start(session=session),
+        _("The game has started: every table is playing."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_seat_late(request, session_id):
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_seat_late_arrivals(session=session),
+        _("The late arrivals have their tables."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_end(request, session_id):
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_end(session=session),
+        _("The session has ended."),
+    )
+
+
+# --- students ------------------------------------------------------------------------------------
+
+
+def _student_session(request, session_id) -> ClassSession:
+    session = selectors.student_session(student=request.user, session_id=session_id)
+    if session is None:
+        raise Http404
+    return session
+
+
+@student_required
+@require_POST
+def sessions_join(request, session_id):
+    session = _student_session(request, session_id)
+    try:
+        services.session_join(session=session, student=request.user)
+    except services.SessionError as error:
+        messages.error(request, error.message)
+        return redirect("classroom:student_home")
+    match_id = selectors.student_table(session=session, student=request.user)
+    if match_id is not None:
+        return redirect("games:play", match_id=match_id)
+    return redirect("classroom:sessions_lobby", session_id=session.pk)
+
+
+@student_required
+def sessions_lobby(request, session_id):
+    session = _student_session(request, session_id)
+    match_id = selectors.student_table(session=session, student=request.user)
+    if match_id is not None and session.status == ClassSession.Status.PLAYING:
+        return redirect("games:play", match_id=match_id)
+    joined = session.presences.filter(student=request.user).exists()
+    return render(
+        request,
+        "classroom/sessions/lobby.html",
+        {"session": session, "title": selectors.session_title(session), "joined": joined},
+    )

@@ -1,0 +1,170 @@
+"""Homework in a real browser: a student signs in with her PIN, opens her homework from her home
+page, solves a card of the solo square through the play page, leaves, comes back with "Continue"
+and finds the same square where she stopped.
+
+The play page needs websockets, which pytest-django's live_server (WSGI) lacks, so the test runs a
+real Daphne process on a SQLite file of its own; the data is made by the project's factories in a
+subprocess, and the test reads the match from that file to choose the solver's move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import engine
+from tests.test_make_run import free_port, wait_for
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+MIA = engine.get_game("mia")
+PIN = "2468"
+
+SETUP = f"""
+import json
+import django
+django.setup()
+from classroom.homework.services import PuzzleSpec
+from tests.factories import make_assignment, make_class, make_student, make_teacher
+
+classroom = make_class(make_teacher(name="Ms Rivera"), name="Class 3B")
+make_student(classroom, "Ana", secret="{PIN}")
+assignment = make_assignment(
+    classroom, title="Squares for Friday", spec=PuzzleSpec(size=3, difficulty=1, count=2), seed=5
+)
+print(json.dumps({{"code": classroom.code, "assignment": assignment.pk}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("homework")
+    database = folder / "homework.sqlite3"
+    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in outer}
+    env.update(
+        DATABASE_URL=f"sqlite:///{database}",
+        GAMES_BOT_DELAY_SCALE="0.05",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+    )
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    made = subprocess.run(
+        [python, "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    )
+    data = json.loads(made.stdout.strip().splitlines()[-1])
+    port = free_port()
+    log_path = folder / "daphne.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(f"{url}/healthz", timeout=60)
+        yield {"url": url, "database": database, **data}
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+        log.close()
+        print(log_path.read_text(errors="replace")[-3000:])  # shown when the test failed
+
+
+def stored_match(server, match_id: int):
+    with sqlite3.connect(server["database"]) as db:
+        version, state = db.execute(
+            "select version, state from games_match where id = ?", (match_id,)
+        ).fetchone()
+    return version, MIA.load(json.loads(state))
+
+
+def play_the_solvers_move(page, server, match_id: int) -> dict:
+    """Tap the solver's next move as a child would: the card of the square, the sum or difference,
+    two number cards, then Solve (or the two cards and Swap when stuck)."""
+    version, state = stored_match(server, match_id)
+    move = MIA.hint(state, 0)
+    board = page.locator("#play-board")
+    if move["type"] == "solve":
+        board.locator(f'[data-key="cell-{move["row"]}-{move["col"]}"]').click()
+        board.locator(f'[data-key="cell-option-{move["option"]}"]').click()
+    for card in move["cards"]:
+        board.locator(f'[data-key="card-{card}"]').click()
+    board.locator(f'[data-key="{move["type"]}"]').click()
+    expect(board).to_have_attribute("aria-busy", "false")
+    page.wait_for_function(
+        "v => globalThis.playShell && globalThis.playShell.shell.version > v", arg=version
+    )
+    assert stored_match(server, match_id)[0] == version + 1
+    return move
+
+
+def sign_in(page, server):
+    page.goto(server["url"] + "/student/")
+    page.get_by_label("Class code").fill(server["code"])
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("link", name="Ana").click()
+    page.get_by_label("Your PIN").fill(PIN)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/me/$"))
+
+
+def homework_card(page, server):
+    return page.locator(f'.homework-card[data-assignment="{server["assignment"]}"]')
+
+
+def test_student_plays_homework_leaves_and_resumes_where_she_stopped(page, server):
+    sign_in(page, server)
+    card = homework_card(page, server)
+    expect(card.get_by_role("heading", name="Squares for Friday")).to_be_visible()
+    expect(card).to_contain_text("0 of 2 done")
+    card.get_by_role("button", name="Play Squares for Friday").click()
+
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    match_id = int(re.search(r"/play/(\d+)/", page.url).group(1))
+    expect(page.locator("#play-status")).to_have_text("")  # the socket is connected
+    expect(page.locator("#play-board .mia-square")).to_be_visible()
+    expect(page.get_by_text("Solved: 0 of 9")).to_be_visible()
+    move = play_the_solvers_move(page, server, match_id)
+    assert move["type"] == "solve"  # a difficulty-1 deal opens with a right solve on offer
+    solved = f'[data-key="cell-{move["row"]}-{move["col"]}"]'
+    expect(page.get_by_text("Solved: 1 of 9")).to_be_visible()
+    expect(page.locator(solved)).to_have_class(re.compile(r"\bis-empty\b"))
+
+    # She leaves for her home page: the homework now says "Continue".
+    page.get_by_role("link", name="My games").click()
+    expect(page).to_have_url(re.compile(r"/me/$"))
+    card = homework_card(page, server)
+    expect(card).to_contain_text("0 of 2 done")
+    card.get_by_role("button", name="Continue Squares for Friday").click()
+
+    # The same match, where she stopped, and it plays on.
+    expect(page).to_have_url(re.compile(rf"/play/{match_id}/$"))
+    expect(page.locator("#play-status")).to_have_text("")
+    expect(page.get_by_text("Solved: 1 of 9")).to_be_visible()
+    expect(page.locator(solved)).to_have_class(re.compile(r"\bis-empty\b"))
+    play_the_solvers_move(page, server, match_id)
+    expect(page.get_by_text(re.compile(r"Solved: 2 of 9|Swaps: 1"))).to_be_visible()
+    with sqlite3.connect(server["database"]) as db:
+        works = db.execute(
+            "select item, match_id from classroom_assignmentwork where assignment_id = ?",
+            (server["assignment"],),
+        ).fetchall()
+    assert works == [(0, match_id)]

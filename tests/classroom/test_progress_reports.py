@@ -1,0 +1,336 @@
+"""Progress reports: the request page, the Celery task (CSV, PDF, idempotent, retry-safe after a
+worker died), the status page and downloads, and the weekly beat task."""
+
+import csv
+import datetime
+import io
+import os
+import re
+import subprocess
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import ProgressReport
+from classroom.progress import report_files, services
+from classroom.progress.selectors import Period
+from classroom.progress.tasks import compile_progress_report, compile_weekly_reports
+from config.celery import app as celery_app
+from tests.factories import make_attempts, make_class, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+UTC = datetime.UTC
+DAY1 = datetime.datetime(2026, 3, 3, 10, tzinfo=UTC)
+DAY2 = datetime.datetime(2026, 3, 11, 10, tzinfo=UTC)
+PERIOD = Period(datetime.date(2026, 3, 1), datetime.date(2026, 3, 14))
+
+
+class WorkerDied(BaseException):
+    """Stands for the worker process being killed: no `except Exception` sees it."""
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    # The services pass sets REDIS_URL, which sends tasks to the broker; here they run in-process.
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def classroom():
+    classroom = make_class(name="Class 4A")
+    ana = make_student(classroom, "Ana")
+    ben = make_student(classroom, "=Ben", secret="1111")  # a formula in a spreadsheet
+    make_student(classroom, "Carla", secret="2222")  # no answers at all
+    make_attempts(
+        ana,
+        [
+            (3, "+", 4, 7, 1200, DAY1),
+            (3, "+", 4, 8, 1800, DAY1),
+            (4, "+", 3, 7, 2600, DAY2),
+            (6, "x", 7, 24, 7000, DAY2),
+        ],
+    )
+    make_attempts(ben, [(9, "+", 8, 17, 2000, DAY2), (9, "+", 8, 16, 3000, DAY2)])
+    return classroom
+
+
+def new_report(classroom, period=PERIOD, **kwargs):
+    return ProgressReport.objects.create(
+        classroom=classroom, period_start=period.start, period_end=period.end, **kwargs
+    )
+
+
+def read(field):
+    with field.open("rb") as handle:
+        return handle.read()
+
+
+def pdf_pages(path):
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True, check=True).stdout
+    return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+
+
+def pdf_text(path, page):
+    return subprocess.run(
+        ["pdftotext", "-layout", "-f", str(page), "-l", str(page), path, "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_the_task_writes_the_csv_and_the_pdf(classroom):
+    report = new_report(classroom)
+    assert compile_progress_report.delay(report.pk).get() == "done"
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.DONE and report.tries == 1
+    assert report.finished_at is not None and report.error == ""
+
+    text = read(report.csv_file).decode("utf-8-sig")
+    assert list(csv.reader(io.StringIO(text))) == [
+        ["student", "skill", "operation", "range", "attempts", "correct", "accuracy", "median_ms"],
+        ["'=Ben", "add.within20", "add", "within20", "2", "1", "0.5000", "2500"],
+        ["Ana", "add.within10", "add", "within10", "3", "2", "0.6667", "1750"],
+        ["Ana", "mul.within100", "mul", "within100", "1", "0", "0.0000", "7500"],
+    ]
+
+    path = report.pdf_file.path
+    assert pdf_pages(path) == 4  # the class summary, then Ana, Ben and Carla
+    summary = pdf_text(path, 1)
+    assert "Progress report: Class 4A" in summary
+    assert "Students" in summary and "Most-missed facts" in summary
+    assert re.search(r"4 ?\+ ?3 +1", summary)  # the missed facts, with their misses
+    for page, name in [(2, "=Ben"), (3, "Ana"), (4, "Carla")]:
+        text = pdf_text(path, page)
+        assert text.lstrip().startswith(name), text
+    assert "Multiplication within 100" in pdf_text(path, 3)
+    assert "No answers in this period." in pdf_text(path, 4)
+
+
+def test_the_report_is_written_in_the_teachers_language(classroom):
+    report = new_report(classroom, language="es")
+    compile_progress_report.delay(report.pk)
+    report.refresh_from_db()
+    assert "Informe de progreso: Class 4A" in pdf_text(report.pdf_file.path, 1)
+
+
+def test_running_the_task_twice_changes_nothing(classroom):
+    report = new_report(classroom)
+    compile_progress_report.delay(report.pk)
+    report.refresh_from_db()
+    files = read(report.csv_file), read(report.pdf_file)
+    finished = report.finished_at
+
+    assert compile_progress_report.delay(report.pk).get() == "skipped"
+    report.refresh_from_db()
+    assert (report.tries, report.finished_at) == (1, finished)
+    # Compiled afresh (as a redelivered task would), the files are byte for byte the same.
+    ProgressReport.objects.filter(pk=report.pk).update(status=ProgressReport.Status.RUNNING)
+    assert compile_progress_report.delay(report.pk).get() == "done"
+    report.refresh_from_db()
+    assert (read(report.csv_file), read(report.pdf_file)) == files
+    assert report.tries == 2
+    assert sorted(os.listdir(os.path.dirname(report.pdf_file.path))) == sorted(
+        os.path.basename(name) for name in (report.csv_file.name, report.pdf_file.name)
+    )
+
+
+def test_a_worker_that_dies_mid_way_is_followed_by_a_run_that_finishes(classroom, monkeypatch):
+    clean = new_report(classroom)
+    compile_progress_report.delay(clean.pk)
+    clean.refresh_from_db()
+
+    report = new_report(classroom)
+    real_replace = os.replace
+
+    def die_on_the_pdf(source, target):
+        if target.endswith(".pdf"):
+            raise WorkerDied  # the CSV is in place, the PDF only half written
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", die_on_the_pdf)
+    with pytest.raises(WorkerDied):
+        compile_progress_report.delay(report.pk)
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.RUNNING and report.tries == 1
+    assert not report.pdf_file and not report.csv_file
+
+    monkeypatch.setattr(os, "replace", real_replace)
+    # acks_late: the broker hands the same task to another worker.
+    assert compile_progress_report.delay(report.pk).get() == "done"
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.DONE and report.tries == 2
+    assert read(report.csv_file) == read(clean.csv_file)
+    assert read(report.pdf_file) == read(clean.pdf_file)
+    leftovers = [n for n in os.listdir(os.path.dirname(report.pdf_file.path)) if "part" in n]
+    assert leftovers == []
+
+
+def test_an_error_is_retried_by_celery(classroom, monkeypatch):
+    real_pdf = report_files.report_pdf
+    calls = []
+
+    def flaky(**kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("disk full")
+        return real_pdf(**kwargs)
+
+    monkeypatch.setattr(report_files, "report_pdf", flaky)
+    report = new_report(classroom)
+    compile_progress_report.delay(report.pk)
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.DONE
+    assert report.tries == 2 and len(calls) == 2 and report.error == ""
+
+
+def test_a_report_that_keeps_failing_is_marked_failed_and_can_be_asked_again(
+    classroom, monkeypatch, client, django_capture_on_commit_callbacks
+):
+    def broken(**kwargs):
+        raise ValueError("no good")
+
+    monkeypatch.setattr(report_files, "report_pdf", broken)
+    report = new_report(classroom)
+    assert compile_progress_report.delay(report.pk).get() == "failed"
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.FAILED
+    assert report.tries == compile_progress_report.max_retries + 1
+    assert report.error == "ValueError: no good"
+
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_report", args=[report.pk])).content.decode()
+    assert "could not be compiled" in page and "Try again" in page
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("classroom:progress_report_retry", args=[report.pk]))
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.DONE and report.tries == 1
+
+
+def test_too_many_tries_give_up(classroom):
+    report = new_report(classroom, status=ProgressReport.Status.RUNNING, tries=services.MAX_TRIES)
+    assert compile_progress_report.delay(report.pk).get() == "gave_up"
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.FAILED and not report.pdf_file
+
+
+def test_a_run_taken_over_by_a_later_one_does_not_finish_the_report(classroom, monkeypatch):
+    real_csv = report_files.report_csv
+
+    def meanwhile_another_run_claims_it(reports):
+        ProgressReport.objects.filter(pk=report.pk).update(tries=2)
+        return real_csv(reports)
+
+    monkeypatch.setattr(report_files, "report_csv", meanwhile_another_run_claims_it)
+    report = new_report(classroom)
+    assert services.report_compile(report_id=report.pk) == "superseded"
+    report.refresh_from_db()
+    assert report.status == ProgressReport.Status.RUNNING and not report.pdf_file
+
+
+def test_a_teacher_requests_a_report_and_downloads_it(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    form = client.get(reverse("classroom:progress_reports"), {"classroom": classroom.pk})
+    assert f'<option value="{classroom.pk}" selected>' in form.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("classroom:progress_reports"),
+            {
+                "classroom": classroom.pk,
+                "period": "dates",
+                "start": "2026-03-01",
+                "end": "2026-03-14",
+            },
+        )
+    report = ProgressReport.objects.get()
+    assert response["Location"] == reverse("classroom:progress_report", args=[report.pk])
+    assert (report.requested_by, report.period_start, report.weekly) == (
+        classroom.teacher,
+        datetime.date(2026, 3, 1),
+        False,
+    )
+    assert report.status == ProgressReport.Status.DONE  # embedded: Celery ran it eagerly
+
+    status = client.get(reverse("classroom:progress_report_status", args=[report.pk])).json()
+    assert status == {"status": "done", "label": "Ready", "pending": False}
+    page = client.get(response["Location"]).content.decode()
+    pdf_url = reverse("classroom:progress_report_download", args=[report.pk, "pdf"])
+    csv_url = reverse("classroom:progress_report_download", args=[report.pk, "csv"])
+    assert pdf_url in page and csv_url in page and "js/progress/report-status.js" not in page
+
+    download = client.get(pdf_url)
+    assert download["Content-Type"] == "application/pdf"
+    assert 'filename="progress-class-4a-20260301-20260314.pdf"' in download["Content-Disposition"]
+    assert b"".join(download.streaming_content).startswith(b"%PDF")
+    assert client.get(csv_url)["Content-Type"].startswith("text/csv")
+    other_kind = reverse("classroom:progress_report_download", args=[report.pk, "doc"])
+    assert client.get(other_kind).status_code == 404
+
+
+def test_the_status_page_of_a_pending_report_updates_itself(classroom, client):
+    report = new_report(classroom)
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_report", args=[report.pk])).content.decode()
+    assert "js/progress/report-status.js" in page
+    assert '<meta http-equiv="refresh"' in page  # without script
+    assert 'role="status"' in page and "Queued" in page
+    assert reverse("classroom:progress_report_download", args=[report.pk, "pdf"]) not in page
+    download = client.get(reverse("classroom:progress_report_download", args=[report.pk, "pdf"]))
+    assert download.status_code == 404
+    assert client.get(reverse("classroom:progress_report_status", args=[report.pk])).json() == {
+        "status": "queued",
+        "label": "Queued",
+        "pending": True,
+    }
+
+
+# --- the weekly report (Celery beat) -------------------------------------------------------------
+
+
+def test_beat_compiles_last_weeks_report_for_each_class_with_activity(
+    django_capture_on_commit_callbacks,
+):
+    assert settings.CELERY_BEAT_SCHEDULE["weekly-progress-reports"]["task"] == (
+        compile_weekly_reports.name
+    )
+    celery_app.loader.import_default_modules()
+    assert compile_weekly_reports.name in celery_app.tasks
+    assert compile_progress_report.name in celery_app.tasks
+
+    today = timezone.localdate()
+    last_wednesday = today - datetime.timedelta(days=today.weekday() + 5)
+    when = datetime.datetime.combine(last_wednesday, datetime.time(10), tzinfo=UTC)
+    busy = make_class(make_teacher(), name="Busy")
+    make_attempts(make_student(busy, "Ana"), [(2, "+", 3, 5, 1000, when)])
+    quiet = make_class(make_teacher(), name="Quiet")
+    make_attempts(make_student(quiet, "Ben"), [(2, "+", 3, 5, 1000, timezone.now())])
+    make_class(make_teacher(), name="Empty")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert compile_weekly_reports.delay().get() == 1
+    report = ProgressReport.objects.get()
+    assert report.classroom == busy and report.weekly
+    assert report.period_start == last_wednesday - datetime.timedelta(days=2)  # a Monday
+    assert report.period_end == report.period_start + datetime.timedelta(days=6)
+    assert report.status == ProgressReport.Status.DONE
+    # Beat firing twice (or a retried beat task) makes no second report.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert compile_weekly_reports.delay().get() == 0
+    assert callbacks == []
+    assert ProgressReport.objects.count() == 1

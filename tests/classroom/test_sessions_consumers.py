@@ -1,0 +1,261 @@
+"""The sessions' sockets through the whole ASGI application (origin check, session auth, routing):
+the student socket (/ws/student/) and the teacher's live monitor (/ws/session/<id>/)."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from classroom.sessions import consumers, push, services
+from config.asgi import application
+from games.services import submit_move
+from tests.classroom.sessions_helpers import (
+    a_class,
+    record_attempts,
+    seat_of,
+    started_session,
+    wrong_claim,
+)
+from tests.factories import make_session, make_teacher, session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def connect(path, user=None):
+    headers = [(b"origin", b"http://127.0.0.1:8000")]
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie_for)(user)
+        headers.append((b"cookie", cookie.encode()))
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await ws.connect()
+    return ws, connected, code
+
+
+async def next_of(ws, kind, timeout=3):
+    """The next message of a type, skipping others."""
+    while True:
+        message = await ws.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+def by_name(snapshot):
+    return {s["name"]: s for s in snapshot["students"]}
+
+
+# --- the monitor: who may connect ----------------------------------------------------------------
+
+
+@database_sync_to_async
+def a_started_session(size=2, **kwargs):
+    classroom, students, session = started_session(size, **kwargs)
+    return classroom, students, session
+
+
+async def test_the_classes_teacher_gets_a_snapshot_at_once():
+    classroom, _students, session = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, connected, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    assert connected
+    snapshot = await ws.receive_json_from(timeout=3)
+    assert snapshot["type"] == "monitor"
+    assert snapshot["session"]["id"] == session.pk and snapshot["session"]["status"] == "playing"
+    assert set(by_name(snapshot)) == {"Student 01", "Student 02"}
+    assert isinstance(snapshot["server_time"], int)
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.send_json_to({"type": "move"})
+    assert (await ws.receive_json_from())["code"] == "unknown_type"
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize(("who", "code"), [("nobody", 4401), ("student", 4403), ("other", 4403)])
+async def test_nobody_else_may_watch_the_monitor(who, code):
+    _classroom, students, session = await a_started_session(2, table_size=2)
+    user = {
+        "nobody": None,
+        "student": students[0],
+        "other": await database_sync_to_async(make_teacher)(),
+    }[who]
+    _ws, connected, close_code = await connect(f"/ws/session/{session.pk}/", user)
+    assert not connected and close_code == code
+
+
+async def test_an_unknown_session_is_refused():
+    classroom, _students, session = await a_started_session(1, table_size=2)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    _ws, connected, code = await connect(f"/ws/session/{session.pk + 100}/", teacher)
+    assert not connected and code == 4403
+
+
+# --- the monitor: live -------------------------------------------------------------------------
+
+
+async def test_the_lobby_shows_who_joins_live():
+    classroom, (_ana, ben) = await database_sync_to_async(a_class)(2)
+    session = await database_sync_to_async(make_session)(classroom)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    first = await ws.receive_json_from(timeout=3)
+    assert first["present"] == [] and first["session"]["status"] == "lobby"
+    await database_sync_to_async(services.session_join)(session=session, student=ben)
+    snapshot = await next_of(ws, "monitor")
+    assert [p["name"] for p in snapshot["present"]] == ["Student 02"]
+    await ws.disconnect()
+
+
+async def test_the_monitor_updates_after_a_move():
+    classroom, (ana, _ben), session = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    first = await ws.receive_json_from(timeout=3)
+    assert by_name(first)["Student 01"]["attempts"] == 0
+
+    @database_sync_to_async
+    def ana_claims_wrong():
+        match, seat = seat_of(session, ana)
+        submit_move(match_id=match.pk, user=ana, move=wrong_claim(match, seat), client_id="a1")
+
+    await ana_claims_wrong()
+    snapshot = await next_of(ws, "monitor")
+    row = by_name(snapshot)["Student 01"]
+    assert (row["attempts"], row["correct"], row["accuracy"]) == (1, 0, 0.0)
+    assert row["skills"][0]["attempts"] == 1 and row["median_ms"] is not None
+    assert by_name(snapshot)["Student 02"]["attempts"] == 0
+    await ws.disconnect()
+
+
+async def test_needs_help_flags_reach_the_teacher_as_students_play():
+    classroom, (ana, _ben), session = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    await ws.receive_json_from(timeout=3)
+
+    @database_sync_to_async
+    def ana_struggles():
+        match, seat = seat_of(session, ana)
+        record_attempts(match, ana, seat, [("add.within20", False, 4000)] * 4)
+        # The fifth attempt is a real move: its news is what wakes the monitor up.
+        submit_move(match_id=match.pk, user=ana, move=wrong_claim(match, seat), client_id="a5")
+
+    await ana_struggles()
+    snapshot = await next_of(ws, "monitor")
+    flags = {f["reason"]: f for f in by_name(snapshot)["Student 01"]["needs_help"]}
+    assert flags["low_accuracy"]["accuracy"] == 0.0
+    assert flags["repeated_errors"]["skill"] == "add.within20"
+    assert snapshot["needs_help"] == [ana.pk]
+    assert by_name(snapshot)["Student 02"]["needs_help"] == []
+    await ws.disconnect()
+
+
+async def test_other_sessions_matches_do_not_wake_this_monitor():
+    classroom, (_ana, _ben), session = await a_started_session(2, table_size=3)
+    _other_class, (carla, _dan), other = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    await ws.receive_json_from(timeout=3)
+
+    @database_sync_to_async
+    def carla_plays():
+        match, seat = seat_of(other, carla)
+        submit_move(match_id=match.pk, user=carla, move=wrong_claim(match, seat), client_id="c1")
+
+    await carla_plays()
+    assert await ws.receive_nothing(timeout=1)
+    await ws.disconnect()
+
+
+async def test_a_burst_of_news_gives_at_most_two_snapshots_a_second():
+    classroom, _students, session = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    await ws.receive_json_from(timeout=3)
+    layer = get_channel_layer()
+    for _ in range(30):
+        await layer.group_send(push.session_group(session.pk), {"type": "sessions.changed"})
+        await asyncio.sleep(0.02)
+    received = 0
+    while not await ws.receive_nothing(timeout=0.8):
+        await ws.receive_json_from()
+        received += 1
+    # 30 pieces of news over ~0.6 s (plus the quiet wait) fit in two or three snapshots.
+    assert 1 <= received <= 3
+    await ws.disconnect()
+
+
+async def test_the_tick_refreshes_a_playing_session_without_news(monkeypatch):
+    monkeypatch.setattr(consumers, "MONITOR_TICK_SECONDS", 0.3)
+    classroom, _students, session = await a_started_session(2, table_size=3)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    await ws.receive_json_from(timeout=3)
+    again = await ws.receive_json_from(timeout=2)  # no move, no join: the tick alone
+    assert again["type"] == "monitor"
+    await ws.disconnect()
+
+
+# --- the student socket --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("who", "code"), [("nobody", 4401), ("teacher", 4403)])
+async def test_the_student_socket_is_for_students(who, code):
+    user = None if who == "nobody" else await database_sync_to_async(make_teacher)()
+    _ws, connected, close_code = await connect("/ws/student/", user)
+    assert not connected and close_code == code
+
+
+async def test_a_signed_in_student_sees_a_session_open_at_once_and_is_sent_to_their_table():
+    classroom, (ana, _ben) = await database_sync_to_async(a_class)(2)
+    _other_class, (stranger,) = await database_sync_to_async(a_class)(1, name="Other")
+    ana_ws, connected, _ = await connect("/ws/student/", ana)
+    assert connected
+    assert await ana_ws.receive_json_from(timeout=3) == {"type": "sessions", "sessions": []}
+    stranger_ws, _, _ = await connect("/ws/student/", stranger)
+    await stranger_ws.receive_json_from(timeout=3)
+
+    session = await database_sync_to_async(make_session)(classroom, table_size=3)
+    opened = await next_of(ana_ws, "sessions")
+    (item,) = opened["sessions"]
+    assert item["id"] == session.pk and item["status"] == "lobby" and not item["joined"]
+    assert item["join_url"] == f"/me/sessions/{session.pk}/join/"
+    assert item["play_url"] is None and "Canada 47" in item["title"]
+    assert await stranger_ws.receive_nothing(timeout=0.5)  # another class's session
+
+    await database_sync_to_async(services.session_join)(session=session, student=ana)
+    joined = await next_of(ana_ws, "sessions")
+    assert joined["sessions"][0]["joined"]
+
+    await database_sync_to_async(services.session_start)(session=session)
+    seated = await next_of(ana_ws, "seated")
+    match, _seat = await database_sync_to_async(seat_of)(session, ana)
+    assert seated == {
+        "type": "seated",
+        "session_id": session.pk,
+        "match_id": match.pk,
+        "play_url": f"/play/{match.pk}/",
+    }
+    listed = await next_of(ana_ws, "sessions")
+    assert listed["sessions"][0]["play_url"] == f"/play/{match.pk}/"
+
+    await database_sync_to_async(services.session_end)(session=session)
+    ended = await next_of(ana_ws, "sessions")
+    assert ended["sessions"] == []
+    await ana_ws.disconnect()
+    await stranger_ws.disconnect()
+
+
+async def test_students_who_did_not_join_are_not_seated():
+    classroom, (ana, ben) = await database_sync_to_async(a_class)(2)
+    session = await database_sync_to_async(make_session)(classroom, table_size=2)
+    await database_sync_to_async(services.session_join)(session=session, student=ana)
+    ben_ws, _, _ = await connect("/ws/student/", ben)
+    await ben_ws.receive_json_from(timeout=3)
+    await database_sync_to_async(services.session_start)(session=session)
+    listed = await ben_ws.receive_json_from(timeout=3)
+    assert listed["type"] == "sessions"  # the session plays now; Ben may still join late
+    assert listed["sessions"][0]["status"] == "playing"
+    assert listed["sessions"][0]["play_url"] is None and not listed["sessions"][0]["joined"]
+    assert await ben_ws.receive_nothing(timeout=0.5)  # and no "seated"
+    await ben_ws.disconnect()

@@ -1,0 +1,401 @@
+"""Pages of class sessions: permissions over every URL, the new-session form (engine-validated),
+the teacher's lobby, seating and monitor, the projector, the students' Join and waiting room, and
+query counts the same for 3 and for 30 students."""
+
+import pytest
+from django.urls import reverse
+
+from classroom.models import ClassSession, SessionPresence
+from classroom.sessions import services
+from games.models import Match
+from tests.classroom.sessions_helpers import (
+    a_class,
+    joined_session,
+    record_attempts,
+    seat_of,
+    started_session,
+)
+from tests.factories import make_session, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_in(client, user):
+    client.force_login(
+        user,
+        backend="django.contrib.auth.backends.ModelBackend"
+        if user.role == "teacher"
+        else "accounts.backends.StudentSecretBackend",
+    )
+    return client
+
+
+TEACHER_GETS = ["sessions_detail", "sessions_live", "sessions_projector", "sessions_projector_live"]
+TEACHER_POSTS = [
+    "sessions_deal",
+    "sessions_move",
+    "sessions_start",
+    "sessions_seat_late",
+    "sessions_end",
+]
+CLASS_URLS = ["sessions_list", "sessions_create"]
+
+
+@pytest.fixture
+def world():
+    classroom, (ana, ben) = a_class(2)
+    session = make_session(classroom, table_size=2)
+    other_class, (stranger,) = a_class(1, teacher=make_teacher(), name="Other class")
+    return {
+        "classroom": classroom,
+        "session": session,
+        "teacher": classroom.teacher,
+        "ana": ana,
+        "ben": ben,
+        "other_teacher": other_class.teacher,
+        "stranger": stranger,
+    }
+
+
+def teacher_urls(world):
+    session, classroom = world["session"], world["classroom"]
+    urls = [("get", reverse(f"classroom:{name}", args=[classroom.pk])) for name in CLASS_URLS]
+    urls += [("get", reverse(f"classroom:{name}", args=[session.pk])) for name in TEACHER_GETS]
+    urls += [("post", reverse(f"classroom:{name}", args=[session.pk])) for name in TEACHER_POSTS]
+    return urls
+
+
+def student_urls(world):
+    session = world["session"]
+    return [
+        ("get", reverse("classroom:sessions_lobby", args=[session.pk])),
+        ("post", reverse("classroom:sessions_join", args=[session.pk])),
+    ]
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client, world):
+    for method, url in teacher_urls(world) + student_urls(world):
+        response = getattr(client, method)(url)
+        assert response.status_code == 302 and "/login/" in response["Location"], url
+
+
+def test_students_never_reach_teacher_pages(client, world):
+    sign_in(client, world["ana"])
+    for method, url in teacher_urls(world):
+        assert getattr(client, method)(url).status_code == 403, url
+
+
+def test_another_teacher_gets_not_found_and_changes_nothing(client, world):
+    services.session_join(session=world["session"], student=world["ana"])
+    sign_in(client, world["other_teacher"])
+    for method, url in teacher_urls(world):
+        assert getattr(client, method)(url).status_code == 404, url
+    world["session"].refresh_from_db()
+    assert world["session"].status == ClassSession.Status.LOBBY
+    assert not Match.objects.exists()
+
+
+def test_teachers_never_reach_student_pages(client, world):
+    sign_in(client, world["teacher"])
+    for method, url in student_urls(world):
+        assert getattr(client, method)(url).status_code == 403, url
+
+
+def test_a_student_of_another_class_gets_not_found(client, world):
+    sign_in(client, world["stranger"])
+    for method, url in student_urls(world):
+        assert getattr(client, method)(url).status_code == 404, url
+    assert not SessionPresence.objects.exists()
+
+
+def test_the_classes_teacher_reaches_every_page(client, world):
+    sign_in(client, world["teacher"])
+    for method, url in teacher_urls(world):
+        if method == "get":
+            assert client.get(url).status_code == 200, url
+
+
+# --- the new-session form ------------------------------------------------------------------------
+
+
+def create_url(classroom):
+    return reverse("classroom:sessions_create", args=[classroom.pk])
+
+
+def test_the_form_offers_every_variant_with_its_options(client, world):
+    sign_in(client, world["teacher"])
+    page = client.get(create_url(world["classroom"])).content.decode()
+    for key in (
+        "mia:canada47",
+        "mia:solo3",
+        "mia:express",
+        "sum:standard",
+        "add_or_multiply:standard",
+    ):
+        assert f'value="{key}"' in page
+        assert f'data-variant="{key}"' in page
+    assert 'name="opt__mia__canada47__target"' in page and 'value="47"' in page
+    assert 'data-min-players="1" data-max-players="1"' in page  # the solo square
+    assert "Canada 47 (first to the target wins) (2 to 6 players)" in page
+
+
+def test_opening_a_lobby(client, world):
+    sign_in(client, world["teacher"])
+    response = client.post(
+        create_url(world["classroom"]),
+        {
+            "variant": "mia:canada47",
+            "table_size": "3",
+            "bot_level": "strong",
+            "opt__mia__canada47__target": "30",
+            "opt__mia__canada47__pass_timeout_seconds": "25",
+            "opt__mia__express__target": "not even a field",
+            "opt__mia__express__pass_timeout_seconds": "-5",  # another variant's: ignored
+        },
+    )
+    session = ClassSession.objects.latest("id")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("classroom:sessions_detail", args=[session.pk])
+    assert (session.game, session.variant, session.table_size, session.bot_level) == (
+        "mia",
+        "canada47",
+        3,
+        "strong",
+    )
+    assert session.options["target"] == 30 and session.options["pass_timeout_seconds"] == 25
+    assert session.status == ClassSession.Status.LOBBY
+
+
+def test_a_solo_variant_gets_tables_of_one(client, world):
+    sign_in(client, world["teacher"])
+    client.post(
+        create_url(world["classroom"]),
+        {"variant": "mia:solo3", "table_size": "4", "bot_level": "easy"},
+    )
+    session = ClassSession.objects.latest("id")
+    assert (session.variant, session.table_size) == ("solo3", 1)
+
+
+def test_the_engine_refusing_the_table_size_is_a_form_error(client, world):
+    sign_in(client, world["teacher"])
+    before = ClassSession.objects.count()
+    response = client.post(
+        create_url(world["classroom"]),
+        {"variant": "add_or_multiply:standard", "table_size": "4", "bot_level": "easy"},
+    )
+    assert response.status_code == 200
+    assert "Add or Multiply? is played by exactly 3 players." in response.content.decode()
+    assert ClassSession.objects.count() == before
+
+
+def test_an_option_out_of_range_is_a_form_error(client, world):
+    sign_in(client, world["teacher"])
+    response = client.post(
+        create_url(world["classroom"]),
+        {
+            "variant": "mia:canada47",
+            "table_size": "3",
+            "bot_level": "easy",
+            "opt__mia__canada47__target": "5",
+        },
+    )
+    assert response.status_code == 200
+    assert "greater than or equal to 10" in response.content.decode()
+    assert ClassSession.objects.count() == 1  # the fixture's
+
+
+# --- the teacher's session page ------------------------------------------------------------------
+
+
+def test_the_lobby_page_shows_who_is_present(client, world):
+    session = world["session"]
+    services.session_join(session=session, student=world["ben"])
+    sign_in(client, world["teacher"])
+    page = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "1 student in the lobby" in page and "Student 02" in page
+    assert "Start the game" in page
+    assert f'data-socket="/ws/session/{session.pk}/"' in page
+    live = client.get(reverse("classroom:sessions_live", args=[session.pk])).content.decode()
+    assert "Student 02" in live and "<html" not in live
+
+
+def test_deal_move_start_and_end_through_the_pages(client, world):
+    session = world["session"]
+    for student in (world["ana"], world["ben"]):
+        services.session_join(session=session, student=student)
+    sign_in(client, world["teacher"])
+    detail = reverse("classroom:sessions_detail", args=[session.pk])
+
+    assert client.post(reverse("classroom:sessions_deal", args=[session.pk])).status_code == 302
+    page = client.get(detail).content.decode()
+    assert "Move Student 01 to" in page and "Table 1, seat 2 (Student 02)" in page
+    response = client.post(
+        reverse("classroom:sessions_move", args=[session.pk]),
+        {"student": world["ana"].pk, "place": "2:0"},
+    )
+    assert response.status_code == 302
+    page = client.get(detail).content.decode()
+    assert "The student was moved." in page
+    assert "A new table (3)" in page  # two tables now: a third can be opened
+
+    response = client.post(reverse("classroom:sessions_move", args=[session.pk]), {"place": "x"})
+    assert "Choose where the student goes." in client.get(response["Location"]).content.decode()
+
+    client.post(reverse("classroom:sessions_start", args=[session.pk]))
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.PLAYING
+    page = client.get(detail).content.decode()
+    assert "Live monitor" in page and "Projector view" in page
+    assert Match.objects.filter(session_table__session=session).count() == 2
+    for match in Match.objects.filter(session_table__session=session):
+        assert reverse("games:watch", args=[match.pk]) in page
+
+    client.post(reverse("classroom:sessions_end", args=[session.pk]))
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.ENDED
+    assert not Match.objects.filter(status=Match.Status.PLAYING).exists()
+    assert "End the session" not in client.get(detail).content.decode()
+
+
+def test_starting_an_empty_lobby_says_why(client, world):
+    sign_in(client, world["teacher"])
+    response = client.post(reverse("classroom:sessions_start", args=[world["session"].pk]))
+    assert (
+        "No student has joined the lobby yet." in client.get(response["Location"]).content.decode()
+    )
+
+
+def test_late_arrivals_are_listed_and_seated(client, world):
+    session = world["session"]
+    services.session_join(session=session, student=world["ana"])
+    services.session_start(session=session)
+    services.session_join(session=session, student=world["ben"])
+    sign_in(client, world["teacher"])
+    page = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "Seat 1 late arrival" in page
+    client.post(reverse("classroom:sessions_seat_late", args=[session.pk]))
+    assert seat_of(session, world["ben"])[0].label == "Table 2"
+
+
+def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, world):
+    _classroom, students, session = started_session(3, table_size=2)
+    ana = students[0]
+    match, seat = seat_of(session, ana)
+    record_attempts(match, ana, seat, [("add.within10", False, 900)] * 5)
+    sign_in(client, session.classroom.teacher)
+    page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
+    assert "Leaderboard" in page and "Table 1" in page and "Table 2" in page
+    assert "Student 01" in page
+    assert "Low accuracy" not in page  # the class sees the projector
+    detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "Low accuracy (0 %)" in detail and "1 student needs help." in detail
+
+
+# --- students ------------------------------------------------------------------------------------
+
+
+def test_the_home_page_shows_an_open_session_with_a_join_button(client, world):
+    sign_in(client, world["ana"])
+    page = client.get(reverse("classroom:student_home")).content.decode()
+    join = reverse("classroom:sessions_join", args=[world["session"].pk])
+    assert f'action="{join}"' in page and "Join" in page
+    assert 'data-socket="/ws/student/"' in page
+
+
+def test_joining_leads_to_the_waiting_room_then_the_table(client, world):
+    session = world["session"]
+    sign_in(client, world["ana"])
+    response = client.post(reverse("classroom:sessions_join", args=[session.pk]))
+    lobby = reverse("classroom:sessions_lobby", args=[session.pk])
+    assert response["Location"] == lobby
+    assert SessionPresence.objects.filter(session=session, student=world["ana"]).exists()
+    assert "Wait for your teacher to start the game." in client.get(lobby).content.decode()
+    services.session_start(session=session)
+    match, _seat = seat_of(session, world["ana"])
+    assert client.get(lobby)["Location"] == reverse("games:play", args=[match.pk])
+    page = client.get(reverse("classroom:student_home")).content.decode()
+    assert reverse("games:play", args=[match.pk]) in page and "Go to your table" in page
+
+
+def test_joining_an_ended_session_says_so(client, world):
+    services.session_end(session=world["session"])
+    sign_in(client, world["ana"])
+    response = client.post(reverse("classroom:sessions_join", args=[world["session"].pk]))
+    assert response["Location"] == reverse("classroom:student_home")
+    assert "This game session has ended." in client.get(response["Location"]).content.decode()
+
+
+# --- query counts --------------------------------------------------------------------------------
+
+
+def a_busy_session(size):
+    _classroom, students, session = started_session(size, table_size=4)
+    for student in students:
+        match, seat = seat_of(session, student)
+        record_attempts(match, student, seat, [("add.within10", True, 800)] * 2)
+    late = make_student(session.classroom, "Late")
+    services.session_join(session=session, student=late)
+    return session
+
+
+PAGES_PLAYING = [
+    # name, queries: the auth session, the user, the session, then the monitor's five
+    ("sessions_detail", 8),
+    ("sessions_live", 8),
+    ("sessions_projector", 8),
+    ("sessions_projector_live", 8),
+]
+
+
+@pytest.mark.parametrize("size", [3, 30])
+@pytest.mark.parametrize(("name", "queries"), PAGES_PLAYING)
+def test_session_pages_read_as_many_queries_for_3_as_for_30_students(
+    client, size, name, queries, django_assert_num_queries
+):
+    session = a_busy_session(size)
+    sign_in(client, session.classroom.teacher)
+    url = reverse(f"classroom:{name}", args=[session.pk])
+    with django_assert_num_queries(queries):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.decode().count("Student ") >= size
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_the_lobby_page_reads_as_many_queries_for_3_as_for_30_students(
+    client, size, django_assert_num_queries
+):
+    _classroom, _students, session = joined_session(size, table_size=4)
+    services.session_deal(session=session)
+    sign_in(client, session.classroom.teacher)
+    # the auth session, the user, the session, presences, tables, places (no match yet)
+    with django_assert_num_queries(6):
+        response = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
+    assert response.content.decode().count('class="move-form"') == size
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_the_sessions_list_reads_as_many_queries_for_3_as_for_30_students(
+    client, size, django_assert_num_queries
+):
+    classroom, _students, _session = started_session(size, table_size=4)
+    make_session(classroom)
+    sign_in(client, classroom.teacher)
+    with django_assert_num_queries(4):
+        response = client.get(reverse("classroom:sessions_list", args=[classroom.pk]))
+    page = response.content.decode()
+    assert page.count("/teacher/sessions/") >= 2
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_the_students_open_sessions_read_two_queries_whatever_the_class(
+    size, django_assert_num_queries
+):
+    from classroom.sessions.selectors import student_open_sessions
+
+    classroom, students, _session = started_session(size, table_size=4)
+    make_session(classroom)
+    with django_assert_num_queries(2):
+        sessions = student_open_sessions(student=students[0])
+    assert [s["status"] for s in sessions] == ["playing", "lobby"]
+    assert sessions[0]["play_url"] and sessions[1]["play_url"] is None

@@ -8,14 +8,17 @@ PORT ?= 8000
 # Embedded `make test` leaves out the tests that need PostgreSQL and Redis; with DATABASE_URL and
 # REDIS_URL set (`make test-services`, CI) the whole suite runs and those tests must pass.
 PYTEST_ARGS ?=
+# pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases.
+PYTEST_WORKERS ?= 2
 
-.PHONY: help install system-deps run test test-embedded test-services services lint format messages bench clean
+.PHONY: help install system-deps run test test-embedded test-services services lint format messages bench loadtest clean
 
 help:
 	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
 	@echo "make test           the whole test suite (embedded, or on services when DATABASE_URL is set)"
 	@echo "make test-services  the suite against PostgreSQL + Redis on 127.0.0.1 (started if needed)"
 	@echo "make lint           ruff + import-linter (layer contracts)"
+	@echo "make loadtest       900 students on two Daphne processes: docs/capacity.md"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,9 +45,9 @@ test: install
 	@scripts/system-deps chromium poppler-utils
 ifdef DATABASE_URL
 	@scripts/services-up
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 else
-	$(BIN)/pytest -m "not services" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not services" $(PYTEST_ARGS)
 endif
 
 test-services:
@@ -62,6 +65,20 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m engine.bench
+
+# The capacity measurement of docs/capacity.md: 900 students at tables of 3 on two Daphne processes
+# sharing PostgreSQL and Redis. Its own database and Redis number, so that it neither touches nor
+# hears a development site or a test run on the same services.
+LOADTEST_DATABASE ?= classroom_loadtest
+LOADTEST_ENV = DATABASE_URL=postgres://postgres@127.0.0.1:5432/$(LOADTEST_DATABASE) \
+  REDIS_URL=redis://127.0.0.1:6379/1
+LOADTEST_ARGS ?= --daphnes 2 --students 900 --rate 180 --duration 60
+
+loadtest: install
+	@scripts/services-up
+	@createdb -h 127.0.0.1 -U postgres $(LOADTEST_DATABASE) 2>/dev/null || true
+	$(LOADTEST_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(LOADTEST_ENV) $(BIN)/python manage.py loadtest $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache db.sqlite3

@@ -108,8 +108,18 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 10},
+            # channels_redis's layer, reading each process's news in batches (games/layers.py).
+            "BACKEND": "games.layers.BatchingRedisChannelLayer",
+            "CONFIG": {
+                # redis-py refuses a command beyond max_connections (100 by default) instead of
+                # waiting, and a class reconnecting at once joins hundreds of groups together.
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                "capacity": 1500,
+                "expiry": 10,
+                # Servers that must not hear each other's news on one Redis (the load test's own
+                # Daphne processes, parallel test runs) take different prefixes.
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -22,7 +22,6 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connection
 
 import engine
 from engine import EngineError
@@ -42,15 +41,6 @@ FLOOD_CLOSE_AFTER = 50
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_FLOOD = 4429
-
-
-def _parallel_writers() -> bool:
-    """Whether moves may run off the process's one shared sync thread, so that moves of different
-    matches wait for the database side by side instead of in one queue (docs/capacity.md).
-    PostgreSQL locks the match row; SQLite has no row locks and would refuse concurrent writers,
-    so the embedded site keeps them in line. (services._TurnLocks keeps each match's news in
-    commit order either way.)"""
-    return connection.features.has_select_for_update
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -141,9 +131,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("bad_client_id", "client_id is a short string")
             return
         try:
-            result = await database_sync_to_async(
-                services.submit_move, thread_sensitive=not _parallel_writers()
-            )(match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id)
+            result = await database_sync_to_async(services.submit_move)(
+                match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
+            )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
             return

@@ -10,10 +10,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-import threading
 import time
 from collections.abc import Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +147,7 @@ def submit_move(
     if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
         raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
     received_at = timezone.now()
-    with _in_turn(match_id), transaction.atomic():
+    with transaction.atomic():
         match, seats, replayed = _locked_with_seats(match_id, client_id=client_id)
         seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
         if seat is None:
@@ -186,7 +184,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
     at_ms = now_ms() if at_ms is None else at_ms
-    with _in_turn(match_id), transaction.atomic():
+    with transaction.atomic():
         try:
             match = _locked(match_id)
         except MatchError:
@@ -270,7 +268,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
 
 def match_abandon(*, match_id: int) -> None:
     """Stop a match that is still playing (the teacher ends it); nothing more is applied."""
-    with _in_turn(match_id), transaction.atomic():
+    with transaction.atomic():
         match = _locked(match_id)
         if not match.is_playing:
             return
@@ -283,36 +281,6 @@ def match_abandon(*, match_id: int) -> None:
 
 
 # --- the parts -----------------------------------------------------------------------------------
-
-
-class _TurnLocks:
-    """One lock per match being written in this process. The row lock alone orders the commits;
-    holding this one too until the commit's broadcast is queued (``on_commit`` runs inside the
-    ``atomic`` block's exit) makes the news leave this process in commit order even when moves of
-    one match run on several threads (the socket runs moves off the shared sync thread)."""
-
-    def __init__(self):
-        self._guard = threading.Lock()
-        self._locks: dict[Any, list] = {}  # match id -> [lock, holders and waiters]
-
-    @contextmanager
-    def __call__(self, match_id):
-        with self._guard:
-            entry = self._locks.get(match_id)
-            if entry is None:
-                entry = self._locks[match_id] = [threading.RLock(), 0]
-            entry[1] += 1
-        try:
-            with entry[0]:
-                yield
-        finally:
-            with self._guard:
-                entry[1] -= 1
-                if not entry[1]:
-                    del self._locks[match_id]
-
-
-_in_turn = _TurnLocks()
 
 
 def _locked(match_id) -> Match:

@@ -57,7 +57,8 @@ def test_database_and_redis_urls_switch_to_services():
     # Under ASGI: no persistent per-thread connections, psycopg's pool instead.
     assert got["conn_max_age"] == 0
     assert got["options"]["pool"]["max_size"] >= 1
-    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    # channels_redis's layer, reading in batches (games/layers.py subclasses it).
+    assert got["layer"] == "games.layers.BatchingRedisChannelLayer"
     assert got["eager"] is False
     assert got["broker"] == "redis://r:6379/1"
 

@@ -1,0 +1,107 @@
+"""``manage.py loadtest``: the real command, briefly, with a handful of students.
+
+The embedded run starts its own Daphne on a scratch SQLite file (a subprocess, since the server
+must share the database file with the command). The services run starts two Daphne processes on
+the test database and Redis.
+"""
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.management import CommandError, call_command
+
+from accounts.models import User
+from games.models import Match
+
+ROOT = Path(django_settings.BASE_DIR)
+BRIEFLY = ["--duration=3", "--warmup=0.5"]
+
+
+def figure(report: str, pattern: str) -> str:
+    found = re.search(pattern, report, re.MULTILINE)
+    assert found, f"{pattern!r} not in the report:\n{report}"
+    return found.group(1)
+
+
+def check_report(report: str, students: int) -> None:
+    assert figure(report, r"^connected sockets: (\d+)/") == str(students)
+    assert figure(report, r"^  connected sockets: (\d+/\d+)") == f"{students}/{students}"
+    assert int(figure(report, r"moves: (\d+) acknowledged")) > 0
+    assert float(figure(report, r"= ([\d.]+)/s achieved")) > 0
+    assert figure(report, r"latency mover \(ms\): p50 ([\d.]+)")
+    assert figure(report, r"latency others \(ms\): p50 ([\d.]+)")
+    assert figure(report, r"lost messages: (\d+)") == "0"
+    assert figure(report, r"out-of-order messages: (\d+)") == "0"
+    assert figure(report, r"^  errors: (\d+)") == "0"
+    assert "daphne#1" in figure(report, r"cpu % of one core: (.*)$")
+    assert figure(report, r"cleaned up (\d+) students") == str(students)
+
+
+@pytest.mark.slow
+def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    database = tmp_path / "load.sqlite3"
+    env["DATABASE_URL"] = f"sqlite:///{database}"
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
+
+    done = subprocess.run(
+        [*manage, "loadtest", "--daphnes=1", "--students=6", "--rate=12", *BRIEFLY],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    check_report(done.stdout, students=6)
+    assert "6 students at 2 tables of 3" in done.stdout
+    with sqlite3.connect(database) as db:  # it cleaned up after itself
+        left = db.execute(
+            "select count(*) from accounts_user where username like 'loadtest-%'"
+        ).fetchone()
+        assert left == (0,)
+        assert db.execute("select count(*) from games_match").fetchone() == (0,)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_command_spreads_students_over_two_daphnes_sharing_redis(services):
+    out = StringIO()
+    call_command(
+        "loadtest",
+        "--daphnes=2",
+        "--students=9",
+        "--rate=15",
+        "--duration=3",
+        "--warmup=0.5",
+        stdout=out,
+    )
+    report = out.getvalue()
+    check_report(report, students=9)
+    assert len(re.findall(r"ws://127\.0\.0\.1:\d+", report)) == 2
+    assert "daphne#2" in figure(report, r"cpu % of one core: (.*)$")
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+    assert not Match.objects.exists()
+
+
+@pytest.mark.django_db
+def test_several_daphnes_without_postgres_and_redis_is_refused_clearly(settings):
+    settings.REDIS_URL = ""
+    with pytest.raises(CommandError, match=r"DATABASE_URL .*REDIS_URL"):
+        call_command("loadtest", "--daphnes=2", "--students=3", stdout=StringIO())
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+
+
+@pytest.mark.django_db
+def test_students_come_in_tables_of_three():
+    with pytest.raises(CommandError, match="multiple of 3"):
+        call_command("loadtest", "--students=4", stdout=StringIO())

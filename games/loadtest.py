@@ -38,7 +38,7 @@ import websockets
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 
 import engine
 from accounts.models import Role
@@ -138,15 +138,27 @@ def loadtest_cleanup(*, run: str | None, session_keys: Sequence[str] = ()) -> tu
     prefix = f"{USERNAME_PREFIX}{run}-" if run else USERNAME_PREFIX
     users = User.objects.filter(username__startswith=prefix, role=Role.STUDENT)
     with transaction.atomic():
-        matches, _ = Match.objects.filter(
+        matches = Match.objects.filter(
             pk__in=Match.objects.filter(seats__user__in=users).values("pk")
-        ).delete()
+        )
+        match_count = matches.count()
+        matches.delete()
         student_count = users.count()
         users.delete()
     store_class = import_module(settings.SESSION_ENGINE).SessionStore
     for key in session_keys:
         store_class(session_key=key).delete()
-    return student_count, matches
+    return student_count, match_count
+
+
+def database_vacuum() -> bool:
+    """VACUUM ANALYZE, on PostgreSQL. Every move rewrites its match row; where autovacuum is off
+    (as on some test machines) the dead rows of earlier runs would slow each later one."""
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE)")
+    return True
 
 
 def cookie_session_key(cookie: str) -> str:
@@ -399,6 +411,12 @@ class Figures:
     open: bool = True  # still pacing moves
     reconnects: int = 0
     cpu: dict[str, float] = field(default_factory=dict)
+    started: float = 0.0  # perf_counter when the step began
+    # second of the step a move was sent in -> its mover latencies (ms), and tables restarted
+    timeline: dict[int, list[float]] = field(default_factory=dict)
+    restarts_at: Counter = field(default_factory=Counter)
+    # how late this client's own event loop woke up (ms): its share of every latency above
+    client_lag_ms: list[float] = field(default_factory=list)
 
     @property
     def achieved(self) -> float:
@@ -439,6 +457,19 @@ class Figures:
             "sockets": self.sockets,
             "reconnects": self.reconnects,
             "cpu_percent": self.cpu,
+            "client_lag_ms": {
+                f"p{p}": _percentile(sorted(self.client_lag_ms), p) for p in (50, 99)
+            },
+            "timeline": [
+                {
+                    "second": second,
+                    "moves": len(values),
+                    "p50": _percentile(sorted(values), 50),
+                    "p99": _percentile(sorted(values), 99),
+                    "restarts": self.restarts_at.get(second, 0),
+                }
+                for second, values in sorted(self.timeline.items())
+            ],
             "saturated": self.saturated,
         }
 
@@ -598,6 +629,9 @@ class Table:
             pending = self.pending
             mine = pending is not None and pending[0] == version and pending[1] == sock.seat
             (sent[1].mover_ms if mine else sent[1].others_ms).append(elapsed_ms)
+            if mine:
+                second = int(sent[0] - sent[1].started)
+                sent[1].timeline.setdefault(second, []).append(elapsed_ms)
             sent[2] -= 1
             if sent[2] <= 0:
                 del self.sent[version]
@@ -685,7 +719,9 @@ class Table:
         )
         self.mirror = self.spec.state
         self.sent.clear()
-        self.run.figures.reconnects += len(self.socks)
+        figures = self.run.figures
+        figures.reconnects += len(self.socks)
+        figures.restarts_at[int(time.perf_counter() - figures.started)] += 1
         try:
             await self.connect()
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
@@ -790,9 +826,10 @@ class LoadRun:
         self._per_pace = rate / sum(table.pace for table in playing)
         if measure:
             self.cpu.start()
-        started = time.perf_counter()
+        started = figures.started = time.perf_counter()
         ends = started + duration
         self._schedule = []
+        self.spawn(self._watch_lag(figures, ends))
         for table in playing:
             table.owed = False
             self._plan(table, started, first=True)
@@ -823,6 +860,12 @@ class LoadRun:
         figures.sockets = len(self.sockets)
         return figures
 
+    async def _watch_lag(self, figures: Figures, ends: float, every: float = 0.01) -> None:
+        while time.perf_counter() < ends:
+            asked = time.perf_counter()
+            await asyncio.sleep(every)
+            figures.client_lag_ms.append((time.perf_counter() - asked - every) * 1000)
+
     def _plan(self, table: Table, after: float, first: bool = False) -> None:
         gap = 1 / (self._per_pace * table.pace)
         due = after + gap * (self.rng.random() if first else self.rng.uniform(0.8, 1.2))
@@ -830,7 +873,8 @@ class LoadRun:
 
     async def _move(self, table: Table, now: float) -> None:
         await table.send_move(self.figures)
-        self._plan(table, now)
+        if self._per_pace:  # the step may have ended while the move was being sent
+            self._plan(table, now)
 
     def move_now(self, table: Table) -> None:
         """A table that owed a move is ready: it plays at once."""
@@ -885,6 +929,8 @@ def step_report(figures: Figures) -> list[str]:
         else ""
     )
     cpu = "  ".join(f"{name} {value:.1f}" for name, value in figures.cpu.items())
+    lag_values = sorted(figures.client_lag_ms)
+    lag = (_percentile(lag_values, 50), _percentile(lag_values, 99))
     return [
         f"connected sockets: {figures.connected}/{figures.sockets}",
         f"moves: {figures.acked} acknowledged in {figures.duration:.1f} s = "
@@ -899,7 +945,20 @@ def step_report(figures: Figures) -> list[str]:
         f"out-of-order messages: {figures.out_of_order}",
         f"errors: {errors}{error_detail}",
         f"cpu % of one core: {cpu}",
+        f"load client's own event-loop lag (ms): p50 {_ms(lag[0])}  p99 {_ms(lag[1])}",
     ]
+
+
+def timeline_report(figures: Figures) -> list[str]:
+    """Second by second: moves sent, their mover latency p50/p99, and tables restarted."""
+    lines = ["  second  moves  p50 ms  p99 ms  restarts"]
+    for second, values in sorted(figures.timeline.items()):
+        ordered = sorted(values)
+        lines.append(
+            f"  {second:6d} {len(values):6d} {_ms(_percentile(ordered, 50)):>7} "
+            f"{_ms(_percentile(ordered, 99)):>7} {figures.restarts_at.get(second, 0):9d}"
+        )
+    return lines
 
 
 def ramp_table(steps: Sequence[Figures]) -> list[str]:

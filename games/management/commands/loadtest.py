@@ -71,6 +71,9 @@ class Command(BaseCommand):
         parser.add_argument("--connect-concurrency", type=int, default=50)
         parser.add_argument("--json", dest="json_path", default=None, help="also write figures")
         parser.add_argument(
+            "--timeline", action="store_true", help="also print each step second by second"
+        )
+        parser.add_argument(
             "--keep", action="store_true", help="keep the students and matches it created"
         )
         parser.add_argument(
@@ -82,7 +85,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["purge"]:
             students, matches = loadtest.loadtest_cleanup(run=None)
-            self.stdout.write(f"deleted {students} load-test students and {matches} rows")
+            self.stdout.write(f"deleted {students} load-test students and {matches} matches")
+            loadtest.database_vacuum()
             return
         students = options["students"]
         if students < TABLE_SIZE or students % TABLE_SIZE:
@@ -111,6 +115,8 @@ class Command(BaseCommand):
             f"playing {game.slug}/{options['variant']}, moves chosen by the {options['level']} bot"
         )
         started = time.monotonic()
+        if loadtest.database_vacuum():
+            out("vacuumed the database, so that earlier runs' dead rows do not slow this one")
         created = loadtest.students_create(run=run, count=students)
         specs = [
             loadtest.table_create(
@@ -142,6 +148,7 @@ class Command(BaseCommand):
             else:
                 keys = [loadtest.cookie_session_key(student.cookie) for student in created]
                 deleted, _ = loadtest.loadtest_cleanup(run=run, session_keys=keys)
+                loadtest.database_vacuum()
                 out(f"cleaned up {deleted} students, their sessions and matches")
         if options["json_path"]:
             with open(options["json_path"], "w") as handle:
@@ -177,8 +184,14 @@ class Command(BaseCommand):
                 steps.append(figures)
                 for line in loadtest.step_report(figures):
                     out("  " + line)
+                if options["timeline"]:
+                    for line in loadtest.timeline_report(figures):
+                        out(line)
         finally:
             await run.close()
+            # The servers' consumers leave their groups as their sockets close; give them a
+            # moment before the processes are stopped (or groups would linger in Redis).
+            await asyncio.sleep(1.0)
         if len(steps) > 1:
             out("")
             for line in loadtest.ramp_table(steps):

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 import engine
@@ -294,32 +293,89 @@ def _locked_with_seats(
     match_id, *, client_id: str
 ) -> tuple[Match, dict[int, tuple[int | None, str]], set[int]]:
     """The match under its row lock, its seats, and the seats that already sent ``client_id``,
-    in one query: a move's hot path pays one round trip here instead of three (docs/capacity.md).
-    Seats never change once the match is made, so reading them with the lock is as good as
-    after it."""
-    rows = (
-        Seat.objects.select_related("match")
-        .select_for_update(of=("match",))
-        .only("index", "user_id", "bot_level", "match")
-        .order_by("index")
-    )
-    if client_id:
-        rows = rows.annotate(
-            replayed=Exists(
-                MoveRecord.objects.filter(
-                    match_id=OuterRef("match_id"), seat=OuterRef("index"), client_id=client_id
-                )
-            )
-        )
+    in one query: a move's hot path pays one round trip here instead of three. Seats never change
+    once the match is made, so reading them with the lock is as good as after it.
+
+    The statement is written once per process (``_LockStatement``): building it through the ORM
+    took a quarter of a server process's Python time under load (docs/capacity.md)."""
     try:
-        found = list(rows.filter(match_id=match_id))
+        match_id = int(match_id)
     except (ValueError, TypeError):
-        found = []
-    if not found:
+        raise MatchError("no_match", "there is no such match") from None
+    statement = _LockStatement.get(connection, with_client_id=bool(client_id))
+    params = [client_id, match_id] if client_id else [match_id]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        rows = cursor.fetchall()
+    if not rows:
         raise MatchError("no_match", "there is no such match")
-    seats = {row.index: (row.user_id, row.bot_level) for row in found}
-    replayed = {row.index for row in found if getattr(row, "replayed", False)}
-    return found[0].match, seats, replayed
+    match = statement.match_from(rows[0])
+    seats = {
+        row[statement.seat_at]: (row[statement.seat_at + 1], row[statement.seat_at + 2])
+        for row in rows
+    }
+    replayed = {row[statement.seat_at] for row in rows if client_id and row[-1]}
+    return match, seats, replayed
+
+
+class _LockStatement:
+    """``SELECT <match>, <seat> [, <client_id seen>] FROM match JOIN seat ... FOR UPDATE OF match``
+    for one database connection's dialect, with the converters the ORM would apply to each match
+    column (JSON, dates), so that ``match_from`` returns what ``Match.objects.get`` would."""
+
+    _cache: dict[tuple[str, bool], _LockStatement] = {}
+
+    @classmethod
+    def get(cls, conn, *, with_client_id: bool) -> _LockStatement:
+        key = (conn.alias, with_client_id)
+        statement = cls._cache.get(key)
+        if statement is None:
+            statement = cls._cache[key] = cls(conn, with_client_id=with_client_id)
+        return statement
+
+    def __init__(self, conn, *, with_client_id: bool):
+        quote = conn.ops.quote_name
+        match_table, seat_table = Match._meta.db_table, Seat._meta.db_table
+        move_table = MoveRecord._meta.db_table
+        self.alias = conn.alias
+        self.fields = list(Match._meta.concrete_fields)
+        self.attnames = [model_field.attname for model_field in self.fields]
+        self.converters = []
+        for model_field in self.fields:
+            column = model_field.get_col(match_table)
+            found = conn.ops.get_db_converters(column) + column.get_db_converters(conn)
+            self.converters.append((column, found))
+        self.seat_at = len(self.fields)
+
+        def column_of(model, name, alias):
+            return f"{alias}.{quote(model._meta.get_field(name).column)}"
+
+        columns = [f"m.{quote(model_field.column)}" for model_field in self.fields]
+        columns += [column_of(Seat, name, "s") for name in ("index", "user", "bot_level")]
+        if with_client_id:
+            columns.append(
+                f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
+                f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
+                f" AND {column_of(MoveRecord, 'match', 'r')} = {column_of(Seat, 'match', 's')}"
+                f" AND {column_of(MoveRecord, 'seat', 'r')} = {column_of(Seat, 'index', 's')})"
+            )
+        lock = " FOR UPDATE OF m" if conn.features.has_select_for_update_of else ""
+        self.sql = (
+            f"SELECT {', '.join(columns)} FROM {quote(match_table)} m"
+            f" INNER JOIN {quote(seat_table)} s"
+            f" ON {column_of(Seat, 'match', 's')} = {column_of(Match, 'id', 'm')}"
+            f" WHERE {column_of(Match, 'id', 'm')} = %s"
+            f" ORDER BY {column_of(Seat, 'index', 's')}{lock}"
+        )
+
+    def match_from(self, row) -> Match:
+        conn = connections[self.alias]
+        values = []
+        for value, (column, converters) in zip(row[: self.seat_at], self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, column, conn)
+            values.append(value)
+        return Match.from_db(self.alias, self.attnames, values)
 
 
 def _seats(match: Match) -> dict[int, tuple[int | None, str]]:

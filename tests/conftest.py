@@ -25,6 +25,16 @@ def _fast_password_hashing(request):
         ]
 
 
+@pytest.fixture(autouse=True)
+def _forget_process_caches(request):
+    # Databases that roll back between tests hand the same ids out again; a cache keyed by id
+    # must not carry one test's answer into the next.
+    if request.config.pluginmanager.hasplugin("django"):
+        from classroom.sessions.receivers import forget_sessions_of_matches
+
+        forget_sessions_of_matches()
+
+
 @pytest.fixture
 def services():
     """Tests that need the real PostgreSQL and Redis. They run in the services pass of `make test`;

@@ -156,8 +156,10 @@ def rollup_add(attempts: Iterable[Attempt]) -> None:
     for (student_id, day, fact), (operation, count) in miss_days.items():
         miss = miss_weeks.setdefault((student_id, week_start(day), fact), [operation, 0])
         miss[1] += count
-    # Sorted keys: concurrent transactions lock rows in one order and cannot deadlock.
-    with transaction.atomic():
+    # Sorted keys: concurrent transactions lock rows in one order and cannot deadlock. Inside a
+    # move's transaction no savepoint: a failed upsert fails the move, and the savepoint's two
+    # extra round trips were paid on every move with an attempt (docs/capacity.md).
+    with transaction.atomic(savepoint=False):
         _upsert(
             SkillDay,
             ("student_id", "day", "skill"),

@@ -498,3 +498,30 @@ def test_monitor_reads_the_same_number_of_queries_for_3_and_30_students(
         snapshot = selectors.session_monitor(session=session)
     assert len(snapshot["students"]) == size
     assert sum(s["attempts"] for s in snapshot["students"]) == 3 * size
+
+
+# --- which session a match belongs to (read once per match and process) -------------------------
+
+
+def test_a_matchs_session_is_read_once_and_then_known(django_assert_num_queries):
+    from classroom.sessions.receivers import session_of_match
+    from games.services import SeatSpec, match_create
+
+    classroom, _students, session = started_session(3)
+    table = SessionTable.objects.filter(session=session).exclude(match=None).first()
+    with django_assert_num_queries(1):
+        assert session_of_match(table.match_id) == session.pk
+    with django_assert_num_queries(0):
+        assert session_of_match(table.match_id) == session.pk
+    outside = match_create(
+        game="add_up",
+        variant="standard",
+        seats=[
+            SeatSpec(name="A", user=make_student(classroom)),
+            SeatSpec(name="B", bot_level="easy"),
+        ],
+    )
+    with django_assert_num_queries(1):
+        assert session_of_match(outside.pk) is None
+    with django_assert_num_queries(0):
+        assert session_of_match(outside.pk) is None

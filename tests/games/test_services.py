@@ -282,3 +282,38 @@ def test_abandon_stops_the_match(table):
     with pytest.raises(IllegalMove) as error:
         submit_move(match_id=match.pk, user=ana, move={"type": "pass"})
     assert error.value.code == "game_over"
+
+
+def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
+    from django.db import transaction
+
+    _, ana, ben = table
+    rules = engine.get_game("add_up")
+    # A seed whose first turn is a player's, not the bot's.
+    seed = next(
+        s
+        for s in range(100)
+        if min(rules.active(rules.new(variant="standard", players=3, seed=s, now_ms=T0))) < 2
+    )
+    match = make_match(
+        game="add_up", variant="standard", players=[ana, ben], bots=["easy"], seed=seed, at_ms=T0
+    )
+    rules, state = state_of(match)
+    seat = min(rules.active(state))
+    mover = [ana, ben][seat]
+    submit_move(match_id=match.pk, user=mover, move=a_move(rules, state, seat), client_id="first")
+    Match.objects.filter(pk=match.pk).update(outcome={"scores": [1, 2]}, label="Table 9")
+    expected = Match.objects.get(pk=match.pk)
+    with transaction.atomic():
+        locked, seats, replayed = services._locked_with_seats(match.pk, client_id="first")
+    for field in Match._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
+    assert locked._state.adding is False
+    assert seats == {0: (ana.pk, ""), 1: (ben.pk, ""), 2: (None, "easy")}
+    assert replayed == {seat}
+    with transaction.atomic():
+        assert services._locked_with_seats(match.pk, client_id="other")[2] == set()
+        assert services._locked_with_seats(match.pk, client_id="")[2] == set()
+    with pytest.raises(MatchError) as refused, transaction.atomic():
+        services._locked_with_seats(10**9, client_id="")
+    assert refused.value.code == "no_match"

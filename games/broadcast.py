@@ -25,15 +25,22 @@ def match_group(match_id: int) -> str:
 
 
 def _send(match_id: int, message: dict) -> None:
+    group_send_soon(match_group(match_id), message)
+
+
+def group_send_soon(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` from sync code, after a commit. In a server it is queued on
+    the event loop and this returns at once, each group's messages in the order they were queued;
+    elsewhere it is sent before this returns. Errors are logged: the write they announce is
+    already committed, and every display can catch up by asking again."""
     layer = get_channel_layer()
     if layer is None:
         return
-    group = match_group(match_id)
     loop = _serving_loop()
     if loop is not None:
         # Inside a server (a consumer's sync_to_async thread): hand the news to the server's event
-        # loop and return at once. Waiting for Redis here would hold the one thread that runs
-        # every database call of this process for several round trips a move (docs/capacity.md).
+        # loop and return at once. Waiting for Redis here would hold a thread that applies moves
+        # (or the one Channels shares for all database work) for round trips (docs/capacity.md).
         try:
             loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
             return
@@ -43,7 +50,7 @@ def _send(match_id: int, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
     except Exception:
         # The move is committed; a socket that missed the news resyncs (DESIGN.md: at most once).
-        log.exception("could not broadcast match %s", match_id)
+        log.exception("could not send %s to %s", message.get("type"), group)
 
 
 def _serving_loop() -> asyncio.AbstractEventLoop | None:

@@ -15,13 +15,17 @@ its own clock says) and, on the mover's own socket, the ``client_id`` of the mov
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 import engine
 from engine import EngineError
@@ -37,6 +41,27 @@ MAX_MESSAGE_BYTES = 4096
 FLOOD_BURST = 20
 FLOOD_RATE_PER_SECOND = 8.0
 FLOOD_CLOSE_AFTER = 50
+
+# Moves run on threads of their own, not on the one thread Channels shares for all database work
+# of the process: a move spends most of its time waiting for PostgreSQL, and on one thread every
+# move of every match waited for all the others (docs/capacity.md). The row lock decides races
+# between threads and processes alike.
+_move_threads = ThreadPoolExecutor(
+    max_workers=getattr(settings, "GAMES_MOVE_THREADS", 4), thread_name_prefix="moves"
+)
+_submit_move = database_sync_to_async(
+    services.submit_move, thread_sensitive=False, executor=_move_threads
+)
+# One move of a match at a time per process, so that its news leaves in commit order.
+_match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def _turn_of(match_id: int) -> asyncio.Lock:
+    lock = _match_turns.get(match_id)
+    if lock is None:
+        lock = _match_turns[match_id] = asyncio.Lock()
+    return lock
+
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -131,9 +156,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("bad_client_id", "client_id is a short string")
             return
         try:
-            result = await database_sync_to_async(services.submit_move)(
-                match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
-            )
+            async with _turn_of(self.match_id):
+                result = await _submit_move(
+                    match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
+                )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
             return

@@ -8,13 +8,9 @@ read it from the database, so a lost message only delays a display until the nex
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
-log = logging.getLogger(__name__)
+from games.broadcast import group_send_soon
 
 
 def class_group(classroom_id: int) -> str:
@@ -30,14 +26,8 @@ def session_group(session_id: int) -> str:
 
 
 def send_now(group: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        # The write is committed; displays catch up on the next message or tick.
-        log.exception("could not send %s to %s", message.get("type"), group)
+    # In a server, queued on its event loop without waiting for Redis (games.broadcast says why).
+    group_send_soon(group, message)
 
 
 def send_after_commit(group: str, message: dict) -> None:

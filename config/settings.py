@@ -113,7 +113,10 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py refuses a command beyond max_connections (100 by default) instead of
                 # waiting, and a class reconnecting at once joins hundreds of groups together.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                # redis-py 8 gives up reading after 5 s by default, exactly when channels_redis's
+                # blocking read (BZPOPMIN, 5 s) answers "nothing": whichever came first, an idle
+                # process's consumers died with TimeoutError. Reads now wait longer than that.
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
                 "capacity": 1500,
                 "expiry": 10,
                 # Servers that must not hear each other's news on one Redis (the load test's own

@@ -1,4 +1,5 @@
-"""The Redis channel layer, receiving each server process's news in batches.
+"""The Redis channel layer, receiving each server process's news in batches and sending a group's
+news in two round trips.
 
 channels_redis keeps every message for a server process in one sorted set and reads it one message
 at a time, with four sequential Redis round trips per message (a clean-up script, BZPOPMIN, a
@@ -10,16 +11,46 @@ in the load test (docs/capacity.md) that was the p99 of move-to-broadcast latenc
 This class reads whatever has queued up with one ZPOPMIN (up to ``receive_batch`` messages) and
 blocks with BZPOPMIN only when nothing has. The backup copy goes: the layer delivers at most once
 (DESIGN.md), and what the backup protected against, a reader cancelled after its pop, is handled
-here by letting the pop finish and handing its messages to the next reader. Groups, sending,
-capacity and expiry are channels_redis's own.
+here by letting the pop finish and handing its messages to the next reader.
+
+``group_send`` does what channels_redis's does (drop expired members, read the members, drop
+expired messages, add the message to each member's set within its capacity) in two round trips
+instead of four: the first two commands go in one pipeline and the clean-up of expired messages
+runs inside the sending script. Every move sends one group message, and each round trip waits
+for its turn on a busy event loop. Groups, serialisation, capacity and expiry are channels_redis's
+own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 import weakref
 
 from channels_redis.core import RedisChannelLayer
+
+log = logging.getLogger(__name__)
+
+# KEYS: the members' channel keys. ARGV: one message per key, then one capacity per key, then
+# the time now, the expiry (s) of a key, and the score below which a message has expired.
+_GROUP_SEND_SCRIPT = """
+local count = #KEYS
+local now = ARGV[2 * count + 1]
+local expiry = ARGV[2 * count + 2]
+local stale = ARGV[2 * count + 3]
+local over_capacity = 0
+for i = 1, count do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, stale)
+    if redis.call('ZCARD', KEYS[i]) < tonumber(ARGV[count + i]) then
+        redis.call('ZADD', KEYS[i], now, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
 
 
 class BatchingRedisChannelLayer(RedisChannelLayer):
@@ -31,6 +62,39 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         self._popping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
             weakref.WeakKeyDictionary()
         )
+
+    async def group_send(self, group, message):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        now = time.time()
+        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
+        pipe.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
+        pipe.zrange(key, 0, -1)
+        _removed, members = await pipe.execute()
+        if not members:
+            return
+        channel_names = [member.decode("utf8") for member in members]
+        by_connection, message_of, capacity_of = self._map_channel_keys_to_connection(
+            channel_names, message
+        )
+        for index, channel_keys in by_connection.items():
+            over_capacity = await self.connection(index).eval(
+                _GROUP_SEND_SCRIPT,
+                len(channel_keys),
+                *channel_keys,
+                *(message_of[channel_key] for channel_key in channel_keys),
+                *(capacity_of[channel_key] for channel_key in channel_keys),
+                now,
+                self.expiry,
+                int(now) - int(self.expiry),
+            )
+            if over_capacity > 0:
+                log.info(
+                    "%s of %s channels over capacity in group %s",
+                    over_capacity,
+                    len(channel_names),
+                    group,
+                )
 
     async def receive_single(self, channel):
         if "!" not in channel:  # a shared (not process-specific) channel: read as channels_redis

@@ -1,7 +1,18 @@
+import contextlib
+import json
 import os
 import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Flags for a sandboxed CI machine with no network but loopback (see the env notes in README).
@@ -14,6 +25,19 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ROOT = Path(__file__).resolve().parents[2]
+# What the test run's own environment must not hand to the site it starts: its service settings
+# (the site always runs embedded, on a file of its own) and an outer `make`'s variables (MAKEFLAGS
+# would carry the outer command line's DATABASE_URL).
+OUTER_VARIABLES = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_ENV",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKELEVEL",
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +68,133 @@ def page(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+# --- the site in a real Daphne -------------------------------------------------------------------
+# pytest-django's live_server speaks WSGI only (no websockets), so the tests of the play pages
+# run the site in a Daphne process, embedded (in-memory channel layer, Celery tasks run eagerly)
+# on a SQLite file of its own, which the tests read to check what the pages did.
+
+
+@dataclass
+class Site:
+    url: str
+    database: Path  # the SQLite file the site serves
+    folder: Path
+    log: Path
+    made: dict = field(default_factory=dict)  # what the set-up script printed, as JSON
+
+    def rows(self, sql: str, *args) -> list[tuple]:
+        with sqlite3.connect(self.database) as db:
+            return db.execute(sql, args).fetchall()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 60.0):
+    """Daphne imports the application (Django set up) before it listens: once the port answers,
+    the site does."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        if process.poll() is not None:
+            pytest.fail(f"Daphne exited:\n{log.read_text(errors='replace')[-3000:]}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"Daphne did not listen within {timeout} s")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def daphne_site(tmp_path_factory):
+    """Starts the site: ``with daphne_site("name", setup=CODE) as site:`` in a module's fixture.
+    The database is migrated, then ``setup`` (Python run with Django set up, e.g. the project's
+    factories) fills it; if it prints, its last line is JSON and becomes ``site.made``."""
+
+    @contextlib.contextmanager
+    def start(name: str, setup: str | None = None):
+        folder = tmp_path_factory.mktemp(name)
+        database = folder / "site.sqlite3"
+        env = {k: v for k, v in os.environ.items() if k not in OUTER_VARIABLES}
+        env.update(
+            DATABASE_URL=f"sqlite:///{database}",
+            MEDIA_ROOT=str(folder / "media"),
+            GAMES_BOT_DELAY_SCALE="0.05",
+            DJANGO_SETTINGS_MODULE="config.settings",
+            PYTHONPATH=str(ROOT),
+            PYTHONUNBUFFERED="1",
+        )
+        python = sys.executable
+        subprocess.run(
+            [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        made = {}
+        if setup is not None:
+            script = "import django\ndjango.setup()\n" + setup
+            made_by = subprocess.run(
+                [python, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+            )
+            if made_by.returncode:
+                pytest.fail(f"the site's set-up failed:\n{made_by.stderr[-3000:]}")
+            printed = made_by.stdout.strip()
+            if printed:
+                made = json.loads(printed.splitlines()[-1])
+        port = free_port()
+        log = folder / "daphne.log"
+        with log.open("wb") as output:
+            process = subprocess.Popen(
+                [
+                    python,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "config.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            wait_for_port(port, process, log)
+            yield Site(f"http://127.0.0.1:{port}", database, folder, log, made)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            print(log.read_text(errors="replace")[-3000:])  # shown when a test failed
+
+    return start
+
+
+# --- signing in ----------------------------------------------------------------------------------
+
+
+def add_session_cookie(context, url: str, cookie: str) -> None:
+    """Signs the browser context in with a session cookie (``tests.factories.session_cookie_for``
+    makes one), as if the user had signed in on the site at ``url``."""
+    name, value = cookie.split("=", 1)
+    context.add_cookies([{"name": name, "value": value, "url": url}])
+
+
+def student_signs_in_with_pin(page, url: str, code: str, name: str, pin: str) -> None:
+    """The student's way in: the class code, their name, their PIN; they land on their home."""
+    page.goto(url + "/student/")
+    page.get_by_label("Class code").fill(code)
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("link", name=name).click()
+    page.get_by_label("Your PIN").fill(pin)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name=f"Hello, {name}!")).to_be_visible()

@@ -6,36 +6,30 @@ database, then made by clicking the buttons a child would click. It checks that 
 version advances and the board follows, that a refused move shows its message, and that a move
 can be made with the keyboard alone.
 
-Daphne runs in a subprocess, so it cannot see pytest-django's in-memory test database: the server
-and this module share a SQLite file of their own, which this module reaches from one thread of
-its own (see ``BoardDatabase``).
+Daphne runs in a subprocess (``daphne_site``), so it cannot see pytest-django's in-memory test
+database: the server and this module share a SQLite file of their own, which this module reaches
+from one thread of its own (see ``BoardDatabase``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import connections
 from django.db.utils import ConnectionHandler
 from playwright.sync_api import expect
 
 import engine
+from tests.browser.conftest import add_session_cookie
 from tests.factories import make_class, make_student, make_teacher, session_cookie_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
 SEAT0_FIRST = {"first_player": "seat0"}
 
 
@@ -75,24 +69,6 @@ class BoardDatabase:
         self.worker.shutdown()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-            return
-        if process.poll() is not None:
-            pytest.fail(f"Daphne exited:\n{log.read_text(errors='replace')[-3000:]}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"Daphne did not listen within {timeout} s")
-        time.sleep(0.1)
-
-
 @dataclass
 class Server:
     url: str
@@ -100,45 +76,13 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, django_db_blocker):
-    folder = tmp_path_factory.mktemp("boards")
-    path = folder / "boards.sqlite3"
-    log = folder / "daphne.log"
-    port = free_port()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    # The embedded shape (SQLite, in-memory channel layer) even in the services pass: one
-    # server process is all a board needs, and the boards are what this module tests.
-    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}
-    env = {k: v for k, v in os.environ.items() if k not in outer}
-    env.update(
-        DATABASE_URL=f"sqlite:///{path}",
-        GAMES_BOT_DELAY_SCALE="0.05",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONUNBUFFERED="1",
-    )
-    with django_db_blocker.unblock():
-        database = BoardDatabase(path)
-        database.run(call_command, "migrate", interactive=False, verbosity=0)
-        with open(log, "wb") as output:
-            process = subprocess.Popen(
-                [*command, "config.asgi:application"],
-                cwd=ROOT,
-                env=env,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
+def server(daphne_site, django_db_blocker):
+    with daphne_site("boards") as site, django_db_blocker.unblock():
+        database = BoardDatabase(site.database)
         try:
-            wait_for_port(port, process, log)
-            yield Server(url=f"http://127.0.0.1:{port}", database=database)
+            yield Server(url=site.url, database=database)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
             database.close()
-            print(log.read_text(errors="replace")[-3000:])  # shown when a test failed
 
 
 # --- a match and its page ------------------------------------------------------------------------
@@ -241,8 +185,7 @@ def creator_cookie(match_id: int) -> str:
 def open_table(server, page):
     def open_table(slug: str, variant: str, seed: int) -> Table:
         match_id, cookie = server.database.run(seat_student_against_a_bot, slug, variant, seed)
-        name, value = cookie.split("=", 1)
-        page.context.add_cookies([{"name": name, "value": value, "url": server.url}])
+        add_session_cookie(page.context, server.url, cookie)
         page.goto(f"{server.url}/play/{match_id}/")
         page.locator("#play-board .board").wait_for()
         table = Table(match_id, engine.get_game(slug), page, server.database)
@@ -494,8 +437,7 @@ def test_mathable_junior_back_shows_the_squares_of_a_tile_and_refuses_another_nu
     # The teacher's projector view: the same board, every rack (face up on this side), no controls.
     teacher_cookie = server.database.run(creator_cookie, table.match_id)
     watcher = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
-    name, value = teacher_cookie.split("=", 1)
-    watcher.add_cookies([{"name": name, "value": value, "url": server.url}])
+    add_session_cookie(watcher, server.url, teacher_cookie)
     projector = watcher.new_page()
     projector.goto(f"{server.url}/play/{table.match_id}/watch/")
     projector.locator("#play-board .board").wait_for()

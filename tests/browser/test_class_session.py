@@ -5,82 +5,40 @@ students land at their table and play while the teacher's live monitor counts th
 teacher ends the session, requests a progress report and downloads its PDF, whose pages this test
 renders (pdftoppm) and reads (pdftotext).
 
-pytest-django's live_server speaks WSGI only (no websockets), so the site runs in a real Daphne
-process on a SQLite file of its own, embedded (Celery tasks run eagerly, so the report compiles
-at once).
+The site runs in a real Daphne process (``daphne_site``), embedded: Celery tasks run eagerly, so
+the report compiles at once.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import student_signs_in_with_pin
 from tests.browser.test_live_play import play_mia_turn
-from tests.test_make_run import free_port, wait_for
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 TEACHER_EMAIL = "rivera@example.org"
 TEACHER_PASSWORD = "a-long-teacher-password-42"
 STUDENTS = [("Ana", "1111"), ("Ben", "2222"), ("Carla", "3333")]
 PLAY_SECONDS = 90
 
 SETUP = f"""
-import django
-django.setup()
 from accounts.services import teacher_create
 teacher_create(email={TEACHER_EMAIL!r}, password={TEACHER_PASSWORD!r}, display_name="Ms Rivera")
 """
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A Daphne process serving the site (HTTP and websockets) on a SQLite file of its own."""
-    folder = tmp_path_factory.mktemp("class-session")
-    database = folder / "site.sqlite3"
-    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {k: v for k, v in os.environ.items() if k not in outer}
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        MEDIA_ROOT=str(folder / "media"),
-        GAMES_BOT_DELAY_SCALE="0.05",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=str(ROOT),
-    )
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run([python, "-c", SETUP], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    log_path = folder / "daphne.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(f"{url}/healthz", timeout=60)
-        yield {"url": url, "database": database, "log": log_path, "folder": folder}
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-        log.close()
+def server(daphne_site):
+    with daphne_site("class-session", setup=SETUP) as site:
+        yield site
 
 
 def new_page(browser):
@@ -92,13 +50,8 @@ def new_page(browser):
     return page
 
 
-def rows(server, sql, *args):
-    with sqlite3.connect(server["database"]) as db:
-        return db.execute(sql, args).fetchall()
-
-
 def teacher_creates_a_class_from_a_csv_file(page, server) -> str:
-    page.goto(server["url"] + "/accounts/login/")
+    page.goto(server.url + "/accounts/login/")
     page.get_by_label("E-mail").fill(TEACHER_EMAIL)
     page.get_by_label("Password").fill(TEACHER_PASSWORD)
     page.get_by_role("button", name="Sign in").click()
@@ -119,13 +72,7 @@ def teacher_creates_a_class_from_a_csv_file(page, server) -> str:
 
 
 def student_signs_in(page, server, code, name, pin):
-    page.goto(server["url"] + "/student/")
-    page.get_by_label("Class code").fill(code)
-    page.get_by_role("button", name="Next").click()
-    page.get_by_role("link", name=name).click()
-    page.get_by_label("Your PIN").fill(pin)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name=f"Hello, {name}!")).to_be_visible()
+    student_signs_in_with_pin(page, server.url, code, name, pin)
     expect(page.get_by_role("heading", name="Game sessions")).to_be_visible()
     # The student socket is up before the teacher opens the session: it must arrive by push.
     expect(page.locator("[data-student-sessions][data-connected]")).to_have_count(1)
@@ -189,8 +136,7 @@ def test_a_class_session_from_csv_import_to_the_pdf_report(browser, server, tmp_
         expect(teacher.get_by_text("The game has started")).to_be_visible()
         match_ids = {
             match_id
-            for (match_id,) in rows(
-                server,
+            for (match_id,) in server.rows(
                 "select match_id from classroom_sessiontable where session_id = ?",
                 int(session_id),
             )
@@ -215,8 +161,7 @@ def test_a_class_session_from_csv_import_to_the_pdf_report(browser, server, tmp_
         expect(teacher.locator("[data-monitor] tr[data-student]")).to_have_count(3)
         teacher.wait_for_timeout(1000)  # the last answers' snapshot
         counted = monitor_attempts(teacher)
-        stored = rows(
-            server,
+        stored = server.rows(
             "select count(*) from games_attempt where match_id = ? and user_id is not null",
             match_id,
         )[0][0]
@@ -226,13 +171,13 @@ def test_a_class_session_from_csv_import_to_the_pdf_report(browser, server, tmp_
 
         teacher.get_by_role("button", name="End the session").click()
         expect(teacher.get_by_text("The session has ended.")).to_be_visible()
-        assert rows(server, "select status from games_match where id = ?", match_id)[0][0] in {
+        assert server.rows("select status from games_match where id = ?", match_id)[0][0] in {
             "abandoned",
             "finished",
         }
 
         # The report of the week: requested, compiled, downloaded, rendered and read.
-        teacher.goto(server["url"] + "/teacher/")
+        teacher.goto(server.url + "/teacher/")
         teacher.get_by_role("link", name="Progress reports").click()
         teacher.locator("select[name=classroom]").select_option(label="Class 5B")
         choose_the_last_seven_days(teacher)

@@ -2,38 +2,28 @@
 page, solves a card of the solo square through the play page, leaves, comes back with "Continue"
 and finds the same square where she stopped.
 
-The play page needs websockets, which pytest-django's live_server (WSGI) lacks, so the test runs a
-real Daphne process on a SQLite file of its own; the data is made by the project's factories in a
-subprocess, and the test reads the match from that file to choose the solver's move.
+The site runs in a real Daphne process (``daphne_site``); the data is made by the project's
+factories, and the test reads the match from the site's SQLite file to choose the solver's move.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 import engine
-from tests.test_make_run import free_port, wait_for
+from tests.browser.conftest import student_signs_in_with_pin
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 MIA = engine.get_game("mia")
 PIN = "2468"
 
 SETUP = f"""
 import json
-import django
-django.setup()
 from classroom.homework.services import PuzzleSpec
 from tests.factories import make_assignment, make_class, make_student, make_teacher
 
@@ -47,52 +37,15 @@ print(json.dumps({{"code": classroom.code, "assignment": assignment.pk}}))
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("homework")
-    database = folder / "homework.sqlite3"
-    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {k: v for k, v in os.environ.items() if k not in outer}
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        GAMES_BOT_DELAY_SCALE="0.05",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=str(ROOT),
-    )
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    made = subprocess.run(
-        [python, "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    data = json.loads(made.stdout.strip().splitlines()[-1])
-    port = free_port()
-    log_path = folder / "daphne.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(f"{url}/healthz", timeout=60)
-        yield {"url": url, "database": database, **data}
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-        log.close()
-        print(log_path.read_text(errors="replace")[-3000:])  # shown when the test failed
+def server(daphne_site):
+    with daphne_site("homework", setup=SETUP) as site:
+        yield site
 
 
 def stored_match(server, match_id: int):
-    with sqlite3.connect(server["database"]) as db:
-        version, state = db.execute(
-            "select version, state from games_match where id = ?", (match_id,)
-        ).fetchone()
+    [(version, state)] = server.rows(
+        "select version, state from games_match where id = ?", match_id
+    )
     return version, MIA.load(json.loads(state))
 
 
@@ -116,22 +69,13 @@ def play_the_solvers_move(page, server, match_id: int) -> dict:
     return move
 
 
-def sign_in(page, server):
-    page.goto(server["url"] + "/student/")
-    page.get_by_label("Class code").fill(server["code"])
-    page.get_by_role("button", name="Next").click()
-    page.get_by_role("link", name="Ana").click()
-    page.get_by_label("Your PIN").fill(PIN)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(re.compile(r"/me/$"))
-
-
 def homework_card(page, server):
-    return page.locator(f'.homework-card[data-assignment="{server["assignment"]}"]')
+    return page.locator(f'.homework-card[data-assignment="{server.made["assignment"]}"]')
 
 
 def test_student_plays_homework_leaves_and_resumes_where_she_stopped(page, server):
-    sign_in(page, server)
+    student_signs_in_with_pin(page, server.url, server.made["code"], "Ana", PIN)
+    expect(page).to_have_url(re.compile(r"/me/$"))
     card = homework_card(page, server)
     expect(card.get_by_role("heading", name="Squares for Friday")).to_be_visible()
     expect(card).to_contain_text("0 of 2 done")
@@ -162,9 +106,8 @@ def test_student_plays_homework_leaves_and_resumes_where_she_stopped(page, serve
     expect(page.locator(solved)).to_have_class(re.compile(r"\bis-empty\b"))
     play_the_solvers_move(page, server, match_id)
     expect(page.get_by_text(re.compile(r"Solved: 2 of 9|Swaps: 1"))).to_be_visible()
-    with sqlite3.connect(server["database"]) as db:
-        works = db.execute(
-            "select item, match_id from classroom_assignmentwork where assignment_id = ?",
-            (server["assignment"],),
-        ).fetchall()
+    works = server.rows(
+        "select item, match_id from classroom_assignmentwork where assignment_id = ?",
+        server.made["assignment"],
+    )
     assert works == [(0, match_id)]

@@ -1,8 +1,7 @@
 """Live matches played to the end by several browsers at once, through the real pages and sockets.
 
-pytest-django's live_server speaks WSGI only (no websockets), so these tests start a real Daphne
-process on a SQLite file of their own, with its data made by the project's factories in a
-subprocess. Each browser context is one student; the test reads the page to choose a move and
+The site runs in a real Daphne process (``daphne_site``), with its data made by the project's
+factories. Each browser context is one student; the test reads the page to choose a move and
 clicks it as a child would.
 """
 
@@ -10,29 +9,20 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
-import signal
-import sqlite3
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_make_run import free_port, wait_for
+from tests.browser.conftest import add_session_cookie
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 GAME_SECONDS = 60
 
 SETUP = """
 import json
-import django
-django.setup()
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
 teacher = make_teacher(name="Ms Rivera")
@@ -56,62 +46,25 @@ print(json.dumps({
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A Daphne process serving the site (HTTP and websockets) on a SQLite file of its own."""
-    folder = tmp_path_factory.mktemp("live")
-    database = folder / "live.sqlite3"
-    outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env = {k: v for k, v in os.environ.items() if k not in outer}
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        GAMES_BOT_DELAY_SCALE="0.05",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=str(ROOT),
-    )
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    made = subprocess.run(
-        [python, "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    data = json.loads(made.stdout.strip().splitlines()[-1])
-    port = free_port()
-    log = (folder / "daphne.log").open("w")
-    process = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(f"{url}/healthz", timeout=60)
-        yield {"url": url, "database": database, "log": folder / "daphne.log", **data}
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-        log.close()
+def server(daphne_site):
+    with daphne_site("live", setup=SETUP) as site:
+        yield site
 
 
 def open_as(browser, server, cookie: str, path: str):
     context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en")
-    name, value = cookie.split("=", 1)
-    context.add_cookies([{"name": name, "value": value, "url": server["url"]}])
+    add_session_cookie(context, server.url, cookie)
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.goto(server["url"] + path)
+    page.goto(server.url + path)
     expect(page.locator("#play-status")).to_have_text("")  # connected
     return page
 
 
 def match_row(server, match_id: int) -> dict:
-    with sqlite3.connect(server["database"]) as db:
-        status, outcome = db.execute(
-            "select status, outcome from games_match where id = ?", (match_id,)
-        ).fetchone()
+    [(status, outcome)] = server.rows(
+        "select status, outcome from games_match where id = ?", match_id
+    )
     return {"status": status, "outcome": json.loads(outcome) if outcome else None}
 
 
@@ -197,8 +150,8 @@ def play_mia_turn(page) -> str:
 
 
 def test_three_students_and_a_bot_play_mia_express_to_the_end(browser, server):
-    path = f"/play/{server['mia']}/"
-    pages = [open_as(browser, server, cookie, path) for cookie in server["students"]]
+    path = f"/play/{server.made['mia']}/"
+    pages = [open_as(browser, server, cookie, path) for cookie in server.made["students"]]
     try:
         expect(pages[0].locator("#play-turn")).to_have_text("Your turn!")
         expect(pages[0].get_by_role("heading", name=re.compile(r"^Round \d+"))).to_be_visible()
@@ -210,7 +163,7 @@ def test_three_students_and_a_bot_play_mia_express_to_the_end(browser, server):
             claims += moved.count("claimed")
             if not any(m in ("claimed", "passed") for m in moved):
                 pages[0].wait_for_timeout(100)
-        row = match_row(server, server["mia"])
+        row = match_row(server, server.made["mia"])
         assert row["status"] == "finished"
         scores = [str(s) for s in row["outcome"]["scores"]]
         assert claims > 0
@@ -291,9 +244,9 @@ def type_aom_score(page, *, wrong=False) -> int:
 
 
 def test_three_students_play_add_or_multiply_and_one_reloads_mid_game(browser, server):
-    path = f"/play/{server['aom']}/"
-    pages = [open_as(browser, server, cookie, path) for cookie in server["students"]]
-    watch = open_as(browser, server, server["teacher"], f"/play/{server['aom']}/watch/")
+    path = f"/play/{server.made['aom']}/"
+    pages = [open_as(browser, server, cookie, path) for cookie in server.made["students"]]
+    watch = open_as(browser, server, server.made["teacher"], f"/play/{server.made['aom']}/watch/")
     started = time.monotonic()
     try:
         for round_number in range(1, 6):
@@ -329,7 +282,7 @@ def test_three_students_play_add_or_multiply_and_one_reloads_mid_game(browser, s
                 carla = pages[2]
                 assert status_after_drop(carla) == "Reconnecting…"
                 expect(carla.locator("#play-status")).to_have_text("")
-        row = match_row(server, server["aom"])
+        row = match_row(server, server.made["aom"])
         assert row["status"] == "finished"
         totals = [str(t) for t in row["outcome"]["scores"]]
         for page in [*pages, watch]:

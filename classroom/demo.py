@@ -5,6 +5,7 @@ from django.db import transaction
 
 from accounts.models import Role
 from accounts.services import teacher_create
+from classroom.demo_history import has_history, seed_history
 from classroom.models import Classroom, Enrollment
 from classroom.roster.services import student_add, student_set_secret
 from classroom.roster.student_secrets import Secret
@@ -24,8 +25,9 @@ DEMO_STUDENTS = [
 
 
 @transaction.atomic
-def seed_demo() -> Classroom:
-    """Creates the demo class, or puts it back as it was; safe to run again."""
+def seed_demo(*, history: bool = True) -> Classroom:
+    """Creates the demo class, or puts it back as it was; safe to run again. With ``history``, a
+    class nobody has played in yet is given four weeks of sessions and homework to show."""
     User = get_user_model()
     teacher = User.objects.filter(username=DEMO_TEACHER_EMAIL).first()
     if teacher is None:
@@ -53,6 +55,13 @@ def seed_demo() -> Classroom:
             student_set_secret(student=student, secret=Secret(kind, secret))
             student.is_active = True
             student.save(update_fields=["is_active"])
+    if history:
+        students = [
+            e.student
+            for e in Enrollment.objects.filter(classroom=classroom).select_related("student")
+        ]
+        if not has_history(classroom, students):
+            seed_history(classroom, students)
     return classroom
 
 

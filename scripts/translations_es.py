@@ -136,6 +136,8 @@ ES = {
     "Choose one.": "Elige una opción.",
     "%(game)s takes %(low)s to %(high)s players.": "%(game)s admite de %(low)s a %(high)s jugadores.",
     "Bot %(number)s": "Bot %(number)s",
+    # the demo class's homework (classroom/demo_history.py)
+    "Practice squares": "Cuadrados para practicar",
     "beginner bots": "bots principiantes",
     "easy bots": "bots fáciles",
     "strong bots": "bots fuertes",

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def demo(live_server):
-    seed_demo()
+    seed_demo(history=False)  # the logins are all these tests need; test_demo.py checks the rest
     return live_server.url
 
 

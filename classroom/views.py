@@ -42,9 +42,10 @@ def teacher_home(request):
 
 
 def _matches_created_by(teacher):
-    """The teacher's latest tables, with their players, for the home page (two queries)."""
+    """The teacher's latest tables, with their players, for the home page (two queries). Homework
+    matches, made in the teacher's name too, are left to the homework pages."""
     matches = list(
-        Match.objects.filter(created_by=teacher)
+        Match.objects.filter(created_by=teacher, assignment_work__isnull=True)
         .only("id", "game", "variant", "label", "status", "created_at")
         .prefetch_related("seats")[:RECENT_MATCHES]
     )

@@ -220,7 +220,9 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
                 seats=_seats(assignment, student),
                 options=assignment.options,
                 seed=entry["seed"],
-                created_by=student,
+                # The teacher who set the homework: live play lets a match's creator watch it, and
+                # the student is known by their seat and their AssignmentWork.
+                created_by=assignment.classroom.teacher,
                 label=f"{assignment.title} · {item + 1}/{len(assignment.items)}",
             )
             return AssignmentWork.objects.create(

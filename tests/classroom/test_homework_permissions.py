@@ -3,12 +3,20 @@ homework (404 for another's), a student never a teacher page (403) nor another c
 (404) nor another student's match; anonymous visitors are sent to sign in."""
 
 import pytest
+from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from classroom.homework import services
 from classroom.models import Assignment, AssignmentWork
 from games.models import Match
-from tests.factories import make_assignment, make_class, make_student, make_teacher
+from tests.factories import (
+    make_assignment,
+    make_class,
+    make_student,
+    make_teacher,
+    session_cookie_for,
+)
+from tests.games.test_consumers import connect
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +146,46 @@ def test_unknown_ids_are_not_found(client, world):
     assert client.get(reverse("classroom:homework_list", args=[999999])).status_code == 404
     client.force_login(world["student"])
     assert client.get(reverse("classroom:homework_student", args=[999999])).status_code == 404
+
+
+def test_the_assignments_teacher_watches_a_students_homework_and_no_other_teacher_does(
+    client, world
+):
+    work = services.work_start(assignment=world["assignment"], student=world["student"], item=0)
+    watch = reverse("games:watch", args=[work.match_id])
+    client.force_login(world["teacher"])
+    assert client.get(watch).status_code == 200
+    report = client.get(reverse("classroom:homework_detail", args=[world["assignment"].pk]))
+    assert f'href="{watch}"' in report.content.decode()
+    # The homework pages show it; the home page's list of the teacher's own tables does not.
+    home = client.get(reverse("classroom:teacher_home")).content.decode()
+    assert f"/play/{work.match_id}/" not in home
+    for who in ("other_teacher", "classmate", "outsider"):
+        client.force_login(world[who])
+        assert client.get(watch).status_code == 403, who
+    # The student herself plays it: her seat, not a spectator's view.
+    client.force_login(world["student"])
+    assert client.get(watch)["Location"] == f"/play/{work.match_id}/"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("who", "watches"), [("teacher", True), ("other_teacher", False)])
+async def test_only_the_assignments_teacher_opens_a_homework_match_socket(who, watches):
+    @database_sync_to_async
+    def homework_match():
+        teacher = make_teacher(name="Owner")
+        classroom = make_class(teacher)
+        ana = make_student(classroom, "Ana", secret="1111")
+        work = services.work_start(assignment=make_assignment(classroom), student=ana, item=0)
+        people = {"teacher": teacher, "other_teacher": make_teacher(name="Other")}
+        return work.match_id, session_cookie_for(people[who])
+
+    match_id, cookie = await homework_match()
+    ws, connected, code = await connect(match_id, cookie)
+    if watches:
+        assert connected
+        state = await ws.receive_json_from(timeout=2)
+        assert state["type"] == "state" and state["view"]["seat"] is None
+        await ws.disconnect()
+    else:
+        assert not connected and code == 4403

@@ -159,8 +159,12 @@ CELERY_BEAT_SCHEDULE = {
 # Bots' thinking time is multiplied by this (0.1 for quick demos and browser tests).
 GAMES_BOT_DELAY_SCALE = env.float("GAMES_BOT_DELAY_SCALE", default=1.0)
 # Threads per server process that apply players' moves (games.consumers); each holds a database
-# connection while it works, so keep it below DATABASE_POOL_MAX.
-GAMES_MOVE_THREADS = env.int("GAMES_MOVE_THREADS", default=4)
+# connection while it works, so keep it below DATABASE_POOL_MAX. 0: on the thread Channels shares
+# for all database work, as SQLite needs (one writer at a time).
+GAMES_MOVE_THREADS = env.int(
+    "GAMES_MOVE_THREADS",
+    default=4 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 0,
+)
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

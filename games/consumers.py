@@ -45,13 +45,18 @@ FLOOD_CLOSE_AFTER = 50
 # Moves run on threads of their own, not on the one thread Channels shares for all database work
 # of the process: a move spends most of its time waiting for PostgreSQL, and on one thread every
 # move of every match waited for all the others (docs/capacity.md). The row lock decides races
-# between threads and processes alike.
-_move_threads = ThreadPoolExecutor(
-    max_workers=getattr(settings, "GAMES_MOVE_THREADS", 4), thread_name_prefix="moves"
-)
-_submit_move = database_sync_to_async(
-    services.submit_move, thread_sensitive=False, executor=_move_threads
-)
+# between threads and processes alike. SQLite takes one writer at a time and refuses a second
+# (it does not queue it), so there (GAMES_MOVE_THREADS=0) moves stay on the shared thread.
+if getattr(settings, "GAMES_MOVE_THREADS", 0) > 0:
+    _submit_move = database_sync_to_async(
+        services.submit_move,
+        thread_sensitive=False,
+        executor=ThreadPoolExecutor(
+            max_workers=settings.GAMES_MOVE_THREADS, thread_name_prefix="moves"
+        ),
+    )
+else:
+    _submit_move = database_sync_to_async(services.submit_move)
 # One move of a match at a time per process, so that its news leaves in commit order.
 _match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 

@@ -102,17 +102,19 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         # channels_redis's receive() lets one reader at a time in here and delivers what this
         # returns; the messages popped with it are delivered here, before it, in their order.
         loop = asyncio.get_running_loop()
-        popping = self._popping.get(loop)
-        if popping is None:
-            popping = self._popping[loop] = loop.create_task(self._pop(channel))
-        try:
-            contents = await asyncio.shield(popping)
-        except asyncio.CancelledError:
-            raise  # the pop goes on; the next reader delivers its messages
-        except BaseException:
+        contents: list[bytes] = []
+        while not contents:
+            popping = self._popping.get(loop)
+            if popping is None:
+                popping = self._popping[loop] = loop.create_task(self._pop(channel))
+            try:
+                contents = await asyncio.shield(popping)
+            except asyncio.CancelledError:
+                raise  # the pop goes on; the next reader delivers its messages
+            except BaseException:
+                self._forget(popping)
+                raise
             self._forget(popping)
-            raise
-        self._forget(popping)
         *earlier, last = [self.deserialize(content) for content in contents]
         for message in earlier:
             targets = message.pop("__asgi_channel__", channel)
@@ -126,12 +128,12 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
             del self._popping[loop]
 
     async def _pop(self, channel) -> list[bytes]:
+        """What has queued up, or else what comes within one blocking read; [] if nothing came.
+        One pass only: a pop nobody waits for any more ends with its read."""
         connection = self.connection(self.consistent_hash(channel))
         key = self.prefix + channel
-        while True:
-            popped = await connection.zpopmin(key, self.receive_batch)
-            if popped:
-                return [member for member, _score in popped]
-            found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-            if found is not None:
-                return [found[1]]
+        popped = await connection.zpopmin(key, self.receive_batch)
+        if popped:
+            return [member for member, _score in popped]
+        found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+        return [] if found is None else [found[1]]

@@ -8,9 +8,15 @@ read it from the database, so a lost message only delays a display until the nex
 
 from __future__ import annotations
 
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.broadcast import group_send_soon
+
+log = logging.getLogger(__name__)
 
 
 def class_group(classroom_id: int) -> str:
@@ -26,7 +32,21 @@ def session_group(session_id: int) -> str:
 
 
 def send_now(group: str, message: dict) -> None:
-    # In a server, queued on its event loop without waiting for Redis (games.broadcast says why).
+    """Sent before this returns, so that one socket's news of several groups (the class's list,
+    the student's seat) arrives in the order it was sent."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # The write is committed; displays catch up on the next message or tick.
+        log.exception("could not send %s to %s", message.get("type"), group)
+
+
+def send_soon(group: str, message: dict) -> None:
+    """For news whose order against other groups' does not matter ("look again"): in a server it
+    is queued on the event loop, and the thread that made the change does not wait for Redis."""
     group_send_soon(group, message)
 
 

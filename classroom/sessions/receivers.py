@@ -48,4 +48,4 @@ def tell_the_session_monitor(sender, match_id, version, events, **kwargs):
     (they throttle themselves)."""
     session_id = session_of_match(match_id)
     if session_id is not None:
-        push.send_now(push.session_group(session_id), {"type": "sessions.changed"})
+        push.send_soon(push.session_group(session_id), {"type": "sessions.changed"})

@@ -185,13 +185,13 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     at_ms = now_ms() if at_ms is None else at_ms
     with transaction.atomic():
         try:
-            match = _locked(match_id)
+            # The same one statement as a player's move: every bot move and timer comes here.
+            match, seats, _replayed = _locked_with_seats(match_id, client_id="")
         except MatchError:
             return None
         if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > at_ms:
             return match.wake_at_ms if match.is_playing else None
         rules = engine.get_game(match.game)
-        seats = _seats(match)
         bots = _bots(seats)
         state = rules.load(match.state)
         changes: list[Change] = []
@@ -376,15 +376,6 @@ class _LockStatement:
                 value = convert(value, column, conn)
             values.append(value)
         return Match.from_db(self.alias, self.attnames, values)
-
-
-def _seats(match: Match) -> dict[int, tuple[int | None, str]]:
-    return {
-        index: (user_id, level)
-        for index, user_id, level in Seat.objects.filter(match=match).values_list(
-            "index", "user_id", "bot_level"
-        )
-    }
 
 
 def _bots(seats: dict[int, tuple[int | None, str]]) -> dict[int, str]:

@@ -134,7 +134,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # Embedded: tasks run in-process, and their errors surface where they were sent.
     CELERY_TASK_ALWAYS_EAGER = True

@@ -1,5 +1,6 @@
-"""News of a match for its sockets, through the channel layer (at most once; the state itself lives
-in the database, so a socket that misses news asks for ``sync``).
+"""News of a match for its sockets: through the process's own hub to its own sockets, through the
+channel layer to the other processes' (games/hub.py). At most once: the state itself lives in the
+database, so a socket that misses news asks for ``sync``.
 
 The message carries the new engine state, not a view: every socket computes its own seat's view,
 so nothing one seat may not see is ever put in another seat's message.
@@ -8,6 +9,7 @@ so nothing one seat may not see is ever put in another seat's message.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import weakref
@@ -16,16 +18,22 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games import signals
+from games.hub import MatchHub, match_group
 
 log = logging.getLogger(__name__)
 
 
-def match_group(match_id: int) -> str:
-    return f"match.{match_id}"
-
-
 def _send(match_id: int, message: dict) -> None:
-    group_send_soon(match_group(match_id), message)
+    message = {**message, "match_id": match_id}
+
+    async def through_hub(layer, loop):
+        hub = MatchHub.of(loop)
+        if hub is None:  # no socket of any match in this process yet
+            await layer.group_send(match_group(match_id), message)
+        else:
+            await hub.publish(match_id, message)
+
+    _send_soon(match_group(match_id), message, through_hub)
 
 
 def group_send_soon(group: str, message: dict) -> None:
@@ -33,6 +41,14 @@ def group_send_soon(group: str, message: dict) -> None:
     the event loop and this returns at once, each group's messages in the order they were queued;
     elsewhere it is sent before this returns. Errors are logged: the write they announce is
     already committed, and every display can catch up by asking again."""
+
+    async def through_layer(layer, _loop):
+        await layer.group_send(group, message)
+
+    _send_soon(group, message, through_layer)
+
+
+def _send_soon(group: str, message: dict, send) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -42,11 +58,18 @@ def group_send_soon(group: str, message: dict) -> None:
         # loop and return at once. Waiting for Redis here would hold a thread that applies moves
         # (or the one Channels shares for all database work) for round trips (docs/capacity.md).
         try:
-            loop.call_soon_threadsafe(_enqueue, loop, layer, group, message)
+            # In a context of its own: the writing thread's (asgiref's "inside a sync thread"
+            # marks) would make the sockets' later database calls, such as a clock's wake-up
+            # scheduled while handing out this news, refuse to run.
+            loop.call_soon_threadsafe(
+                _enqueue, loop, layer, group, send, context=contextvars.Context()
+            )
             return
         except RuntimeError:  # that loop has closed: send from here instead
             pass
     try:
+        # Elsewhere (a Celery worker, a shell) this process has no sockets: the layer takes the
+        # news to every process's hub.
         async_to_sync(layer.group_send)(group, message)
     except Exception:
         # The move is committed; a socket that missed the news resyncs (DESIGN.md: at most once).
@@ -69,9 +92,9 @@ _chains: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.
 )
 
 
-def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) -> None:
+def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, send) -> None:
     chains = _chains.setdefault(loop, {})
-    task = loop.create_task(_send_after(chains.get(group), layer, group, message))
+    task = loop.create_task(_send_after(chains.get(group), layer, loop, group, send))
     chains[group] = task
 
     def forget(done: asyncio.Task) -> None:
@@ -81,11 +104,13 @@ def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, message: dict) 
     task.add_done_callback(forget)
 
 
-async def _send_after(previous: asyncio.Task | None, layer, group: str, message: dict) -> None:
+async def _send_after(
+    previous: asyncio.Task | None, layer, loop: asyncio.AbstractEventLoop, group: str, send
+) -> None:
     if previous is not None:
         await asyncio.wait([previous])
     try:
-        await layer.group_send(group, message)
+        await send(layer, loop)
     except Exception:
         log.exception("could not broadcast to %s", group)
 
@@ -110,5 +135,5 @@ def match_changed(match_id: int, changes, wake_at_ms: int | None) -> None:
         )
 
 
-def match_stopped(match_id: int) -> None:
-    _send(match_id, {"type": "match.stopped"})
+def match_stopped(match_id: int, version: int, state: dict) -> None:
+    _send(match_id, {"type": "match.stopped", "version": version, "state": state})

@@ -16,6 +16,7 @@ its own clock says) and, on the mover's own socket, the ``client_id`` of the mov
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -30,8 +31,8 @@ from django.conf import settings
 import engine
 from engine import EngineError
 from games import selectors, services
-from games.broadcast import match_group
 from games.clock import clock
+from games.hub import MatchHub
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,12 @@ CLOSE_FLOOD = 4429
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    # No channel of its own: the match's news reaches this socket through its process's hub
+    # (games/hub.py), which hears it once for all the process's sockets of the match.
+    channel_layer_alias = None
+    # News that waits while a state read from the database is on its way (``_news_held``).
+    _held: list | None = None
+
     async def dispatch(self, message):
         # Channels runs close_old_connections before every handler, through the process's one
         # shared sync thread: every frame and every piece of news would queue there behind other
@@ -102,17 +109,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.tokens = float(FLOOD_BURST)
         self.tokens_at = time.monotonic()
         self.refused = 0
-        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
-        await self.accept()
-        clock().watch(self.match_id)
-        await self._send_state(access.version, access.state, [])
+        self.hub = MatchHub.here()
+        async with self._news_held():  # news that comes before the first state waits for it
+            await self.hub.join(self.match_id, self)
+            await self.accept()
+            clock().watch(self.match_id)
+            await self._send_state(access.version, access.state, [])
         clock().schedule(self.match_id, access.wake_at_ms)
 
     async def disconnect(self, code):
         match_id = getattr(self, "match_id", None)
         if match_id is not None:
             clock().unwatch(match_id)
-            await self.channel_layer.group_discard(match_group(match_id), self.channel_name)
+            await self.hub.leave(match_id, self)
 
     # --- from the client -------------------------------------------------------------------------
 
@@ -175,18 +184,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
 
     async def _send_current(self):
-        access = await database_sync_to_async(selectors.match_access)(
-            match_id=self.match_id, user=self.scope["user"]
-        )
-        if access is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        await self._send_state(access.version, access.state, [], force=True)
+        async with self._news_held():  # what comes while the database is read follows its answer
+            access = await database_sync_to_async(selectors.match_access)(
+                match_id=self.match_id, user=self.scope["user"]
+            )
+            if access is None:
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
+            await self._send_state(access.version, access.state, [], force=True)
         clock().schedule(self.match_id, access.wake_at_ms)
 
-    # --- from the match --------------------------------------------------------------------------
+    # --- from the match (games/hub.py) -----------------------------------------------------------
 
-    async def match_changed(self, message):
+    async def hear(self, message):
+        if self._held is not None:
+            self._held.append(message)
+            return
+        kind = message["type"]
+        if kind == "match.changed":
+            await self._changed(message)
+        elif kind == "match.stopped":
+            await self._error("match_stopped", "the teacher stopped this match")
+            await self._send_state(message["version"], message["state"], [], force=True)
+        else:
+            log.warning("unknown match news %r", kind)
+
+    async def _changed(self, message):
         version = message["version"]
         if version <= self.version:
             return  # stale news (a sync already brought something newer)
@@ -199,9 +222,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         clock().schedule(self.match_id, message["wake_at_ms"])
 
-    async def match_stopped(self, message):
-        await self._error("match_stopped", "the teacher stopped this match")
-        await self._send_current()
+    @contextlib.asynccontextmanager
+    async def _news_held(self):
+        """Keep the match's news back while a state read from the database is on its way, then
+        send what is newer: the socket's states go out in version order."""
+        if self._held is not None:  # already held by an outer step
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+            for message in held:
+                await self.hear(message)
 
     # --- helpers ---------------------------------------------------------------------------------
 

@@ -19,6 +19,9 @@ instead of four: the first two commands go in one pipeline and the clean-up of e
 runs inside the sending script. Every move sends one group message, and each round trip waits
 for its turn on a busy event loop. Groups, serialisation, capacity and expiry are channels_redis's
 own.
+
+Both layers here add ``group_send_except``: a server process hands its own news to its own sockets
+and sends it through the layer to the others only (games/hub.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import logging
 import time
 import weakref
 
+import channels.exceptions
+import channels.layers
 from channels_redis.core import RedisChannelLayer
 
 log = logging.getLogger(__name__)
@@ -64,6 +69,11 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         )
 
     async def group_send(self, group, message):
+        await self.group_send_except(group, message, None)
+
+    async def group_send_except(self, group, message, skipped_channel):
+        """``group_send`` to every member but ``skipped_channel`` (games/hub.py: a process hands
+        its own news to its own sockets)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         key = self._group_key(group)
         now = time.time()
@@ -74,6 +84,9 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         if not members:
             return
         channel_names = [member.decode("utf8") for member in members]
+        channel_names = [name for name in channel_names if name != skipped_channel]
+        if not channel_names:
+            return
         by_connection, message_of, capacity_of = self._map_channel_keys_to_connection(
             channel_names, message
         )
@@ -137,3 +150,19 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
             return [member for member, _score in popped]
         found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
         return [] if found is None else [found[1]]
+
+
+class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):
+    """Channels' in-memory layer (the embedded site) with ``group_send_except``."""
+
+    async def group_send_except(self, group, message, skipped_channel):
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, {})):
+            if channel == skipped_channel:
+                continue
+            try:
+                await self.send(channel, message)
+            except channels.exceptions.ChannelFull:
+                log.info("channel %s over capacity in group %s", channel, group)

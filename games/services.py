@@ -276,7 +276,7 @@ def match_abandon(*, match_id: int) -> None:
         match.wake_at_ms = None
         match.bot_plan = {}
         match.save(update_fields=["status", "finished_at", "wake_at_ms", "bot_plan", "updated_at"])
-        transaction.on_commit(lambda: broadcast.match_stopped(match.pk))
+        transaction.on_commit(lambda: broadcast.match_stopped(match.pk, match.version, match.state))
 
 
 # --- the parts -----------------------------------------------------------------------------------

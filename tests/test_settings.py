@@ -44,7 +44,7 @@ def probe(extra_env):
 def test_no_environment_runs_embedded():
     got = probe({})
     assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert got["layer"] == "games.layers.InMemoryChannelLayer"
     assert got["eager"] is True
     assert got["debug"] is True
 

@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 import engine
 from config.asgi import application
-from games import consumers
+from games import consumers, services
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
@@ -255,6 +255,7 @@ async def test_stale_news_is_not_sent_after_a_newer_sync():
         f"match.{match.pk}",
         {
             "type": "match.changed",
+            "match_id": match.pk,
             "version": record.version,
             "state": engine.get_game("mia").dump(state),
             "events": record.events,
@@ -311,4 +312,42 @@ async def test_a_late_socket_catches_up_on_an_overdue_timer():
     fired = await receive_state(ana, timeout=3)
     assert fired["version"] == 1
     assert any(e["type"] == "nobody_solved" for e in fired["events"])
+    await ana.disconnect()
+
+
+async def test_news_that_comes_while_a_sync_reads_the_database_follows_its_answer(monkeypatch):
+    """The sync's answer is read before Ben's move and its news arrives while the answer is on
+    its way: the socket still sends them in version order."""
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    ben_user = await database_sync_to_async(lambda: match.seats.get(index=1).user)()
+    read = consumers.selectors.match_access
+
+    def read_then_ben_moves(**kwargs):
+        access = read(**kwargs)
+        services.submit_move(match_id=match.pk, user=ben_user, move={"type": "pass"})
+        return access
+
+    monkeypatch.setattr(consumers.selectors, "match_access", read_then_ben_moves)
+    await ana.send_json_to({"type": "sync"})
+
+    answer, news = await receive_state(ana), await receive_state(ana)
+    assert (answer["version"], news["version"]) == (0, 1)
+    await ana.disconnect()
+
+
+async def test_a_stopped_match_tells_its_sockets_and_leaves_them_the_last_state():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    first = await receive_state(ana)
+
+    await database_sync_to_async(services.match_abandon)(match_id=match.pk)
+
+    told, last = await receive_state(ana), await receive_state(ana)
+    assert told["type"] == "error" and told["code"] == "match_stopped"
+    assert last["type"] == "state" and last["version"] == first["version"]
+    assert last["view"] == first["view"]
     await ana.disconnect()

@@ -1,0 +1,150 @@
+"""Each server process hears a match's news once and hands it to its own sockets of that match.
+
+Channels gives every consumer a channel of its own, so a move's news went through Redis once per
+socket: serialised, stored and popped three times for a table of three, and each time woken in
+its consumer by Channels' per-consumer receive machinery (a task and a wait per message), about a
+third of a server process's CPU under load. The mover's own socket, in the very process that
+applied the move, waited for two Redis round trips and a blocking read (docs/capacity.md).
+
+Here the process's ``MatchHub`` is the one member of a match's group for all its sockets of that
+match:
+
+- news made in this process (a move applied by one of its sockets, a bot or timer it woke, a
+  teacher's page it served) reaches its own sockets at once, and through the channel layer only
+  the other processes;
+- news from anywhere else (another process, a Celery task, a shell) comes through the hub's
+  channel and is handed to each socket of the match.
+
+Delivery stays at most once, as with Channels (DESIGN.md): a socket that misses news sees a gap
+in the versions and asks for ``sync``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Protocol
+
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+# A broken channel layer (Redis restarting) is retried after this long, not in a tight loop.
+RETRY_READ_SECONDS = 1.0
+
+
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+class Listener(Protocol):
+    async def hear(self, message: dict) -> None:
+        """Take one piece of news. It must wait for nothing but its own socket: the hub hands
+        each piece of news to every socket of the match in turn."""
+
+
+class MatchHub:
+    """The sockets of each match in one process (one event loop), and the channel they share."""
+
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MatchHub] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def here(cls) -> MatchHub:
+        """The hub of the running event loop, made on first use."""
+        loop = asyncio.get_running_loop()
+        hub = cls._by_loop.get(loop)
+        if hub is None:
+            hub = cls._by_loop[loop] = cls(get_channel_layer())
+        return hub
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> MatchHub | None:
+        return cls._by_loop.get(loop)
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.channel: str | None = None
+        self._listeners: dict[int, set[Listener]] = {}
+        # One membership change of a match at a time: a discard that overtook an add would leave
+        # the hub out of a group while it still has sockets of that match.
+        self._membership: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._reader: asyncio.Task | None = None
+
+    async def join(self, match_id: int, listener: Listener) -> None:
+        if self.channel is None:
+            # The default kind of name: channels_redis reads all of a process's channels of one
+            # prefix from one key, and a second key would wait behind the first one's reads.
+            self.channel = await self.layer.new_channel()
+        async with self._lock(match_id):
+            self._listeners.setdefault(match_id, set()).add(listener)
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.get_running_loop().create_task(self._read())
+            # Every join renews the membership, whose expiry (a day in channels_redis) would
+            # otherwise end a long-lived hub's news.
+            await self.layer.group_add(match_group(match_id), self.channel)
+
+    async def leave(self, match_id: int, listener: Listener) -> None:
+        async with self._lock(match_id):
+            listeners = self._listeners.get(match_id)
+            if listeners is None or listener not in listeners:
+                return
+            listeners.discard(listener)
+            if listeners:
+                return
+            del self._listeners[match_id]
+            if not self._listeners and self._reader is not None:
+                # Nobody here listens any more: stop reading, as Channels stops a closed
+                # consumer's reader (a test's event loop can then close).
+                self._reader.cancel()
+                self._reader = None
+            await self.layer.group_discard(match_group(match_id), self.channel)
+
+    async def publish(self, match_id: int, message: dict) -> None:
+        """Hand ``message`` to this process's sockets of the match, then send it to the others."""
+        await self._hand_out(match_id, message)
+        group = match_group(match_id)
+        if self.channel is None:
+            await self.layer.group_send(group, message)
+        elif hasattr(self.layer, "group_send_except"):
+            await self.layer.group_send_except(group, message, self.channel)
+        else:
+            await self.layer.group_send(group, {**message, "origin": self.channel})
+
+    def listeners(self, match_id: int) -> int:
+        return len(self._listeners.get(match_id, ()))
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._membership.get(match_id)
+        if lock is None:
+            lock = self._membership[match_id] = asyncio.Lock()
+        return lock
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the match hub could not read its channel; retrying")
+                await asyncio.sleep(RETRY_READ_SECONDS)
+                continue
+            if message.get("origin") == self.channel:
+                continue  # its own news, already handed out (a layer without group_send_except)
+            match_id = message.get("match_id")
+            if not isinstance(match_id, int):
+                log.warning("match news without a match id: %s", message.get("type"))
+                continue
+            await self._hand_out(match_id, message)
+
+    async def _hand_out(self, match_id: int, message: dict) -> None:
+        for listener in list(self._listeners.get(match_id, ())):
+            try:
+                await listener.hear(message)
+            except Exception:
+                log.exception("a socket of match %s could not take its news", match_id)

@@ -1,0 +1,172 @@
+"""games.hub.MatchHub: each process hears a match's news once and hands it to its own sockets;
+its own news reaches its own sockets without the channel layer and the other processes through
+it, once each. Two hubs on one layer stand for two server processes."""
+
+import asyncio
+import uuid
+
+import channels.layers
+import pytest
+
+from games.hub import MatchHub, match_group
+from games.layers import BatchingRedisChannelLayer, InMemoryChannelLayer
+
+TIMEOUT = 5
+
+
+class Socket:
+    def __init__(self, name):
+        self.name = name
+        self.heard = []
+        self.news = asyncio.Event()
+
+    async def hear(self, message):
+        self.heard.append(message["version"])
+        self.news.set()
+
+    async def wait_for(self, count):
+        async with asyncio.timeout(TIMEOUT):
+            while len(self.heard) < count:
+                self.news.clear()
+                await self.news.wait()
+
+
+class Spying(InMemoryChannelLayer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.sent = []
+
+    async def group_send_except(self, group, message, skipped_channel):
+        self.sent.append((group, message["version"], skipped_channel))
+        await super().group_send_except(group, message, skipped_channel)
+
+
+@pytest.fixture(params=["in-memory", pytest.param("redis", marks=pytest.mark.services)])
+def layers(request):
+    """A function giving the layer of each 'process': one shared in-memory layer, or one Redis
+    layer per process on one Redis, as the site's server processes have."""
+    if request.param == "in-memory":
+        shared = InMemoryChannelLayer()
+        yield lambda: shared
+        return
+    services = request.getfixturevalue("services")
+    prefix = f"test-hub-{uuid.uuid4().hex[:8]}"
+    hosts = [{"address": services.REDIS_URL, "socket_timeout": 15}]
+    yield lambda: BatchingRedisChannelLayer(hosts=hosts, prefix=prefix)
+    asyncio.run(BatchingRedisChannelLayer(hosts=hosts, prefix=prefix).flush())
+
+
+def news(version):
+    return {"type": "match.changed", "match_id": 7, "version": version}
+
+
+async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(layers):
+    here, there = MatchHub(layers()), MatchHub(layers())
+    ana, ben, carla = Socket("ana"), Socket("ben"), Socket("carla")
+    await here.join(7, ana)
+    await here.join(7, ben)
+    await there.join(7, carla)
+
+    for version in (1, 2, 3):
+        await here.publish(7, news(version))
+        # Handed out before publish returns: the mover's own socket does not wait for the layer.
+        assert ana.heard[-1] == ben.heard[-1] == version
+
+    await carla.wait_for(3)
+    assert carla.heard == [1, 2, 3]
+    await asyncio.sleep(0.3)  # nothing more comes: no echo of its own news to the first process
+    assert ana.heard == ben.heard == carla.heard == [1, 2, 3]
+    for hub, socket in ((here, ana), (here, ben), (there, carla)):
+        await hub.leave(7, socket)
+
+
+async def test_a_process_sends_its_news_to_the_layer_for_the_others_only():
+    layer = Spying()
+    here = MatchHub(layer)
+    ana = Socket("ana")
+    await here.join(7, ana)
+    await here.publish(7, news(1))
+    assert layer.sent == [("match.7", 1, here.channel)]
+    await here.leave(7, ana)
+
+
+async def test_news_from_outside_a_server_reaches_every_process(layers):
+    """A Celery task or a shell sends to the group: every hub hears it once."""
+    here, there = MatchHub(layers()), MatchHub(layers())
+    ana, carla = Socket("ana"), Socket("carla")
+    await here.join(7, ana)
+    await there.join(7, carla)
+
+    await layers().group_send(match_group(7), news(4))
+
+    await ana.wait_for(1)
+    await carla.wait_for(1)
+    assert ana.heard == carla.heard == [4]
+    await here.leave(7, ana)
+    await there.leave(7, carla)
+
+
+async def test_a_layer_without_group_send_except_still_delivers_once():
+    layer = channels.layers.InMemoryChannelLayer()
+    here, there = MatchHub(layer), MatchHub(layer)
+    ana, carla = Socket("ana"), Socket("carla")
+    await here.join(7, ana)
+    await there.join(7, carla)
+
+    await here.publish(7, news(1))
+
+    await carla.wait_for(1)
+    await asyncio.sleep(0.3)  # its own copy came back through the layer and was dropped
+    assert ana.heard == carla.heard == [1]
+    await here.leave(7, ana)
+    await there.leave(7, carla)
+
+
+async def test_the_last_socket_to_leave_takes_the_process_out_of_the_group():
+    layer = InMemoryChannelLayer()
+    hub = MatchHub(layer)
+    ana, ben = Socket("ana"), Socket("ben")
+    await hub.join(7, ana)
+    await hub.join(7, ben)
+    await hub.leave(7, ana)
+    assert hub.channel in layer.groups["match.7"] and hub.listeners(7) == 1
+
+    await hub.leave(7, ben)
+
+    assert hub.channel not in layer.groups.get("match.7", {})
+    assert hub.listeners(7) == 0 and hub._reader is None
+    await hub.leave(7, ben)  # a second leave changes nothing
+
+
+async def test_a_socket_that_fails_does_not_keep_news_from_the_others(caplog):
+    class Broken(Socket):
+        async def hear(self, message):
+            raise RuntimeError("socket gone")
+
+    hub = MatchHub(InMemoryChannelLayer())
+    broken, ben = Broken("ana"), Socket("ben")
+    await hub.join(7, broken)
+    await hub.join(7, ben)
+
+    await hub.publish(7, news(1))
+
+    assert ben.heard == [1]
+    assert "could not take its news" in caplog.text
+    await hub.leave(7, broken)
+    await hub.leave(7, ben)
+
+
+async def test_news_for_another_match_or_without_a_match_reaches_nobody_here(caplog):
+    layer = InMemoryChannelLayer()
+    here, there = MatchHub(layer), MatchHub(layer)
+    ana = Socket("ana")
+    await here.join(7, ana)
+    await there.join(8, Socket("carla"))
+    await there.publish(8, {"type": "match.changed", "match_id": 8, "version": 1})
+    await layer.group_send(match_group(7), {"type": "match.changed", "version": 2})
+    await layer.group_send(match_group(7), news(3))
+
+    await ana.wait_for(1)
+    assert ana.heard == [3]
+    assert "without a match id" in caplog.text
+    await here.leave(7, ana)

@@ -7,6 +7,7 @@ the others are checked against the state it left.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
@@ -146,7 +147,7 @@ def submit_move(
     if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
         raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
     received_at = timezone.now()
-    with transaction.atomic():
+    with _pipelined(), transaction.atomic():
         match, seats, replayed = _locked_with_seats(match_id, client_id=client_id)
         seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
         if seat is None:
@@ -183,7 +184,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
     at_ms = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with _pipelined(), transaction.atomic():
         try:
             # The same one statement as a player's move: every bot move and timer comes here.
             match, seats, _replayed = _locked_with_seats(match_id, client_id="")
@@ -395,7 +396,7 @@ def _record(
     received_at,
     at_ms: int,
 ) -> Change:
-    record = MoveRecord.objects.create(
+    record = MoveRecord(
         match=match,
         version=step.state.version,
         actor=actor,
@@ -409,8 +410,8 @@ def _record(
     attempts = [
         _attempt(match, record, event, seats) for event in step.events if event["type"] == "attempt"
     ]
+    _Writes.get(connection).insert(record, attempts)
     if attempts:
-        Attempt.objects.bulk_create(attempts)
         signals.attempts_recorded.send(sender=Match, match=match, attempts=attempts)
     return Change(
         version=step.state.version,
@@ -513,13 +514,110 @@ def _due_bot(match: Match, rules, state, at_ms: int) -> int | None:
 def _save(match: Match, rules, state) -> None:
     match.state = rules.dump(state)
     match.version = state.version
+    match.updated_at = timezone.now()
     outcome = rules.outcome(state)
-    fields = ["state", "version", "bot_plan", "wake_at_ms", "updated_at"]
     if outcome is not None:
         match.status = Match.Status.FINISHED
         match.outcome = {"scores": outcome.scores, "winners": outcome.winners}
-        match.finished_at = timezone.now()
+        match.finished_at = match.updated_at
         match.wake_at_ms = None
         match.bot_plan = {}
-        fields += ["status", "outcome", "finished_at"]
-    match.save(update_fields=fields)
+    _Writes.get(connection).update(match)
+
+
+@contextlib.contextmanager
+def _pipelined():
+    """On PostgreSQL, the statements of a move whose results nobody reads (its writes, the
+    roll-ups', the COMMIT) go to the server together, in psycopg's pipeline mode: a move takes
+    four round trips (BEGIN, the lock, the writes with the COMMIT, the pipeline's end) whatever it
+    writes, where each statement took one. In a busy server process every round trip also waits
+    for the GIL again (docs/capacity.md). A failed write fails the COMMIT, and so the move."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.connection.pipeline():
+        yield
+
+
+class _Writes:
+    """A move's writes, written once per process: INSERT the MoveRecord, INSERT its Attempts (their
+    record found by match and version, so nothing waits for the record's id), UPDATE the match. No
+    statement returns a row or a count, so ``_pipelined`` can send them all at once; each value is
+    prepared by its model field, as the ORM would (``get_db_prep_save``)."""
+
+    _cache: dict[str, _Writes] = {}
+    _MATCH_FIELDS = (
+        "state",
+        "version",
+        "bot_plan",
+        "wake_at_ms",
+        "updated_at",
+        "status",
+        "outcome",
+        "finished_at",
+    )
+
+    @classmethod
+    def get(cls, conn) -> _Writes:
+        writes = cls._cache.get(conn.alias)
+        if writes is None:
+            writes = cls._cache[conn.alias] = cls(conn)
+        return writes
+
+    def __init__(self, conn):
+        quote = conn.ops.quote_name
+
+        def column(model, name):
+            return quote(model._meta.get_field(name).column)
+
+        def insert(model, fields, extra=""):
+            columns = ", ".join([quote(f.column) for f in fields] + ([extra] if extra else []))
+            return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
+
+        self.alias = conn.alias
+        self.record_fields = [f for f in MoveRecord._meta.concrete_fields if not f.primary_key]
+        self.record_sql = insert(MoveRecord, self.record_fields) + _row(len(self.record_fields))
+        self.attempt_fields = [
+            f for f in Attempt._meta.concrete_fields if not f.primary_key and f.name != "move"
+        ]
+        self.attempt_sql = insert(Attempt, self.attempt_fields, column(Attempt, "move"))
+        self.attempt_row = (
+            _row(len(self.attempt_fields))[:-1]
+            + f", (SELECT {column(MoveRecord, 'id')} FROM {quote(MoveRecord._meta.db_table)}"
+            f" WHERE {column(MoveRecord, 'match')} = %s AND {column(MoveRecord, 'version')} = %s))"
+        )
+        self.match_fields = [Match._meta.get_field(name) for name in self._MATCH_FIELDS]
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in self.match_fields)
+        self.match_sql = (
+            f"UPDATE {quote(Match._meta.db_table)} SET {assignments}"
+            f" WHERE {column(Match, 'id')} = %s"
+        )
+
+    def insert(self, record: MoveRecord, attempts: Sequence[Attempt]) -> None:
+        conn = connections[self.alias]
+        with conn.cursor() as cursor:
+            cursor.execute(self.record_sql, self._values(self.record_fields, record, conn))
+            if attempts:
+                params = []
+                for attempt in attempts:
+                    params += self._values(self.attempt_fields, attempt, conn)
+                    params += [record.match_id, record.version]
+                cursor.execute(
+                    self.attempt_sql + ", ".join([self.attempt_row] * len(attempts)), params
+                )
+
+    def update(self, match: Match) -> None:
+        conn = connections[self.alias]
+        with conn.cursor() as cursor:
+            cursor.execute(
+                self.match_sql, [*self._values(self.match_fields, match, conn), match.pk]
+            )
+
+    @staticmethod
+    def _values(fields, instance, conn) -> list:
+        return [f.get_db_prep_save(getattr(instance, f.attname), conn) for f in fields]
+
+
+def _row(width: int) -> str:
+    return "(" + ", ".join(["%s"] * width) + ")"

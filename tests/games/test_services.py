@@ -317,3 +317,59 @@ def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
     with pytest.raises(MatchError) as refused, transaction.atomic():
         services._locked_with_seats(10**9, client_id="")
     assert refused.value.code == "no_match"
+
+
+def test_every_attempt_is_saved_with_the_record_of_its_move(table, settings):
+    settings.GAMES_BOT_DELAY_SCALE = 0.0
+    _, ana, _ = table
+    match = make_match(game="add_up", variant="standard", players=[ana], bots=["easy"], seed=4)
+    for _ in range(2000):
+        match.refresh_from_db()
+        if not match.is_playing:
+            break
+        rules, state = state_of(match)
+        if 0 in rules.active(state):
+            submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
+        else:
+            match_wake(match_id=match.pk)
+    records = list(MoveRecord.objects.filter(match=match))
+    told = sum(1 for r in records for e in r.events if e["type"] == "attempt")
+    attempts = list(Attempt.objects.filter(match=match).select_related("move"))
+    assert told > 5 and len(attempts) == told
+    for attempt in attempts:
+        assert attempt.move.match_id == match.pk and attempt.created_at == attempt.move.received_at
+        event = next(e for e in attempt.move.events if e["type"] == "attempt")
+        assert (attempt.seat, attempt.operands, attempt.answer) == (
+            event["seat"],
+            event["operands"],
+            event["answer"],
+        )
+    match.refresh_from_db()
+    assert match.updated_at >= records[-1].received_at
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_the_database_refuses_fails_the_move_and_changes_nothing(table, monkeypatch):
+    """On PostgreSQL the writes go out with the COMMIT: a refused one still fails the move."""
+    from django.db import IntegrityError, connection
+
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    rules, state = state_of(match)
+    update = services._Writes.update
+
+    def update_then_break_a_constraint(self, match):
+        update(self, match)
+        with connection.cursor() as cursor:  # version is a PositiveIntegerField: CHECK >= 0
+            cursor.execute("UPDATE games_match SET version = -1 WHERE id = %s", [match.pk])
+
+    monkeypatch.setattr(services._Writes, "update", update_then_break_a_constraint)
+    with pytest.raises(IntegrityError):
+        submit_move(match_id=match.pk, user=ana, move=rules.hint(state, 0), at_ms=T0 + 1000)
+
+    match.refresh_from_db()
+    assert match.version == 0
+    assert not MoveRecord.objects.filter(match=match).exists()
+    assert not Attempt.objects.filter(match=match).exists()
+    monkeypatch.undo()
+    assert submit_move(match_id=match.pk, user=ana, move=rules.hint(state, 0)).version == 1

@@ -147,7 +147,7 @@ def submit_move(
     if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
         raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
     received_at = timezone.now()
-    with _pipelined(), transaction.atomic():
+    with transaction.atomic(), _pipelined():
         match, seats, replayed = _locked_with_seats(match_id, client_id=client_id)
         seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
         if seat is None:
@@ -184,7 +184,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
     at_ms = now_ms() if at_ms is None else at_ms
-    with _pipelined(), transaction.atomic():
+    with transaction.atomic(), _pipelined():
         try:
             # The same one statement as a player's move: every bot move and timer comes here.
             match, seats, _replayed = _locked_with_seats(match_id, client_id="")
@@ -527,16 +527,22 @@ def _save(match: Match, rules, state) -> None:
 
 @contextlib.contextmanager
 def _pipelined():
-    """On PostgreSQL, the statements of a move whose results nobody reads (its writes, the
-    roll-ups', the COMMIT) go to the server together, in psycopg's pipeline mode: a move takes
-    four round trips (BEGIN, the lock, the writes with the COMMIT, the pipeline's end) whatever it
-    writes, where each statement took one. In a busy server process every round trip also waits
-    for the GIL again (docs/capacity.md). A failed write fails the COMMIT, and so the move."""
+    """On PostgreSQL, the statements of a move whose results nobody reads (its writes and the
+    roll-ups') go to the server together, in psycopg's pipeline mode: a move takes four round trips
+    (BEGIN, the lock, the writes, the COMMIT) whatever it writes, where each statement took one.
+    In a busy server process every round trip also waits for the GIL again (docs/capacity.md).
+
+    It is entered inside the transaction, after Django's autocommit switch, and left before the
+    COMMIT: psycopg syncs the pipeline to switch autocommit, and on-commit hooks (the broadcast,
+    the teaching layer's look-ups) then run outside it. A failed write raises as the pipeline
+    ends, inside the transaction, which rolls back."""
     if connection.vendor != "postgresql":
         yield
         return
     connection.ensure_connection()
-    with connection.connection.pipeline():
+    # Errors raised as the pipeline ends come from psycopg itself: Django's wrapper makes them
+    # django.db errors (IntegrityError, ...), as they would be from a cursor.
+    with connection.wrap_database_errors, connection.connection.pipeline():
         yield
 
 

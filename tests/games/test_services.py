@@ -239,19 +239,24 @@ def test_bots_think_for_a_while_then_move_once(table, settings):
     assert low * 1000 <= due - handed_over.now_ms <= high * 1000
 
 
+def play_to_the_end(match, player):
+    """The player (seat 0) and the bots play the match through the services until it ends."""
+    for _ in range(2000):
+        match.refresh_from_db()
+        if not match.is_playing:
+            return
+        rules, state = state_of(match)
+        if 0 in rules.active(state):
+            submit_move(match_id=match.pk, user=player, move=a_move(rules, state, 0))
+        else:
+            match_wake(match_id=match.pk)
+
+
 def test_a_table_with_a_bot_plays_to_the_end_with_every_change_recorded(table, settings):
     settings.GAMES_BOT_DELAY_SCALE = 0.0
     _, ana, _ = table
     match = make_match(game="add_up", variant="standard", players=[ana], bots=["strong"], seed=9)
-    for _ in range(2000):
-        match.refresh_from_db()
-        if not match.is_playing:
-            break
-        rules, state = state_of(match)
-        if 0 in rules.active(state):
-            submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
-        else:
-            match_wake(match_id=match.pk)
+    play_to_the_end(match, ana)
     match.refresh_from_db()
     assert match.status == "finished" and match.finished_at is not None
     assert match.outcome["winners"] and match.wake_at_ms is None and match.bot_plan == {}
@@ -323,15 +328,7 @@ def test_every_attempt_is_saved_with_the_record_of_its_move(table, settings):
     settings.GAMES_BOT_DELAY_SCALE = 0.0
     _, ana, _ = table
     match = make_match(game="add_up", variant="standard", players=[ana], bots=["easy"], seed=4)
-    for _ in range(2000):
-        match.refresh_from_db()
-        if not match.is_playing:
-            break
-        rules, state = state_of(match)
-        if 0 in rules.active(state):
-            submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
-        else:
-            match_wake(match_id=match.pk)
+    play_to_the_end(match, ana)
     records = list(MoveRecord.objects.filter(match=match))
     told = sum(1 for r in records for e in r.events if e["type"] == "attempt")
     attempts = list(Attempt.objects.filter(match=match).select_related("move"))

@@ -583,16 +583,18 @@ class _Writes:
 
         self.alias = conn.alias
         self.record_fields = [f for f in MoveRecord._meta.concrete_fields if not f.primary_key]
-        self.record_sql = insert(MoveRecord, self.record_fields) + _row(len(self.record_fields))
+        self.record_sql = (
+            insert(MoveRecord, self.record_fields) + f"({_placeholders(self.record_fields)})"
+        )
         self.attempt_fields = [
             f for f in Attempt._meta.concrete_fields if not f.primary_key and f.name != "move"
         ]
         self.attempt_sql = insert(Attempt, self.attempt_fields, column(Attempt, "move"))
-        self.attempt_row = (
-            _row(len(self.attempt_fields))[:-1]
-            + f", (SELECT {column(MoveRecord, 'id')} FROM {quote(MoveRecord._meta.db_table)}"
-            f" WHERE {column(MoveRecord, 'match')} = %s AND {column(MoveRecord, 'version')} = %s))"
+        record_of_the_move = (
+            f"SELECT {column(MoveRecord, 'id')} FROM {quote(MoveRecord._meta.db_table)}"
+            f" WHERE {column(MoveRecord, 'match')} = %s AND {column(MoveRecord, 'version')} = %s"
         )
+        self.attempt_row = f"({_placeholders(self.attempt_fields)}, ({record_of_the_move}))"
         self.match_fields = [Match._meta.get_field(name) for name in self._MATCH_FIELDS]
         assignments = ", ".join(f"{quote(f.column)} = %s" for f in self.match_fields)
         self.match_sql = (
@@ -625,5 +627,5 @@ class _Writes:
         return [f.get_db_prep_save(getattr(instance, f.attname), conn) for f in fields]
 
 
-def _row(width: int) -> str:
-    return "(" + ", ".join(["%s"] * width) + ")"
+def _placeholders(fields) -> str:
+    return ", ".join(["%s"] * len(fields))

@@ -15,8 +15,7 @@ TIMEOUT = 5
 
 
 class Socket:
-    def __init__(self, name):
-        self.name = name
+    def __init__(self):
         self.heard = []
         self.news = asyncio.Event()
 
@@ -62,7 +61,7 @@ def news(version):
 
 async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(layers):
     here, there = MatchHub(layers()), MatchHub(layers())
-    ana, ben, carla = Socket("ana"), Socket("ben"), Socket("carla")
+    ana, ben, carla = Socket(), Socket(), Socket()
     await here.join(7, ana)
     await here.join(7, ben)
     await there.join(7, carla)
@@ -83,7 +82,7 @@ async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(
 async def test_a_process_sends_its_news_to_the_layer_for_the_others_only():
     layer = Spying()
     here = MatchHub(layer)
-    ana = Socket("ana")
+    ana = Socket()
     await here.join(7, ana)
     await here.publish(7, news(1))
     assert layer.sent == [("match.7", 1, here.channel)]
@@ -93,7 +92,7 @@ async def test_a_process_sends_its_news_to_the_layer_for_the_others_only():
 async def test_news_from_outside_a_server_reaches_every_process(layers):
     """A Celery task or a shell sends to the group: every hub hears it once."""
     here, there = MatchHub(layers()), MatchHub(layers())
-    ana, carla = Socket("ana"), Socket("carla")
+    ana, carla = Socket(), Socket()
     await here.join(7, ana)
     await there.join(7, carla)
 
@@ -109,7 +108,7 @@ async def test_news_from_outside_a_server_reaches_every_process(layers):
 async def test_a_layer_without_group_send_except_still_delivers_once():
     layer = channels.layers.InMemoryChannelLayer()
     here, there = MatchHub(layer), MatchHub(layer)
-    ana, carla = Socket("ana"), Socket("carla")
+    ana, carla = Socket(), Socket()
     await here.join(7, ana)
     await there.join(7, carla)
 
@@ -125,7 +124,7 @@ async def test_a_layer_without_group_send_except_still_delivers_once():
 async def test_the_last_socket_to_leave_takes_the_process_out_of_the_group():
     layer = InMemoryChannelLayer()
     hub = MatchHub(layer)
-    ana, ben = Socket("ana"), Socket("ben")
+    ana, ben = Socket(), Socket()
     await hub.join(7, ana)
     await hub.join(7, ben)
     await hub.leave(7, ana)
@@ -144,7 +143,7 @@ async def test_a_socket_that_fails_does_not_keep_news_from_the_others(caplog):
             raise RuntimeError("socket gone")
 
     hub = MatchHub(InMemoryChannelLayer())
-    broken, ben = Broken("ana"), Socket("ben")
+    broken, ben = Broken(), Socket()
     await hub.join(7, broken)
     await hub.join(7, ben)
 
@@ -159,9 +158,9 @@ async def test_a_socket_that_fails_does_not_keep_news_from_the_others(caplog):
 async def test_news_for_another_match_or_without_a_match_reaches_nobody_here(caplog):
     layer = InMemoryChannelLayer()
     here, there = MatchHub(layer), MatchHub(layer)
-    ana = Socket("ana")
+    ana = Socket()
     await here.join(7, ana)
-    await there.join(8, Socket("carla"))
+    await there.join(8, Socket())
     await there.publish(8, {"type": "match.changed", "match_id": 8, "version": 1})
     await layer.group_send(match_group(7), {"type": "match.changed", "version": 2})
     await layer.group_send(match_group(7), news(3))

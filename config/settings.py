@@ -158,12 +158,12 @@ CELERY_BEAT_SCHEDULE = {
 # --- live play -----------------------------------------------------------------------------------
 # Bots' thinking time is multiplied by this (0.1 for quick demos and browser tests).
 GAMES_BOT_DELAY_SCALE = env.float("GAMES_BOT_DELAY_SCALE", default=1.0)
-# Threads per server process that apply players' moves (games.consumers); each holds a database
-# connection while it works, so keep it below DATABASE_POOL_MAX. 0: on the thread Channels shares
-# for all database work, as SQLite needs (one writer at a time).
-GAMES_MOVE_THREADS = env.int(
-    "GAMES_MOVE_THREADS",
-    default=4 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 0,
+# Connections per server process for players' moves, which run on its event loop on PostgreSQL
+# (games/async_db.py); they come on top of Django's own pool (DATABASE_POOL_MAX). 0: moves run on
+# the thread Channels shares for database work, as SQLite (one writer at a time) needs.
+GAMES_MOVE_CONNECTIONS = env.int(
+    "GAMES_MOVE_CONNECTIONS",
+    default=8 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 0,
 )
 
 # --- auth ----------------------------------------------------------------------------------------

@@ -25,15 +25,18 @@ log = logging.getLogger(__name__)
 
 def _send(match_id: int, message: dict) -> None:
     message = {**message, "match_id": match_id}
+    _send_soon(match_group(match_id), message, _through_hub(match_id, message))
 
-    async def through_hub(layer, loop):
+
+def _through_hub(match_id: int, message: dict):
+    async def send(layer, loop):
         hub = MatchHub.of(loop)
         if hub is None:  # no socket of any match in this process yet
             await layer.group_send(match_group(match_id), message)
         else:
             await hub.publish(match_id, message)
 
-    _send_soon(match_group(match_id), message, through_hub)
+    return send
 
 
 def group_send_soon(group: str, message: dict) -> None:
@@ -117,20 +120,60 @@ async def _send_after(
 
 def match_changed(match_id: int, changes, wake_at_ms: int | None) -> None:
     for change in changes:
-        _send(
-            match_id,
-            {
-                "type": "match.changed",
-                "version": change.version,
-                "state": change.state,
-                "events": change.events,
-                "actor_seat": change.actor_seat,
-                "client_id": change.client_id,
-                "wake_at_ms": wake_at_ms,
-            },
-        )
+        _send(match_id, _changed_message(change, wake_at_ms))
         # After the players' news: teaching displays must never delay a move.
+        _tell_the_teaching_layer(match_id, [change])
+
+
+def match_changed_from_loop(match_id: int, changes, wake_at_ms: int | None) -> None:
+    """``match_changed`` for changes committed on this server's event loop
+    (``services.submit_move_async``): their news is queued behind what this process has already
+    queued for the match, and the teaching layer hears of them on the loop too, after them."""
+    loop = asyncio.get_running_loop()
+    layer = get_channel_layer()
+    if layer is not None:
+        for change in changes:
+            message = {**_changed_message(change, wake_at_ms), "match_id": match_id}
+            _enqueue(loop, layer, match_group(match_id), _through_hub(match_id, message))
+    telling = loop.create_task(_tell_the_teaching_layer_from_loop(match_id, changes))
+    _telling.add(telling)
+    telling.add_done_callback(_told)
+
+
+# The teaching layer's tasks, kept until done (the event loop keeps only weak references).
+_telling: set[asyncio.Task] = set()
+
+
+def _told(task: asyncio.Task) -> None:
+    _telling.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the teaching layer could not hear of a move", exc_info=task.exception())
+
+
+def _changed_message(change, wake_at_ms: int | None) -> dict:
+    return {
+        "type": "match.changed",
+        "version": change.version,
+        "state": change.state,
+        "events": change.events,
+        "actor_seat": change.actor_seat,
+        "client_id": change.client_id,
+        "wake_at_ms": wake_at_ms,
+    }
+
+
+def _tell_the_teaching_layer(match_id: int, changes) -> None:
+    for change in changes:
         signals.match_changed.send(
+            sender=None, match_id=match_id, version=change.version, events=change.events
+        )
+
+
+async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:
+    # Receivers that are coroutines run on the loop (the teaching layer's is one); a plain
+    # function would go to a thread, one per move.
+    for change in changes:
+        await signals.match_changed.asend(
             sender=None, match_id=match_id, version=change.version, events=change.events
         )
 

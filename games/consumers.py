@@ -21,16 +21,14 @@ import json
 import logging
 import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 import engine
 from engine import EngineError
-from games import selectors, services
+from games import async_db, selectors, services
 from games.clock import clock
 from games.hub import MatchHub
 
@@ -43,21 +41,18 @@ FLOOD_BURST = 20
 FLOOD_RATE_PER_SECOND = 8.0
 FLOOD_CLOSE_AFTER = 50
 
-# Moves run on threads of their own, not on the one thread Channels shares for all database work
-# of the process: a move spends most of its time waiting for PostgreSQL, and on one thread every
-# move of every match waited for all the others (docs/capacity.md). The row lock decides races
-# between threads and processes alike. SQLite takes one writer at a time and refuses a second
-# (it does not queue it), so there (GAMES_MOVE_THREADS=0) moves stay on the shared thread.
-if getattr(settings, "GAMES_MOVE_THREADS", 0) > 0:
-    _submit_move = database_sync_to_async(
-        services.submit_move,
-        thread_sensitive=False,
-        executor=ThreadPoolExecutor(
-            max_workers=settings.GAMES_MOVE_THREADS, thread_name_prefix="moves"
-        ),
-    )
-else:
-    _submit_move = database_sync_to_async(services.submit_move)
+# On PostgreSQL a move's transaction runs on the event loop (games/async_db.py): on a thread, each
+# of its round trips then had to win the GIL back from the event loop (docs/capacity.md). SQLite,
+# the embedded set-up's database, takes moves on the thread Channels shares for database work.
+_submit_move_on_thread = database_sync_to_async(services.submit_move)
+
+
+async def _submit_move(**move):
+    if async_db.enabled():
+        return await services.submit_move_async(**move)
+    return await _submit_move_on_thread(**move)
+
+
 # One move of a match at a time per process, so that its news leaves in commit order.
 _match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 

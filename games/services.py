@@ -1,6 +1,7 @@
-"""The writes of live play. ``submit_move`` and ``match_wake`` are the only code that changes a
-playing match: each is one short transaction that locks the match row, asks the engine, saves the
-new state with its MoveRecord and Attempts, and broadcasts after the commit. Races (two claims on
+"""The writes of live play. ``submit_move`` (with its twin for a server's event loop,
+``submit_move_async``) and ``match_wake`` are the only code that changes a playing match: each is
+one short transaction that locks the match row, asks the engine, saves the new state with its
+MoveRecord and Attempts, and broadcasts after the commit. Races (two claims on
 one ¡Mía! card from any number of processes) are decided by that lock: the first to hold it wins,
 the others are checked against the state it left.
 """
@@ -24,7 +25,8 @@ import engine
 from engine import IllegalMove
 from engine.bots import LEVELS as BOT_LEVELS
 from engine.mistakes import classify as classify_mistake
-from games import broadcast, signals
+from games import async_db, broadcast, signals
+from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord, Seat
 
 log = logging.getLogger(__name__)
@@ -144,38 +146,84 @@ def submit_move(
     """Apply ``user``'s move to the match. Raises ``MatchError`` or ``engine.IllegalMove`` (the
     match is then unchanged). A ``client_id`` already applied for this seat is answered with the
     current state and not applied again."""
-    if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
-        raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
-    received_at = timezone.now()
+    write = _PlayerMove(match_id=match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
     with transaction.atomic(), _pipelined():
-        match, seats, replayed = _locked_with_seats(match_id, client_id=client_id)
-        seat = next((i for i, (user_id, _level) in seats.items() if user_id == user.pk), None)
+        with connection.cursor() as cursor:
+            cursor.execute(*write.lock())
+            result, statements = write.decide(cursor.fetchall())
+            for sql, params in statements:
+                cursor.execute(sql, params)
+        if result.changes:
+            transaction.on_commit(
+                lambda: broadcast.match_changed(result.match_id, result.changes, write.wake_at_ms)
+            )
+    return result
+
+
+async def submit_move_async(
+    *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
+) -> MoveResult:
+    """``submit_move`` on a server's event loop, on PostgreSQL (``games.async_db``): the same
+    decisions and statements (``_PlayerMove``) in one transaction of two round trips, and the news
+    handed to this process's sockets once it has committed."""
+    write = _PlayerMove(match_id=match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
+    result = await async_db.locked_write(write.lock(), write.decide)
+    if result.changes:
+        broadcast.match_changed_from_loop(result.match_id, result.changes, write.wake_at_ms)
+    return result
+
+
+class _PlayerMove:
+    """What a player's move reads and writes, apart from how it reaches the database: the one
+    writer's decisions for ``submit_move`` (Django's connection, on a thread) and
+    ``submit_move_async`` (psycopg's, on the event loop)."""
+
+    def __init__(self, *, match_id, user, move: Any, client_id: str, at_ms: int | None):
+        if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
+            raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
+        self.match_id = _match_id(match_id)
+        self.user = user
+        self.move = move
+        self.client_id = client_id
+        self.at_ms = at_ms
+        self.received_at = timezone.now()
+        self.wake_at_ms: int | None = None
+        self._lock = _LockStatement.get(connection, with_client_id=bool(client_id))
+
+    def lock(self) -> tuple[str, list]:
+        return self._lock.sql, self._lock.params(self.match_id, self.client_id)
+
+    def decide(self, rows) -> tuple[MoveResult, list[Statement]]:
+        """From the locked rows: the result, and the statements that save it."""
+        match, seats, replayed = self._lock.read(rows, client_id=self.client_id)
+        seat = next((i for i, (user_id, _level) in seats.items() if user_id == self.user.pk), None)
         if seat is None:
             raise MatchError("not_seated", "you have no seat at this match")
         if seat in replayed:
-            return MoveResult(match.pk, match.version, match.state, duplicate=True)
+            return MoveResult(match.pk, match.version, match.state, duplicate=True), []
         if not match.is_playing:
             raise IllegalMove(engine.core.GAME_OVER, "the game is over")
-        at_ms = now_ms() if at_ms is None else at_ms
+        at_ms = now_ms() if self.at_ms is None else self.at_ms
         rules = engine.get_game(match.game)
-        step = rules.apply(rules.load(match.state), seat, move, at_ms)
+        step = rules.apply(rules.load(match.state), seat, self.move, at_ms)
+        statements: list[Statement] = []
         change = _record(
             match,
             rules,
             step,
             seats,
+            statements,
             actor=MoveRecord.Actor.PLAYER,
             seat=seat,
-            move=move,
-            client_id=client_id,
-            received_at=received_at,
+            move=self.move,
+            client_id=self.client_id,
+            received_at=self.received_at,
             at_ms=at_ms,
         )
         _plan(match, rules, step.state, _bots(seats), at_ms, acted=seat)
-        _save(match, rules, step.state)
-        changes = [change]
-        transaction.on_commit(lambda: broadcast.match_changed(match.pk, changes, match.wake_at_ms))
-    return MoveResult(match.pk, match.version, match.state, changes=changes)
+        _save(match, rules, step.state, statements)
+        self.wake_at_ms = match.wake_at_ms
+        return MoveResult(match.pk, match.version, match.state, changes=[change]), statements
 
 
 def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:
@@ -187,7 +235,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     with transaction.atomic(), _pipelined():
         try:
             # The same one statement as a player's move: every bot move and timer comes here.
-            match, seats, _replayed = _locked_with_seats(match_id, client_id="")
+            match, seats = _locked_with_seats(match_id)
         except MatchError:
             return None
         if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > at_ms:
@@ -198,6 +246,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
         changes: list[Change] = []
         waiting: set[int] = set()
         received_at = timezone.now()
+        statements: list[Statement] = []
         while len(changes) < max_changes and rules.outcome(state) is None:
             due = rules.deadline(state)
             if due is not None and due <= at_ms:
@@ -210,6 +259,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
                         rules,
                         step,
                         seats,
+                        statements,
                         actor=MoveRecord.Actor.TIMER,
                         seat=None,
                         move=None,
@@ -246,6 +296,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
                     rules,
                     step,
                     seats,
+                    statements,
                     actor=MoveRecord.Actor.BOT,
                     seat=bot_seat,
                     move=move,
@@ -258,7 +309,10 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
             waiting.clear()
             _plan(match, rules, state, bots, at_ms, acted=bot_seat)
         _plan(match, rules, state, bots, at_ms, acted=None, waiting=frozenset(waiting))
-        _save(match, rules, state)
+        _save(match, rules, state, statements)
+        with connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
         if changes:
             transaction.on_commit(
                 lambda: broadcast.match_changed(match.pk, changes, match.wake_at_ms)
@@ -290,39 +344,34 @@ def _locked(match_id) -> Match:
         raise MatchError("no_match", "there is no such match") from None
 
 
-def _locked_with_seats(
-    match_id, *, client_id: str
-) -> tuple[Match, dict[int, tuple[int | None, str]], set[int]]:
-    """The match under its row lock, its seats, and the seats that already sent ``client_id``,
-    in one query: a move's hot path pays one round trip here instead of three. Seats never change
-    once the match is made, so reading them with the lock is as good as after it.
-
-    The statement is written once per process (``_LockStatement``): building it through the ORM
-    took a quarter of a server process's Python time under load (docs/capacity.md)."""
+def _match_id(match_id) -> int:
     try:
-        match_id = int(match_id)
+        return int(match_id)
     except (ValueError, TypeError):
         raise MatchError("no_match", "there is no such match") from None
-    statement = _LockStatement.get(connection, with_client_id=bool(client_id))
-    params = [client_id, match_id] if client_id else [match_id]
+
+
+def _locked_with_seats(match_id) -> tuple[Match, dict[int, tuple[int | None, str]]]:
+    """The match under its row lock and its seats (``_LockStatement``), through Django's
+    connection."""
+    statement = _LockStatement.get(connection, with_client_id=False)
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, params)
+        cursor.execute(statement.sql, statement.params(_match_id(match_id), ""))
         rows = cursor.fetchall()
-    if not rows:
-        raise MatchError("no_match", "there is no such match")
-    match = statement.match_from(rows[0])
-    seats = {
-        row[statement.seat_at]: (row[statement.seat_at + 1], row[statement.seat_at + 2])
-        for row in rows
-    }
-    replayed = {row[statement.seat_at] for row in rows if client_id and row[-1]}
-    return match, seats, replayed
+    match, seats, _replayed = statement.read(rows, client_id="")
+    return match, seats
 
 
 class _LockStatement:
     """``SELECT <match>, <seat> [, <client_id seen>] FROM match JOIN seat ... FOR UPDATE OF match``
-    for one database connection's dialect, with the converters the ORM would apply to each match
-    column (JSON, dates), so that ``match_from`` returns what ``Match.objects.get`` would."""
+    for one database connection's dialect: the match under its row lock, its seats, and the seats
+    that already sent the move's ``client_id``, in one query. Seats never change once the match is
+    made, so reading them with the lock is as good as after it.
+
+    It is written once per process: building it through the ORM took a quarter of a server
+    process's Python time under load (docs/capacity.md). ``read`` applies the converters the ORM
+    would apply to each match column (JSON, dates), so its match is what ``Match.objects.get``
+    would return."""
 
     _cache: dict[tuple[str, bool], _LockStatement] = {}
 
@@ -369,6 +418,21 @@ class _LockStatement:
             f" ORDER BY {column_of(Seat, 'index', 's')}{lock}"
         )
 
+    @staticmethod
+    def params(match_id: int, client_id: str) -> list:
+        return [client_id, match_id] if client_id else [match_id]
+
+    def read(
+        self, rows, *, client_id: str
+    ) -> tuple[Match, dict[int, tuple[int | None, str]], set[int]]:
+        if not rows:
+            raise MatchError("no_match", "there is no such match")
+        match = self.match_from(rows[0])
+        seat_at = self.seat_at
+        seats = {row[seat_at]: (row[seat_at + 1], row[seat_at + 2]) for row in rows}
+        replayed = {row[seat_at] for row in rows if client_id and row[-1]}
+        return match, seats, replayed
+
     def match_from(self, row) -> Match:
         conn = connections[self.alias]
         values = []
@@ -388,6 +452,7 @@ def _record(
     rules,
     step,
     seats,
+    statements: list[Statement],
     *,
     actor: str,
     seat: int | None,
@@ -410,9 +475,11 @@ def _record(
     attempts = [
         _attempt(match, record, event, seats) for event in step.events if event["type"] == "attempt"
     ]
-    _Writes.get(connection).insert(record, attempts)
+    statements += _Writes.get(connection).insert(record, attempts)
     if attempts:
-        signals.attempts_recorded.send(sender=Match, match=match, attempts=attempts)
+        signals.attempts_recorded.send(
+            sender=Match, match=match, attempts=attempts, statements=statements
+        )
     return Change(
         version=step.state.version,
         state=rules.dump(step.state),
@@ -511,7 +578,7 @@ def _due_bot(match: Match, rules, state, at_ms: int) -> int | None:
     return min(due)[1] if due else None
 
 
-def _save(match: Match, rules, state) -> None:
+def _save(match: Match, rules, state, statements: list[Statement]) -> None:
     match.state = rules.dump(state)
     match.version = state.version
     match.updated_at = timezone.now()
@@ -522,7 +589,7 @@ def _save(match: Match, rules, state) -> None:
         match.finished_at = match.updated_at
         match.wake_at_ms = None
         match.bot_plan = {}
-    _Writes.get(connection).update(match)
+    statements.append(_Writes.get(connection).update(match))
 
 
 @contextlib.contextmanager
@@ -547,10 +614,11 @@ def _pipelined():
 
 
 class _Writes:
-    """A move's writes, written once per process: INSERT the MoveRecord, INSERT its Attempts (their
-    record found by match and version, so nothing waits for the record's id), UPDATE the match. No
-    statement returns a row or a count, so ``_pipelined`` can send them all at once; each value is
-    prepared by its model field, as the ORM would (``get_db_prep_save``)."""
+    """A move's writes as statements, their SQL written once per process: INSERT the MoveRecord,
+    INSERT its Attempts (their record found by match and version, so nothing waits for the
+    record's id), UPDATE the match. No statement returns a row or a count, so they can all go to
+    the server at once (``_pipelined``, ``async_db.locked_write``); each value is prepared by its
+    model field, as the ORM would (``get_db_prep_save``)."""
 
     _cache: dict[str, _Writes] = {}
     _MATCH_FIELDS = (
@@ -602,25 +670,22 @@ class _Writes:
             f" WHERE {column(Match, 'id')} = %s"
         )
 
-    def insert(self, record: MoveRecord, attempts: Sequence[Attempt]) -> None:
+    def insert(self, record: MoveRecord, attempts: Sequence[Attempt]) -> list[Statement]:
         conn = connections[self.alias]
-        with conn.cursor() as cursor:
-            cursor.execute(self.record_sql, self._values(self.record_fields, record, conn))
-            if attempts:
-                params = []
-                for attempt in attempts:
-                    params += self._values(self.attempt_fields, attempt, conn)
-                    params += [record.match_id, record.version]
-                cursor.execute(
-                    self.attempt_sql + ", ".join([self.attempt_row] * len(attempts)), params
-                )
-
-    def update(self, match: Match) -> None:
-        conn = connections[self.alias]
-        with conn.cursor() as cursor:
-            cursor.execute(
-                self.match_sql, [*self._values(self.match_fields, match, conn), match.pk]
+        statements = [(self.record_sql, self._values(self.record_fields, record, conn))]
+        if attempts:
+            params = []
+            for attempt in attempts:
+                params += self._values(self.attempt_fields, attempt, conn)
+                params += [record.match_id, record.version]
+            statements.append(
+                (self.attempt_sql + ", ".join([self.attempt_row] * len(attempts)), params)
             )
+        return statements
+
+    def update(self, match: Match) -> Statement:
+        conn = connections[self.alias]
+        return self.match_sql, [*self._values(self.match_fields, match, conn), match.pk]
 
     @staticmethod
     def _values(fields, instance, conn) -> list:

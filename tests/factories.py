@@ -81,10 +81,11 @@ def make_session(classroom, game="mia", variant="canada47", table_size=3, **kwar
 
 
 def make_attempts(user, answers, at=None, game="mia"):
-    """Saves attempts the way games.services does (Attempt rows, then the attempts_recorded
-    signal inside the transaction) from tuples ``(a, operator, b, answer, elapsed_ms)`` or with a
-    sixth item, the datetime (else ``at``, else now). ``user`` None makes them a bot's."""
-    from django.db import transaction
+    """Saves attempts the way games.services does (Attempt rows, then the statements the
+    attempts_recorded signal's receivers add, inside the transaction) from tuples
+    ``(a, operator, b, answer, elapsed_ms)`` or with a sixth item, the datetime (else ``at``, else
+    now). ``user`` None makes them a bot's."""
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from engine.core import attempt_event
@@ -138,5 +139,11 @@ def make_attempts(user, answers, at=None, game="mia"):
                     )
                 )
             Attempt.objects.bulk_create(attempts)
-            attempts_recorded.send(sender=Match, match=match, attempts=attempts)
+            statements = []
+            attempts_recorded.send(
+                sender=Match, match=match, attempts=attempts, statements=statements
+            )
+            with connection.cursor() as cursor:
+                for sql, params in statements:
+                    cursor.execute(sql, params)
     return match

@@ -1,7 +1,7 @@
 """Keeping the analytics rollups (classroom/progress/models.py says why they exist).
 
-``attempts_recorded`` is sent by games.services inside the transaction that saves a move's
-attempts; ``record_attempts`` adds them to the rollups with one upsert per table
+``attempts_recorded`` is sent by games.services while it writes a move's attempts;
+``record_attempts`` adds one upsert per table to the move's statements
 (``INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n``, the same SQL on PostgreSQL and
 SQLite), so the figures commit or roll back with the move, and two processes adding to the same
 row never lose a count. Rows are written in key order, so concurrent upserts cannot deadlock.
@@ -124,27 +124,36 @@ _SKILL_VALUES = (
 _ROWS_PER_STATEMENT = 20
 
 
-def _upsert(model, key_columns, columns, sums, rows) -> None:
-    if not rows:
-        return
+def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     names = ", ".join(quote(c) for c in columns)
     updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in sums)
     placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
     conflict = ", ".join(quote(c) for c in key_columns)
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), _ROWS_PER_STATEMENT):
-            chunk = rows[start : start + _ROWS_PER_STATEMENT]
-            cursor.execute(
+    statements = []
+    for start in range(0, len(rows), _ROWS_PER_STATEMENT):
+        chunk = rows[start : start + _ROWS_PER_STATEMENT]
+        statements.append(
+            (
                 f"INSERT INTO {table} ({names}) VALUES {', '.join([placeholder] * len(chunk))} "
                 f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}",
                 [value for row in chunk for value in row],
             )
+        )
+    return statements
 
 
 def rollup_add(attempts: Iterable[Attempt]) -> None:
     """Counts saved attempts into the rollups (bots' attempts are left out)."""
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        for sql, params in rollup_statements(attempts):
+            cursor.execute(sql, params)
+
+
+def rollup_statements(attempts: Iterable[Attempt]) -> list[tuple[str, list]]:
+    """The upserts that count these attempts into the rollups, in key order: concurrent
+    transactions lock rows in one order and cannot deadlock."""
     skill_days, miss_days = _cells(attempts)
     skill_weeks: dict[tuple, _SkillCell] = {}
     for (student_id, day, skill), cell in skill_days.items():
@@ -156,11 +165,8 @@ def rollup_add(attempts: Iterable[Attempt]) -> None:
     for (student_id, day, fact), (operation, count) in miss_days.items():
         miss = miss_weeks.setdefault((student_id, week_start(day), fact), [operation, 0])
         miss[1] += count
-    # Sorted keys: concurrent transactions lock rows in one order and cannot deadlock. Inside a
-    # move's transaction no savepoint: a failed upsert fails the move, and the savepoint's two
-    # extra round trips were paid on every move with an attempt (docs/capacity.md).
-    with transaction.atomic(savepoint=False):
-        _upsert(
+    return [
+        *_upserts(
             SkillDay,
             ("student_id", "day", "skill"),
             ("student_id", "day", "skill", "week", "operation", *_SKILL_VALUES),
@@ -169,15 +175,15 @@ def rollup_add(attempts: Iterable[Attempt]) -> None:
                 (student_id, day, skill, week_start(day), *cell.values())
                 for (student_id, day, skill), cell in sorted(skill_days.items())
             ],
-        )
-        _upsert(
+        ),
+        *_upserts(
             SkillWeek,
             ("student_id", "week", "skill"),
             ("student_id", "week", "skill", "operation", *_SKILL_VALUES),
             _SKILL_VALUES,
             [(*key, *cell.values()) for key, cell in sorted(skill_weeks.items())],
-        )
-        _upsert(
+        ),
+        *_upserts(
             FactMissDay,
             ("student_id", "day", "fact"),
             ("student_id", "day", "fact", "week", "operation", "misses"),
@@ -186,19 +192,21 @@ def rollup_add(attempts: Iterable[Attempt]) -> None:
                 (student_id, day, fact, week_start(day), operation, count)
                 for (student_id, day, fact), (operation, count) in sorted(miss_days.items())
             ],
-        )
-        _upsert(
+        ),
+        *_upserts(
             FactMissWeek,
             ("student_id", "week", "fact"),
             ("student_id", "week", "fact", "operation", "misses"),
             ("misses",),
             [(*key, operation, count) for key, (operation, count) in sorted(miss_weeks.items())],
-        )
+        ),
+    ]
 
 
-def record_attempts(sender, *, attempts, **kwargs) -> None:
-    """Receiver of games.signals.attempts_recorded (connected in classroom.apps)."""
-    rollup_add(attempts)
+def record_attempts(sender, *, attempts, statements, **kwargs) -> None:
+    """Receiver of games.signals.attempts_recorded (connected in classroom.apps): the move's
+    transaction runs these upserts after its own rows."""
+    statements += rollup_statements(attempts)
 
 
 @transaction.atomic

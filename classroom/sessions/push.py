@@ -44,6 +44,17 @@ def send_now(group: str, message: dict) -> None:
         log.exception("could not send %s to %s", message.get("type"), group)
 
 
+async def send(group: str, message: dict) -> None:
+    """From the event loop: sent before this returns."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.exception("could not send %s to %s", message.get("type"), group)
+
+
 def send_soon(group: str, message: dict) -> None:
     """For news whose order against other groups' does not matter ("look again"): in a server it
     is queued on the event loop, and the thread that made the change does not wait for Redis."""

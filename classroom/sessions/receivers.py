@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from asgiref.sync import sync_to_async
+from django.db import connection
 from django.dispatch import receiver
 
 from classroom.models import SessionTable
@@ -21,11 +23,21 @@ _session_of_match: OrderedDict[int, int | None] = OrderedDict()
 _session_of_match_lock = threading.Lock()
 
 
-def session_of_match(match_id: int) -> int | None:
+_UNKNOWN = object()
+
+
+def _known_session_of_match(match_id: int):
     with _session_of_match_lock:
-        if match_id in _session_of_match:
-            _session_of_match.move_to_end(match_id)
-            return _session_of_match[match_id]
+        if match_id not in _session_of_match:
+            return _UNKNOWN
+        _session_of_match.move_to_end(match_id)
+        return _session_of_match[match_id]
+
+
+def session_of_match(match_id: int) -> int | None:
+    known = _known_session_of_match(match_id)
+    if known is not _UNKNOWN:
+        return known
     session_id = (
         SessionTable.objects.filter(match_id=match_id).values_list("session_id", flat=True).first()
     )
@@ -36,6 +48,16 @@ def session_of_match(match_id: int) -> int | None:
     return session_id
 
 
+def _read_session_of_match(match_id: int) -> int | None:
+    try:
+        return session_of_match(match_id)
+    finally:
+        # On a server's shared thread nothing else would hand the connection back to the pool.
+        # A caller's transaction (a test's, say) keeps its own.
+        if not connection.in_atomic_block:
+            connection.close()
+
+
 def forget_sessions_of_matches() -> None:
     """For tests: a test database that rolls back hands the same match ids out again."""
     with _session_of_match_lock:
@@ -43,9 +65,15 @@ def forget_sessions_of_matches() -> None:
 
 
 @receiver(match_changed, dispatch_uid="classroom.sessions.match_changed")
-def tell_the_session_monitor(sender, match_id, version, events, **kwargs):
+async def tell_the_session_monitor(sender, match_id, version, events, **kwargs):
     """Sent after the commit, once per new version: the session's monitor sockets look again
-    (they throttle themselves)."""
-    session_id = session_of_match(match_id)
+    (they throttle themselves).
+
+    Asynchronous: a server hears of every move on its event loop, where a thread for each one
+    slowed the moves themselves (docs/capacity.md); only a match's first move in a process reads
+    the database."""
+    session_id = _known_session_of_match(match_id)
+    if session_id is _UNKNOWN:
+        session_id = await sync_to_async(_read_session_of_match)(match_id)
     if session_id is not None:
-        push.send_soon(push.session_group(session_id), {"type": "sessions.changed"})
+        await push.send(push.session_group(session_id), {"type": "sessions.changed"})

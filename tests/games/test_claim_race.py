@@ -1,7 +1,10 @@
 """RULINGS 1: "exactly one claim wins a card", whatever the number of processes. Thirty threads,
 each with its own PostgreSQL connection, claim the same ¡Mía! card at the same instant, 200 times
-over; the row lock in games.services.submit_move must let exactly one through every time."""
+over; the row lock in games.services.submit_move must let exactly one through every time. So must
+it in a server's event loop, where thirty claims run at once on thirty connections of its pool
+(games.services.submit_move_async)."""
 
+import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,8 +13,9 @@ from django.db import connection
 
 import engine
 from engine import IllegalMove
+from games import async_db
 from games.models import Match, MoveRecord
-from games.services import submit_move
+from games.services import submit_move, submit_move_async
 from tests.factories import make_class, make_match, make_student
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -65,12 +69,56 @@ def test_thirty_threads_claim_one_card_and_exactly_one_wins_every_time(services,
                     pool.submit(claim, match.pk, students[seat], move, f"r{round_number}-{thread}")
                 )
             outcomes = [job.result() for job in jobs]
-            winners = [o for o in outcomes if o[0] == "won"]
-            assert len(winners) == 1, (seed, outcomes)
-            assert sorted(o[1] for o in outcomes if o[0] == "refused") == ["stale_round"] * (
-                THREADS - 1
+            exactly_one_won(match, outcomes)
+
+
+def exactly_one_won(match, outcomes):
+    winners = [o for o in outcomes if o[0] == "won"]
+    assert len(winners) == 1, (match.seed, outcomes)
+    assert sorted(o[1] for o in outcomes if o[0] == "refused") == ["stale_round"] * (THREADS - 1)
+    records = list(MoveRecord.objects.filter(match=match))
+    assert len(records) == 1
+    assert [e["type"] for e in records[0].events].count("claim_won") == 1
+    assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_thirty_claims_on_one_event_loop_and_exactly_one_wins_every_time(services):
+    services.GAMES_MOVE_CONNECTIONS = THREADS
+    classroom = make_class()
+    students = [make_student(classroom, f"S{i}", secret=f"{1000 + i}") for i in range(SEATS)]
+    rules = engine.get_game("mia")
+
+    async def claim(match_id, user, move, client_id):
+        try:
+            result = await submit_move_async(
+                match_id=match_id, user=user, move=move, client_id=client_id
             )
-            records = list(MoveRecord.objects.filter(match=match))
-            assert len(records) == 1
-            assert [e["type"] for e in records[0].events].count("claim_won") == 1
-            assert Match.objects.get(pk=match.pk).version == 1
+            return ("won", result.version)
+        except IllegalMove as error:
+            return ("refused", error.code)
+
+    async def claim_all(match, state, round_number):
+        return await asyncio.gather(
+            *(
+                claim(
+                    match.pk,
+                    students[task % SEATS],
+                    rules.hint(state, task % SEATS),
+                    f"r{round_number}-{task}",
+                )
+                for task in range(THREADS)
+            )
+        )
+
+    # One event loop for all the rounds, as in a server: its pool's connections are reused.
+    loop = asyncio.new_event_loop()
+    try:
+        for round_number, seed in enumerate(seeds_where_every_seat_can_claim(ROUNDS)):
+            match = make_match(variant="party", players=students, seed=seed)
+            state = rules.load(match.state)
+            outcomes = loop.run_until_complete(claim_all(match, state, round_number))
+            exactly_one_won(match, outcomes)
+    finally:
+        loop.run_until_complete(async_db.close_pool())
+        loop.run_until_complete(asyncio.sleep(0.1))  # the news of the last round goes out
+        loop.close()

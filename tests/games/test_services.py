@@ -3,10 +3,12 @@
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import connection, transaction
+from django.utils import timezone
 
 import engine
 from engine import IllegalMove, SetupError
-from games import services
+from games import async_db, services
 from games.models import Attempt, Match, MoveRecord
 from games.services import MatchError, SeatSpec, match_create, match_wake, submit_move
 from games.tasks import wake_overdue_matches
@@ -290,8 +292,6 @@ def test_abandon_stops_the_match(table):
 
 
 def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
-    from django.db import transaction
-
     _, ana, ben = table
     rules = engine.get_game("add_up")
     # A seed whose first turn is a player's, not the bot's.
@@ -310,18 +310,56 @@ def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
     Match.objects.filter(pk=match.pk).update(outcome={"scores": [1, 2]}, label="Table 9")
     expected = Match.objects.get(pk=match.pk)
     with transaction.atomic():
-        locked, seats, replayed = services._locked_with_seats(match.pk, client_id="first")
+        locked, seats, replayed = locked_through_django(match.pk, client_id="first")
     for field in Match._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
     assert locked._state.adding is False
     assert seats == {0: (ana.pk, ""), 1: (ben.pk, ""), 2: (None, "easy")}
     assert replayed == {seat}
     with transaction.atomic():
-        assert services._locked_with_seats(match.pk, client_id="other")[2] == set()
-        assert services._locked_with_seats(match.pk, client_id="")[2] == set()
+        assert locked_through_django(match.pk, client_id="other")[2] == set()
+        assert locked_through_django(match.pk, client_id="")[2] == set()
     with pytest.raises(MatchError) as refused, transaction.atomic():
-        services._locked_with_seats(10**9, client_id="")
+        locked_through_django(10**9, client_id="")
     assert refused.value.code == "no_match"
+
+
+def locked_through_django(match_id, *, client_id):
+    statement = services._LockStatement.get(connection, with_client_id=bool(client_id))
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, statement.params(match_id, client_id))
+        return statement.read(cursor.fetchall(), client_id=client_id)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("services")
+def test_the_event_loops_lock_reads_the_match_as_the_orm_does(table):
+    # On PostgreSQL a server's moves read the match through psycopg's own asynchronous connection
+    # (games/async_db.py): its rows must convert exactly as the ORM's do (JSON, time zones).
+    _, ana, ben = table
+    match = make_match(
+        game="add_up", variant="standard", players=[ana, ben], bots=["easy"], seed=3, at_ms=T0
+    )
+    Match.objects.filter(pk=match.pk).update(
+        outcome={"scores": [1, 2], "note": "é"}, label="Table 9", finished_at=timezone.now()
+    )
+    expected = Match.objects.get(pk=match.pk)
+    statement = services._LockStatement.get(connection, with_client_id=True)
+
+    async def read():
+        try:
+            return await async_db.locked_write(
+                (statement.sql, statement.params(match.pk, "nobody-sent-this")),
+                lambda rows: (statement.read(rows, client_id="nobody-sent-this"), []),
+            )
+        finally:
+            await async_db.close_pool()
+
+    locked, seats, replayed = async_to_sync(read)()
+    for field in Match._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
+    assert seats == {0: (ana.pk, ""), 1: (ben.pk, ""), 2: (None, "easy")}
+    assert replayed == set()
 
 
 def test_every_attempt_is_saved_with_the_record_of_its_move(table, settings):
@@ -345,28 +383,119 @@ def test_every_attempt_is_saved_with_the_record_of_its_move(table, settings):
     assert match.updated_at >= records[-1].received_at
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_write_the_database_refuses_fails_the_move_and_changes_nothing(table, monkeypatch):
-    """On PostgreSQL the writes go out with the COMMIT: a refused one still fails the move."""
-    from django.db import IntegrityError, connection
+def submit_on_the_event_loop(**move):
+    """``submit_move_async`` as a server runs it, on an event loop of its own (with its pool)."""
+
+    async def submit():
+        try:
+            return await services.submit_move_async(**move)
+        finally:
+            await async_db.close_pool()
+
+    return async_to_sync(submit)()
+
+
+def a_refused_write_fails_the_move_and_changes_nothing(submit, table, monkeypatch):
+    from django.db import IntegrityError
 
     _, ana, ben = table
     match = make_match(players=[ana, ben], seed=7, at_ms=T0)
     rules, state = state_of(match)
-    update = services._Writes.update
+    save = services._save
 
-    def update_then_break_a_constraint(self, match):
-        update(self, match)
-        with connection.cursor() as cursor:  # version is a PositiveIntegerField: CHECK >= 0
-            cursor.execute("UPDATE games_match SET version = -1 WHERE id = %s", [match.pk])
+    def save_then_break_a_constraint(match, rules, state, statements):
+        save(match, rules, state, statements)
+        # version is a PositiveIntegerField: CHECK >= 0, checked by the server only.
+        statements.append(("UPDATE games_match SET version = -1 WHERE id = %s", [match.pk]))
 
-    monkeypatch.setattr(services._Writes, "update", update_then_break_a_constraint)
+    monkeypatch.setattr(services, "_save", save_then_break_a_constraint)
     with pytest.raises(IntegrityError):
-        submit_move(match_id=match.pk, user=ana, move=rules.hint(state, 0), at_ms=T0 + 1000)
+        submit(match_id=match.pk, user=ana, move=rules.hint(state, 0), at_ms=T0 + 1000)
 
     match.refresh_from_db()
     assert match.version == 0
     assert not MoveRecord.objects.filter(match=match).exists()
     assert not Attempt.objects.filter(match=match).exists()
     monkeypatch.undo()
-    assert submit_move(match_id=match.pk, user=ana, move=rules.hint(state, 0)).version == 1
+    # The connection that failed is usable again, and so is the match.
+    assert submit(match_id=match.pk, user=ana, move=rules.hint(state, 0)).version == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_the_database_refuses_fails_the_move_and_changes_nothing(table, monkeypatch):
+    """On PostgreSQL the writes go out with the COMMIT: a refused one still fails the move."""
+    a_refused_write_fails_the_move_and_changes_nothing(submit_move, table, monkeypatch)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("services")
+def test_a_write_refused_on_the_event_loop_fails_the_move_and_changes_nothing(table, monkeypatch):
+    a_refused_write_fails_the_move_and_changes_nothing(submit_on_the_event_loop, table, monkeypatch)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("services")
+def test_a_move_on_the_event_loop_writes_what_a_move_on_a_thread_writes(settings):
+    """The same moves, one match through ``submit_move`` and its twin through
+    ``submit_move_async``: the same states, records, attempts and roll-ups, row for row."""
+    from classroom.progress.models import SkillDay
+
+    settings.GAMES_BOT_DELAY_SCALE = 0.0
+    classroom = make_class()
+    pairs = [(make_student(classroom, f"T{i}"), make_student(classroom, f"E{i}")) for i in range(2)]
+    on_thread = make_match(game="add_up", variant="standard", players=[a for a, _ in pairs], seed=5)
+    on_loop = make_match(game="add_up", variant="standard", players=[b for _, b in pairs], seed=5)
+    rules = engine.get_game("add_up")
+    for turn in range(12):
+        _, state = state_of(on_thread)
+        seat = min(rules.active(state))
+        move = rules.legal_moves(state, seat)[turn % len(rules.legal_moves(state, seat))]
+        at_ms = T0 + 1000 * (turn + 1)
+        played = submit_move(
+            match_id=on_thread.pk, user=pairs[seat][0], move=move, client_id=f"m{turn}", at_ms=at_ms
+        )
+        echoed = submit_on_the_event_loop(
+            match_id=on_loop.pk, user=pairs[seat][1], move=move, client_id=f"m{turn}", at_ms=at_ms
+        )
+        assert (echoed.version, echoed.state) == (played.version, played.state)
+        assert [c.events for c in echoed.changes] == [c.events for c in played.changes]
+
+    def saved(match, user_index):
+        match.refresh_from_db()
+        records = list(
+            MoveRecord.objects.filter(match=match)
+            .order_by("version")
+            .values_list("version", "actor", "seat", "move", "events", "client_id", "now_ms")
+        )
+        attempts = list(
+            Attempt.objects.filter(match=match)
+            .order_by("move__version", "id")
+            .values_list("move__version", "seat", "skill", "operands", "answer", "correct")
+        )
+        rollups = sorted(
+            SkillDay.objects.filter(student__in=[pair[user_index] for pair in pairs]).values_list(
+                "skill", "attempts", "correct"
+            )
+        )
+        return match.state, match.version, match.status, records, attempts, rollups
+
+    assert saved(on_loop, 1) == saved(on_thread, 0)
+    assert saved(on_loop, 1)[4], "the moves made attempts"
+    assert saved(on_loop, 1)[5], "and the attempts were counted into the roll-ups"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("services")
+def test_a_repeated_client_id_on_the_event_loop_is_answered_and_applied_once(table):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    rules, state = state_of(match)
+    move = rules.hint(state, 0)
+    first = submit_on_the_event_loop(match_id=match.pk, user=ana, move=move, client_id="once")
+    again = submit_on_the_event_loop(match_id=match.pk, user=ana, move=move, client_id="once")
+    assert not first.duplicate and again.duplicate
+    assert again.version == first.version == 1
+    assert MoveRecord.objects.filter(match=match).count() == 1
+    with pytest.raises(MatchError) as refused:
+        submit_on_the_event_loop(match_id=match.pk, user=make_student(make_class()), move=move)
+    assert refused.value.code == "not_seated"

@@ -1,0 +1,139 @@
+"""PostgreSQL on a server process's event loop, for the one transaction a player's move needs.
+
+A move spent most of its time on a thread waiting for PostgreSQL, and after each of its round
+trips that thread had to win Python's GIL back from the event loop, which under load took three
+times as long as the round trip itself (docs/capacity.md). Here a move's transaction runs on the
+event loop, on psycopg's asynchronous connections: nothing has to win the GIL back, and the
+transaction takes two round trips instead of four:
+
+1. ``BEGIN`` and the locking read, sent as one query;
+2. the writes and the ``COMMIT``, sent as one query.
+
+The connections bind parameters on the client, as Django's do, so a query of several statements
+goes out in PostgreSQL's simple protocol in one message: psycopg's transaction blocks would send
+``BEGIN`` and ``COMMIT`` in round trips of their own, and its pipeline mode costs a write and a
+wait on the event loop per statement (a third of a server process's time in a profile), so the
+connections stay in autocommit mode and the transaction is written out.
+
+The connections come from a psycopg pool per event loop, made with Django's own connection
+parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's
+do. SQLite, which the embedded set-up uses, has no such driver: there moves stay on Django's
+synchronous path (``games.consumers``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from django.conf import settings
+from django.db import connections
+from psycopg.pq import TransactionStatus
+from psycopg_pool import AsyncConnectionPool
+
+Statement = tuple[str, Sequence[Any]]
+Result = TypeVar("Result")
+
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def enabled(alias: str = "default") -> bool:
+    """Whether moves run on the event loop here: PostgreSQL, and connections allowed for them."""
+    return (
+        connections[alias].vendor == "postgresql"
+        and getattr(settings, "GAMES_MOVE_CONNECTIONS", 0) > 0
+    )
+
+
+async def locked_write(
+    lock: Statement, decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]]
+) -> Result:
+    """Run ``lock`` (a ``SELECT ... FOR UPDATE``) in a new transaction, hand its rows to
+    ``decide``, run the statements it returns and commit. Whatever ``decide`` raises rolls the
+    transaction back and is raised here; so are the database's errors, as Django's
+    (``django.db.IntegrityError``, ...), as the ORM would raise them."""
+    pool = await _pool()
+    wrapper = connections["default"]
+    async with pool.connection() as conn:
+        cursor = conn.cursor()
+        try:
+            with wrapper.wrap_database_errors:
+                await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
+                cursor.nextset()  # from BEGIN's result to the lock's rows
+                rows = await cursor.fetchall()
+                try:
+                    result, statements = decide(rows)
+                except BaseException:
+                    await conn.rollback()
+                    raise
+                statements = [*statements, ("COMMIT", [])]
+                await cursor.execute(
+                    "; ".join(sql for sql, _params in statements),
+                    [value for _sql, params in statements for value in params],
+                )
+        except BaseException:
+            # A write the server refused leaves the transaction failed; a cancelled one may leave
+            # it open. Either way it must not go back to the pool like that.
+            if not conn.closed and conn.info.transaction_status in (
+                TransactionStatus.INTRANS,
+                TransactionStatus.INERROR,
+            ):
+                await conn.rollback()
+            raise
+    return result
+
+
+async def close_pool() -> None:
+    """Close this event loop's pool (tests, whose event loops end with each test)."""
+    loop = asyncio.get_running_loop()
+    made = _pools.pop(loop, None)
+    if made is not None and made.done() and made.exception() is None:
+        await made.result().close()
+
+
+async def _pool() -> AsyncConnectionPool:
+    loop = asyncio.get_running_loop()
+    made = _pools.get(loop)
+    if made is None:
+        made = _pools[loop] = loop.create_future()
+        try:
+            pool = _new_pool()
+            await pool.open()
+        except BaseException as error:
+            del _pools[loop]
+            made.set_exception(error)
+            made.exception()  # retrieved: those waiting on it get it raised
+            raise
+        made.set_result(pool)
+    return await asyncio.shield(made)
+
+
+def _new_pool() -> AsyncConnectionPool:
+    wrapper = connections["default"]
+    params = wrapper.get_connection_params()
+    # Django's cursors bind parameters on the client (its default); these do the same, so a
+    # statement written for Django's cursor means the same here, and several go in one message.
+    params["cursor_factory"] = psycopg.AsyncClientCursor
+    params["autocommit"] = True
+    timezone_name = wrapper.timezone_name
+    set_time_zone = wrapper.ops.set_time_zone_sql()
+
+    async def configure(conn: psycopg.AsyncConnection) -> None:
+        # As Django does on each new connection: timestamps are read in the project's time zone.
+        if timezone_name and conn.info.parameter_status("TimeZone") != timezone_name:
+            await conn.execute(set_time_zone, [timezone_name])
+
+    return AsyncConnectionPool(
+        kwargs=params,
+        min_size=1,
+        max_size=settings.GAMES_MOVE_CONNECTIONS,
+        open=False,
+        configure=configure,
+        name="games-moves",
+        timeout=10,
+    )

@@ -88,6 +88,15 @@ async def locked_write(
     return result
 
 
+async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """The rows of one read, in autocommit: one round trip."""
+    pool = await _pool()
+    async with pool.connection() as conn:
+        with connections["default"].wrap_database_errors:
+            cursor = await conn.execute(sql, params)
+            return await cursor.fetchall()
+
+
 async def close_pool() -> None:
     """Close this event loop's pool (tests, whose event loops end with each test)."""
     loop = asyncio.get_running_loop()

@@ -79,8 +79,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         # Channels runs close_old_connections before every handler, through the process's one
         # shared sync thread: every frame and every piece of news would queue there behind other
-        # sockets' database work (docs/capacity.md). This consumer reaches the database only
-        # through database_sync_to_async, which closes old connections itself.
+        # sockets' database work (docs/capacity.md). This consumer reaches the database only on
+        # the event loop's own connections (games/async_db.py) or through
+        # database_sync_to_async, which closes old connections itself.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -91,7 +92,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        access = await database_sync_to_async(selectors.match_access)(
+        access = await selectors.match_access_async(
             match_id=self.scope["url_route"]["kwargs"]["match_id"], user=user
         )
         if access is None:
@@ -180,7 +181,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _send_current(self):
         async with self._news_held():  # what comes while the database is read follows its answer
-            access = await database_sync_to_async(selectors.match_access)(
+            access = await selectors.match_access_async(
                 match_id=self.match_id, user=self.scope["user"]
             )
             if access is None:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.db.models import OuterRef, Subquery
+
+from games import async_db
 from games.models import Match, Seat
 
 
@@ -27,26 +32,76 @@ class MatchAccess:
 def match_access(*, match_id, user) -> MatchAccess | None:
     """The user's seat at the match, spectator access for its creator (the teacher, who may put it
     on a projector) and staff, or None: the user may neither play nor watch it."""
+    query = _access_query(match_id, user)
+    return None if query is None else _access_from(query.first(), user)
+
+
+async def match_access_async(*, match_id, user) -> MatchAccess | None:
+    """``match_access`` for a socket, on a server's event loop. On PostgreSQL its one query runs
+    on the loop's own connections (games/async_db.py): on the thread Channels shares, sockets
+    connecting in a burst (a class's games ending together) held the GIL that the loop's moves
+    needed after each of their round trips (docs/capacity.md)."""
+    if not async_db.enabled():
+        return await database_sync_to_async(match_access)(match_id=match_id, user=user)
+    query = _access_query(match_id, user)
+    if query is None:
+        return None
+    rows = await async_db.fetch(*query.query.sql_with_params())
+    if not rows:
+        return None
+    row = list(rows[0])
+    row[_ACCESS_COLUMNS.index("state")] = _state_from_db(row[_ACCESS_COLUMNS.index("state")])
+    return _access_from(tuple(row), user)
+
+
+_ACCESS_COLUMNS = (
+    "id",
+    "game",
+    "state",
+    "version",
+    "wake_at_ms",
+    "status",
+    "created_by_id",
+    "seat",
+)
+
+
+def _access_query(match_id, user):
+    """The match and the user's seat at it, in one query (None: nobody to look for)."""
     if user is None or not user.is_authenticated:
         return None
     try:
-        match = Match.objects.only(
-            "id", "game", "state", "version", "wake_at_ms", "status", "created_by_id"
-        ).get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
+        match_id = int(match_id)
+    except (ValueError, TypeError):
         return None
-    seat = Seat.objects.filter(match=match, user=user).values_list("index", flat=True).first()
-    if seat is None and not (match.created_by_id == user.pk or user.is_staff):
+    seat = Seat.objects.filter(match=OuterRef("pk"), user_id=user.pk).values("index")[:1]
+    return (
+        Match.objects.filter(pk=match_id)
+        .annotate(seat=Subquery(seat))
+        .values_list(*_ACCESS_COLUMNS)
+    )
+
+
+def _access_from(row, user) -> MatchAccess | None:
+    if row is None:
+        return None
+    match_id, game, state, version, wake_at_ms, status, created_by_id, seat = row
+    if seat is None and not (created_by_id == user.pk or user.is_staff):
         return None
     return MatchAccess(
-        match_id=match.pk,
-        game=match.game,
+        match_id=match_id,
+        game=game,
         seat=seat,
-        state=match.state,
-        version=match.version,
-        wake_at_ms=match.wake_at_ms if match.status == Match.Status.PLAYING else None,
-        status=match.status,
+        state=state,
+        version=version,
+        wake_at_ms=wake_at_ms if status == Match.Status.PLAYING else None,
+        status=status,
     )
+
+
+def _state_from_db(value):
+    # What the ORM does with the column (JSON arrives as text, as Django asks of psycopg).
+    return Match._meta.get_field("state").from_db_value(value, None, connection)
 
 
 def match_seats(*, match_id) -> list[dict]:

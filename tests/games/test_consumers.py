@@ -330,14 +330,16 @@ async def test_news_that_comes_while_a_sync_reads_the_database_follows_its_answe
     ana, _, _ = await connect(match.pk, t["ana"])
     await receive_state(ana)
     ben_user = await database_sync_to_async(lambda: match.seats.get(index=1).user)()
-    read = consumers.selectors.match_access
+    read = consumers.selectors.match_access_async
 
-    def read_then_ben_moves(**kwargs):
-        access = read(**kwargs)
-        services.submit_move(match_id=match.pk, user=ben_user, move={"type": "pass"})
+    async def read_then_ben_moves(**kwargs):
+        access = await read(**kwargs)
+        await database_sync_to_async(services.submit_move)(
+            match_id=match.pk, user=ben_user, move={"type": "pass"}
+        )
         return access
 
-    monkeypatch.setattr(consumers.selectors, "match_access", read_then_ben_moves)
+    monkeypatch.setattr(consumers.selectors, "match_access_async", read_then_ben_moves)
     await ana.send_json_to({"type": "sync"})
 
     answer, news = await receive_state(ana), await receive_state(ana)

@@ -24,6 +24,7 @@ import weakref
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
@@ -86,6 +87,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message):
+        # As Channels' own, without its close_old_connections, for the same reason as above: a
+        # class's games ending together closed dozens of sockets a second, each of which queued
+        # on the shared thread and took the GIL from the moves on the loop.
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def connect(self):
         user = self.scope.get("user")

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 import engine
 from config.asgi import application
 from games import async_db, consumers, services
+from games.hub import MatchHub
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
@@ -95,6 +96,21 @@ async def test_an_unknown_match_is_refused():
     t = await a_table()
     _ws, connected, code = await connect(t["match"].pk + 1000, t["ana"])
     assert not connected and code == 4403
+
+
+async def test_a_closed_socket_stops_hearing_its_match():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    ben, _, _ = await connect(match.pk, t["ben"])
+    await receive_state(ana)
+    await receive_state(ben)
+    hub = MatchHub.here()
+    assert hub.listeners(match.pk) == 2
+    await ana.disconnect()
+    assert hub.listeners(match.pk) == 1
+    await ben.disconnect()
+    assert hub.listeners(match.pk) == 0
 
 
 async def test_the_creating_teacher_watches_without_hands_and_cannot_play():

@@ -10,10 +10,10 @@ transaction takes two round trips instead of four:
 2. the writes and the ``COMMIT``, sent as one query.
 
 The connections bind parameters on the client, as Django's do, so a query of several statements
-goes out in PostgreSQL's simple protocol in one message: psycopg's transaction blocks would send
+goes out in PostgreSQL's simple protocol in one message. psycopg's transaction blocks would send
 ``BEGIN`` and ``COMMIT`` in round trips of their own, and its pipeline mode costs a write and a
-wait on the event loop per statement (a third of a server process's time in a profile), so the
-connections stay in autocommit mode and the transaction is written out.
+wait on the event loop per statement (slower under load: docs/capacity.md), so the connections
+stay in autocommit mode and the transaction is written out.
 
 The connections come from a psycopg pool per event loop, made with Django's own connection
 parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's

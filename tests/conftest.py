@@ -35,6 +35,17 @@ def _forget_process_caches(request):
         forget_sessions_of_matches()
 
 
+@pytest.fixture(autouse=True)
+async def _close_the_event_loops_connections(request):
+    # On PostgreSQL a match socket's queries run on connections of the event loop's own pool
+    # (games/async_db.py); a test's event loop ends with the test, and so must they.
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from games import async_db
+
+        await async_db.close_pool()
+
+
 @pytest.fixture
 def services():
     """Tests that need the real PostgreSQL and Redis. They run in the services pass of `make test`;

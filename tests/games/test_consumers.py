@@ -8,19 +8,12 @@ from channels.testing import WebsocketCommunicator
 
 import engine
 from config.asgi import application
-from games import async_db, consumers, services
+from games import consumers, services
 from games.hub import MatchHub
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def _close_move_connections():
-    # On PostgreSQL moves run on connections of the test's event loop, which ends with the test.
-    yield
-    await async_db.close_pool()
 
 
 @database_sync_to_async

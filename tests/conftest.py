@@ -1,3 +1,4 @@
+import inspect
 import os
 
 import pytest
@@ -36,14 +37,22 @@ def _forget_process_caches(request):
 
 
 @pytest.fixture(autouse=True)
-async def _close_the_event_loops_connections(request):
+def _event_loop_connections_closed(request):
     # On PostgreSQL a match socket's queries run on connections of the event loop's own pool
-    # (games/async_db.py); a test's event loop ends with the test, and so must they.
-    yield
-    if request.config.pluginmanager.hasplugin("django"):
-        from games import async_db
+    # (games/async_db.py); an asynchronous test's event loop ends with the test, and so must
+    # they. Only those tests: the browser tests' Playwright runs a loop of its own.
+    if inspect.iscoroutinefunction(getattr(request, "function", None)) and (
+        request.config.pluginmanager.hasplugin("django")
+    ):
+        request.getfixturevalue("_close_the_event_loops_connections")
 
-        await async_db.close_pool()
+
+@pytest.fixture
+async def _close_the_event_loops_connections():
+    yield
+    from games import async_db
+
+    await async_db.close_pool()
 
 
 @pytest.fixture

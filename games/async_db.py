@@ -36,7 +36,6 @@ from psycopg_pool import AsyncConnectionPool
 
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
-APPLICATION_NAME = "games-moves"
 Result = TypeVar("Result")
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
@@ -100,29 +99,12 @@ async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
 
 
 async def close_pool() -> None:
-    """Close this event loop's pool now (a test that wants its connections back at once)."""
+    """Close this event loop's pool (tests, whose event loops end with each test: a pool left
+    open keeps its connections, and its tasks are cancelled under it when the loop closes)."""
     loop = asyncio.get_running_loop()
     made = _pools.pop(loop, None)
-    keeper = _keepers.pop(loop, None)
-    if keeper is not None:
-        keeper.cancel()
     if made is not None and made.done() and made.exception() is None:
         await made.result().close()
-
-
-# Per event loop, a task that closes its pool when it is cancelled: asyncio.run() and test
-# runners cancel every task before they close a loop, and a pool left open would keep its
-# connections (and its own tasks) past its loop.
-_keepers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-async def _close_when_cancelled(pool: AsyncConnectionPool) -> None:
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await pool.close()
 
 
 async def _pool() -> AsyncConnectionPool:
@@ -139,7 +121,6 @@ async def _pool() -> AsyncConnectionPool:
             made.exception()  # retrieved: those waiting on it get it raised
             raise
         made.set_result(pool)
-        _keepers[loop] = loop.create_task(_close_when_cancelled(pool))
     return await asyncio.shield(made)
 
 
@@ -150,7 +131,6 @@ def _new_pool() -> AsyncConnectionPool:
     # statement written for Django's cursor means the same here, and several go in one message.
     params["cursor_factory"] = psycopg.AsyncClientCursor
     params["autocommit"] = True
-    params.setdefault("application_name", APPLICATION_NAME)  # as pg_stat_activity shows them
     params.setdefault("application_name", APPLICATION_NAME)  # as pg_stat_activity shows them
     timezone_name = wrapper.timezone_name
     set_time_zone = wrapper.ops.set_time_zone_sql()

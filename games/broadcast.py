@@ -39,18 +39,6 @@ def _through_hub(match_id: int, message: dict):
     return send
 
 
-def group_send_soon(group: str, message: dict) -> None:
-    """Send ``message`` to ``group`` from sync code, after a commit. In a server it is queued on
-    the event loop and this returns at once, each group's messages in the order they were queued;
-    elsewhere it is sent before this returns. Errors are logged: the write they announce is
-    already committed, and every display can catch up by asking again."""
-
-    async def through_layer(layer, _loop):
-        await layer.group_send(group, message)
-
-    _send_soon(group, message, through_layer)
-
-
 def _send_soon(group: str, message: dict, send) -> None:
     layer = get_channel_layer()
     if layer is None:

@@ -14,8 +14,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.broadcast import group_send_soon
-
 log = logging.getLogger(__name__)
 
 
@@ -34,18 +32,12 @@ def session_group(session_id: int) -> str:
 def send_now(group: str, message: dict) -> None:
     """Sent before this returns, so that one socket's news of several groups (the class's list,
     the student's seat) arrives in the order it was sent."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        # The write is committed; displays catch up on the next message or tick.
-        log.exception("could not send %s to %s", message.get("type"), group)
+    async_to_sync(send)(group, message)
 
 
 async def send(group: str, message: dict) -> None:
-    """From the event loop: sent before this returns."""
+    """Sent before this returns; from the event loop, or through ``send_now``. Errors are logged:
+    the write is committed, and displays catch up on the next message or tick."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -53,12 +45,6 @@ async def send(group: str, message: dict) -> None:
         await layer.group_send(group, message)
     except Exception:
         log.exception("could not send %s to %s", message.get("type"), group)
-
-
-def send_soon(group: str, message: dict) -> None:
-    """For news whose order against other groups' does not matter ("look again"): in a server it
-    is queued on the event loop, and the thread that made the change does not wait for Redis."""
-    group_send_soon(group, message)
 
 
 def send_after_commit(group: str, message: dict) -> None:

@@ -40,7 +40,15 @@ def a_table(game="mia", variant="express", bots=(), options=None, seed=7, at_ms=
         "carla": session_cookie_for(carla),
         "teacher": session_cookie_for(teacher),
         "other_teacher": session_cookie_for(make_teacher()),
+        "staff": session_cookie_for(make_staff()),
     }
+
+
+def make_staff():
+    user = make_teacher(name="Site staff")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
 
 
 @database_sync_to_async
@@ -104,6 +112,15 @@ async def test_a_closed_socket_stops_hearing_its_match():
     assert hub.listeners(match.pk) == 1
     await ben.disconnect()
     assert hub.listeners(match.pk) == 0
+
+
+async def test_staff_watch_a_match_they_neither_made_nor_play():
+    t = await a_table()
+    ws, connected, _ = await connect(t["match"].pk, t["staff"])
+    assert connected
+    state = await receive_state(ws)
+    assert state["view"]["seat"] is None
+    await ws.disconnect()
 
 
 async def test_the_creating_teacher_watches_without_hands_and_cannot_play():

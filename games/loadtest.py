@@ -407,6 +407,8 @@ class Figures:
     out_of_order: int = 0
     errors: Counter = field(default_factory=Counter)
     connected: int = 0
+    # closed as the step ended because their table was between two games, not lost
+    between_games: int = 0
     sockets: int = 0
     open: bool = True  # still pacing moves
     reconnects: int = 0
@@ -454,6 +456,7 @@ class Figures:
             "out_of_order": self.out_of_order,
             "errors": dict(self.errors),
             "connected": self.connected,
+            "between_games": self.between_games,
             "sockets": self.sockets,
             "reconnects": self.reconnects,
             "cpu_percent": self.cpu,
@@ -793,6 +796,16 @@ class LoadRun:
     def connected(self) -> int:
         return sum(1 for sock in self.sockets if sock.open_now)
 
+    def between_games(self) -> int:
+        """Sockets closed because their table is starting its next game."""
+        return sum(
+            1
+            for table in self.tables
+            if table.busy and not table.broken
+            for sock in table.socks
+            if not sock.open_now
+        )
+
     async def connect(self) -> tuple[int, float]:
         started = time.monotonic()
         results = await asyncio.gather(
@@ -857,6 +870,7 @@ class LoadRun:
         if measure:
             figures.cpu = self.cpu.stop()
         figures.connected = self.connected()
+        figures.between_games = self.between_games()
         figures.sockets = len(self.sockets)
         return figures
 
@@ -932,7 +946,8 @@ def step_report(figures: Figures) -> list[str]:
     lag_values = sorted(figures.client_lag_ms)
     lag = (_percentile(lag_values, 50), _percentile(lag_values, 99))
     return [
-        f"connected sockets: {figures.connected}/{figures.sockets}",
+        f"connected sockets: {figures.connected}/{figures.sockets}"
+        + (f" ({figures.between_games} between games)" if figures.between_games else ""),
         f"moves: {figures.acked} acknowledged in {figures.duration:.1f} s = "
         f"{figures.achieved:.1f}/s achieved (target {figures.target_rate:g}/s); sent "
         f"{figures.sent}, unanswered {figures.unanswered}, late {figures.late}, "

@@ -105,3 +105,25 @@ def test_several_daphnes_without_postgres_and_redis_is_refused_clearly(settings)
 def test_students_come_in_tables_of_three():
     with pytest.raises(CommandError, match="multiple of 3"):
         call_command("loadtest", "--students=4", stdout=StringIO())
+
+
+def test_sockets_closed_between_two_games_are_told_apart_from_lost_ones():
+    from games.loadtest import Figures, LoadRun, Student, TableSpec, step_report
+
+    students = [Student(n, f"S{n}", f"sessionid=k{n}") for n in range(9)]
+    specs = [TableSpec(students[n : n + 3], n, n, None) for n in (0, 3, 6)]
+    run = LoadRun(tables=specs, urls=["ws://a"], game="add_up", variant="standard", level="easy")
+    playing, restarting, broken = run.tables
+    for table in run.tables:
+        table.busy = False
+    for sock in playing.socks + broken.socks[:1]:
+        sock.ws = object()  # open
+    restarting.busy = True  # its old sockets closed, its new ones not yet open
+    broken.busy = broken.broken = True  # its next game could not connect
+
+    figures = Figures(target_rate=1, connected=run.connected(), sockets=len(run.sockets))
+    figures.between_games = run.between_games()
+
+    assert (figures.connected, figures.between_games) == (4, 3)
+    assert step_report(figures)[0] == "connected sockets: 4/9 (3 between games)"
+    assert figures.as_dict()["between_games"] == 3

@@ -291,6 +291,8 @@ def test_add_up_board_balances_the_rows_by_tapping(open_table):
     assert len(state.data["captured"][0]) == 3
     expect(page.locator("#play-log")).to_contain_text("Equal rows! Ana takes 3 cards.")
     expect(page.locator("#play-scores tr.is-me td")).to_have_text("3")
+    # What a screen reader reads for each row's player: the name, then its tags, apart.
+    expect(page.locator("#play-scores tbody th")).to_have_text(["Ana you", "Robo bot"])
     for row in ("top", "bottom"):
         cards = state.data[row]
         expect(page.locator(f'[data-row="{row}"] > li')).to_have_count(len(cards))

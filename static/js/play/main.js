@@ -270,8 +270,9 @@ function renderScores(view) {
         "th",
         { scope: "row" },
         seat.name,
-        seat.bot ? h("span", { class: "tag" }, gettext("bot")) : null,
-        ctx.isMe(seat.seat) ? h("span", { class: "tag" }, gettext("you")) : null,
+        // The space keeps the name and its tag apart for screen readers ("Ana you", not "Anayou").
+        seat.bot ? [" ", h("span", { class: "tag" }, gettext("bot"))] : null,
+        ctx.isMe(seat.seat) ? [" ", h("span", { class: "tag" }, gettext("you"))] : null,
       ),
       h("td", {}, scores[seat.seat] ?? "–"),
     ),

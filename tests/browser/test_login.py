@@ -75,3 +75,16 @@ def test_student_pages_in_spanish(page, demo):
     page.get_by_label("Language").select_option("es")
     page.get_by_role("button", name="Change").click()
     expect(page.get_by_role("heading", name="Soy estudiante")).to_be_visible()
+
+
+def test_the_first_pages_load_without_a_failed_request(page, demo):
+    failed = []
+    page.on("response", lambda r: failed.append((r.status, r.url)) if r.status >= 400 else None)
+    for path in ("/", "/accounts/login/", "/student/"):
+        page.goto(demo + path)
+        page.wait_for_load_state("networkidle")
+    assert failed == []
+    # Browsers ask for an icon on their own (a request pages do not see): without one named
+    # here, every first visit logged a 404 for /favicon.ico.
+    icon = page.locator('link[rel="icon"]').get_attribute("href")
+    assert page.request.get(demo + icon).headers["content-type"] == "image/svg+xml"

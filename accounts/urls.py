@@ -9,6 +9,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("pictures/<slug:key>.svg", views.picture, name="picture"),
     path(
         "login/",
         auth_views.LoginView.as_view(

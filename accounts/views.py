@@ -1,18 +1,30 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import services
 from accounts.forms import TeacherSignUpForm
 from accounts.models import Role
+from accounts.pictures import PICTURES, picture_svg
 
 
 def landing(request):
     if request.user.is_authenticated:
         return redirect("home")
     return render(request, "landing.html")
+
+
+@require_GET
+@cache_control(public=True, max_age=7 * 24 * 3600)
+def picture(request, key):
+    """A picture of the picture passwords, as the login cards print it (SVG)."""
+    if key not in PICTURES:
+        raise Http404
+    return HttpResponse(picture_svg(key), content_type="image/svg+xml")
 
 
 def home(request):

@@ -1,7 +1,10 @@
+from xml.etree import ElementTree
+
 import pytest
 from django.urls import reverse
 
 from accounts.models import SecretKind
+from accounts.pictures import PICTURES
 from tests.factories import make_class, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +132,27 @@ def test_secrets_are_stored_hashed(classroom):
     assert ben.check_student_secret("2468")
     assert ben.check_student_secret(" 2468 ")
     assert not ben.check_student_secret("8642")
+
+
+def test_the_picture_grid_shows_the_drawn_pictures_with_their_names(client, classroom):
+    ana = make_student(classroom, name="Ana", kind=SecretKind.PICTURE, secret="cat-sun-star")
+    page = client.get(secret_url(classroom, ana)).content.decode()
+    for key, (emoji, label) in PICTURES.items():
+        assert f'aria-label="{label}"><img src="/accounts/pictures/{key}.svg" alt=""' in page
+        assert emoji not in page
+
+
+def test_each_picture_is_an_svg_a_browser_may_keep(client):
+    drawings = set()
+    for key in PICTURES:
+        response = client.get(reverse("accounts:picture", kwargs={"key": key}))
+        assert response.status_code == 200
+        assert response["Content-Type"] == "image/svg+xml"
+        assert "public" in response["Cache-Control"]
+        root = ElementTree.fromstring(response.content)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert root.get("viewBox") == "0 0 100 100"
+        drawings.add(response.content)
+    assert len(drawings) == len(PICTURES)  # nine different pictures
+    assert client.get("/accounts/pictures/unicorn.svg").status_code == 404
+    assert client.post(reverse("accounts:picture", kwargs={"key": "cat"})).status_code == 405

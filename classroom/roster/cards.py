@@ -5,7 +5,6 @@ card stops working as soon as the student's secret is set again or the student i
 
 import importlib.util
 import io
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
+from reportlab.graphics import renderPDF
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -23,6 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from accounts.models import Role
+from accounts.pictures import picture_drawing
 from classroom.roster.student_secrets import Secret, secret_tag
 
 CARD_SALT = "classroom.roster.login-card-url"
@@ -220,148 +221,6 @@ def _draw_qr(canvas, url: str, x: float, y: float, side: float) -> None:
 
 
 def draw_picture(canvas, key: str, x: float, y: float, s: float) -> None:
-    """Draws the picture ``key`` in the square (x, y, side s): simple shapes that print well in
-    colour and in grey (the page's emoji do not exist in PDF fonts)."""
-    canvas.saveState()
-    canvas.translate(x, y)
-    canvas.scale(s / 100, s / 100)  # draw on a 100 x 100 grid
-    canvas.setLineWidth(3)
-    canvas.setStrokeColor(colors.black)
-    _PAINTERS[key](canvas)
-    canvas.restoreState()
-
-
-def _sun(c):
-    c.setStrokeColor(colors.orange)
-    c.setLineWidth(6)
-    for dx, dy in ((1, 0), (0.7, 0.7), (0, 1), (-0.7, 0.7), (-1, 0), (-0.7, -0.7), (0, -1)):
-        c.line(50 + 30 * dx, 50 + 30 * dy, 50 + 46 * dx, 50 + 46 * dy)
-    c.line(50 + 21, 50 - 21, 50 + 33, 50 - 33)
-    c.setFillColor(colors.gold)
-    c.circle(50, 50, 24, stroke=0, fill=1)
-
-
-def _star(c):
-    points = []
-    for n in range(10):
-        radius = 48 if n % 2 == 0 else 20
-        angle = math.pi / 2 + n * math.pi / 5
-        points.append((50 + radius * math.cos(angle), 48 + radius * math.sin(angle)))
-    path = c.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-    c.setFillColor(colors.gold)
-    c.drawPath(path, stroke=1, fill=1)
-
-
-def _apple(c):
-    c.setFillColor(colors.red)
-    c.ellipse(12, 6, 88, 80, stroke=1, fill=1)
-    c.setStrokeColor(colors.saddlebrown)
-    c.setLineWidth(6)
-    c.line(50, 76, 54, 96)
-    c.setStrokeColor(colors.black)
-    c.setLineWidth(2)
-    c.setFillColor(colors.green)
-    c.ellipse(56, 82, 84, 96, stroke=1, fill=1)
-
-
-def _ball(c):
-    c.setFillColor(colors.white)
-    c.circle(50, 50, 45, stroke=1, fill=1)
-    path = c.beginPath()
-    corners = [
-        (50 + 17 * math.cos(math.pi / 2 + k * 2 * math.pi / 5),
-         50 + 17 * math.sin(math.pi / 2 + k * 2 * math.pi / 5))
-        for k in range(5)
-    ]  # fmt: skip
-    path.moveTo(*corners[0])
-    for corner in corners[1:]:
-        path.lineTo(*corner)
-    path.close()
-    c.setFillColor(colors.black)
-    c.drawPath(path, stroke=1, fill=1)
-    for cx, cy in corners:
-        c.line(cx, cy, 50 + (cx - 50) * 2.6, 50 + (cy - 50) * 2.6)
-
-
-def _tree(c):
-    c.setFillColor(colors.saddlebrown)
-    c.rect(42, 4, 16, 40, stroke=1, fill=1)
-    c.setFillColor(colors.forestgreen)
-    for cx, cy, r in ((32, 52, 22), (68, 52, 22), (50, 72, 26)):
-        c.circle(cx, cy, r, stroke=1, fill=1)
-
-
-def _car(c):
-    c.setFillColor(colors.royalblue)
-    path = c.beginPath()
-    path.moveTo(26, 50)
-    path.lineTo(36, 72)
-    path.lineTo(66, 72)
-    path.lineTo(78, 50)
-    path.close()
-    c.drawPath(path, stroke=1, fill=1)
-    c.roundRect(4, 24, 92, 28, 8, stroke=1, fill=1)
-    c.setFillColor(colors.black)
-    c.circle(26, 22, 11, stroke=0, fill=1)
-    c.circle(74, 22, 11, stroke=0, fill=1)
-
-
-def _fish(c):
-    c.setFillColor(colors.deepskyblue)
-    path = c.beginPath()
-    path.moveTo(70, 50)
-    path.lineTo(96, 72)
-    path.lineTo(96, 28)
-    path.close()
-    c.drawPath(path, stroke=1, fill=1)
-    c.ellipse(4, 26, 78, 74, stroke=1, fill=1)
-    c.setFillColor(colors.black)
-    c.circle(24, 54, 5, stroke=0, fill=1)
-
-
-def _cat(c):
-    c.setFillColor(colors.orange)
-    for ear in (((20, 60), (26, 96), (46, 74)), ((80, 60), (74, 96), (54, 74))):
-        path = c.beginPath()
-        path.moveTo(*ear[0])
-        path.lineTo(*ear[1])
-        path.lineTo(*ear[2])
-        path.close()
-        c.drawPath(path, stroke=1, fill=1)
-    c.circle(50, 46, 36, stroke=1, fill=1)
-    c.setFillColor(colors.black)
-    c.circle(37, 52, 5, stroke=0, fill=1)
-    c.circle(63, 52, 5, stroke=0, fill=1)
-    c.setLineWidth(2)
-    for dy in (-6, 0, 6):
-        c.line(4, 36 + dy, 34, 38)
-        c.line(96, 36 + dy, 66, 38)
-
-
-def _dog(c):
-    c.setFillColor(colors.tan)
-    c.circle(50, 48, 36, stroke=1, fill=1)
-    c.setFillColor(colors.saddlebrown)
-    c.ellipse(2, 24, 26, 84, stroke=1, fill=1)
-    c.ellipse(74, 24, 98, 84, stroke=1, fill=1)
-    c.setFillColor(colors.black)
-    c.circle(38, 56, 5, stroke=0, fill=1)
-    c.circle(62, 56, 5, stroke=0, fill=1)
-    c.ellipse(42, 30, 58, 42, stroke=0, fill=1)
-
-
-_PAINTERS = {
-    "sun": _sun,
-    "star": _star,
-    "apple": _apple,
-    "ball": _ball,
-    "tree": _tree,
-    "car": _car,
-    "fish": _fish,
-    "cat": _cat,
-    "dog": _dog,
-}
+    """The picture ``key`` in the square (x, y, side s), as the sign-in page shows it (the page's
+    emoji would not exist in PDF fonts)."""
+    renderPDF.draw(picture_drawing(key, s), canvas, x, y)

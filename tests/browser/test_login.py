@@ -33,6 +33,10 @@ def test_demo_student_signs_in_with_pictures_by_tapping(page, demo):
     page.get_by_role("button", name="Next").click()
     page.get_by_role("link", name="Ana").click()
     page.locator("[data-picture-password][data-ready]").wait_for()
+    # Drawn pictures, the card's own, not emoji a device may lack a font for: every one loaded.
+    pictures = page.locator(".picture-button img")
+    expect(pictures).to_have_count(9)
+    assert pictures.evaluate_all("images => images.every(i => i.complete && i.naturalWidth > 0)")
     for picture in ("cat", "sun", "star"):
         page.get_by_role("button", name=picture, exact=True).click()
     expect(page.get_by_text("Pictures chosen: 3")).to_be_visible()

@@ -219,3 +219,20 @@ def test_the_token_reveals_nothing_of_the_secret_hash(classroom, students):
     token = card_token(ben)
     hash_parts = ben.secret_hash.split("$")
     assert not any(part in token for part in hash_parts if len(part) >= 6)
+
+
+def test_a_card_draws_the_pictures_the_sign_in_page_shows(
+    teacher_client, classroom, students, monkeypatch
+):
+    from accounts import pictures
+    from classroom.roster import cards
+
+    drawn = []
+
+    def spying(key, side=100):
+        drawn.append(key)
+        return pictures.picture_drawing(key, side)
+
+    monkeypatch.setattr(cards, "picture_drawing", spying)
+    assert teacher_client.get(cards_url(classroom)).status_code == 200
+    assert drawn == ["cat", "sun", "star"]  # Ana's, in her order

@@ -1,5 +1,7 @@
 """The class hub, renaming and deleting a class, adding students, their names and secrets."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -70,6 +72,20 @@ def test_class_page_shows_code_roster_and_the_ways_to_the_other_parts(teacher_cl
     for name in ("roster_student_add", "roster_import", "roster_cards", "roster_class_edit"):
         assert url(name, classroom) in content
     assert 'class="class-nav"' in content  # where sessions, homework, analytics and reports link
+
+
+def test_every_part_of_a_class_reaches_the_others_and_marks_itself(teacher_client, classroom):
+    parts = {
+        reverse("classroom:roster_class", kwargs={"class_id": classroom.pk}): "Students",
+        reverse("classroom:sessions_list", kwargs={"class_id": classroom.pk}): "Game sessions",
+        reverse("classroom:homework_list", kwargs={"classroom_id": classroom.pk}): "Homework",
+        reverse("classroom:progress_class", kwargs={"classroom_id": classroom.pk}): "Progress",
+    }
+    for page, name in parts.items():
+        html = teacher_client.get(page).content.decode()
+        nav = re.search(r'<nav class="class-nav".*?</nav>', html, re.S).group(0)
+        assert re.findall(r'href="([^"]+)"', nav)[1:] == list(parts)  # after the class's title
+        assert re.findall(r'aria-current="page">([^<]+)<', nav) == [name]
 
 
 def test_teacher_home_links_each_class_to_its_page(teacher_client, classroom):

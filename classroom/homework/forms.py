@@ -3,6 +3,8 @@ and options; the form only turns its refusals into sentences a teacher can act o
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -103,6 +105,17 @@ def _option_value(option: engine.Option, raw):
     return raw
 
 
+DEFAULT_DUE_IN_DAYS = 7
+DEFAULT_DUE_HOUR = 17
+
+
+def default_due():
+    """A week from today at the end of the school day, in the site's time zone: what a new
+    homework's form offers (a teacher changes it in one tap if the class's week differs)."""
+    later = timezone.localtime() + timedelta(days=DEFAULT_DUE_IN_DAYS)
+    return later.replace(hour=DEFAULT_DUE_HOUR, minute=0, second=0, microsecond=0)
+
+
 class DueInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
@@ -120,7 +133,7 @@ class AssignmentForm(forms.Form):
         widget=forms.RadioSelect,
         initial=Assignment.Kind.PUZZLES,
     )
-    due_at = forms.DateTimeField(label=_("Due"), widget=DueInput())
+    due_at = forms.DateTimeField(label=_("Due"), widget=DueInput(), initial=default_due)
     count = forms.IntegerField(
         label=_("How many puzzles or games"), min_value=1, max_value=MAX_ITEMS, initial=3
     )

@@ -134,6 +134,15 @@ def test_teacher_sets_puzzles_through_the_form(client, classroom):
     assert assignment.options == {}  # the bot-game fields of the same form are ignored
 
 
+def test_a_new_homework_is_due_a_week_from_today_at_five_unless_the_teacher_says(client, classroom):
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_create", args=[classroom.pk]))
+    due = page.context["form"]["due_at"].value()
+    week_ahead = timezone.localtime() + timedelta(days=7)
+    assert (due.date(), due.hour, due.minute) == (week_ahead.date(), 17, 0)
+    assert f'value="{due:%Y-%m-%dT%H:%M}"' in page.content.decode()
+
+
 def test_teacher_sets_games_against_bots_with_options_through_the_form(client, classroom):
     client.force_login(classroom.teacher)
     url = reverse("classroom:homework_create", args=[classroom.pk])

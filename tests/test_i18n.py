@@ -66,3 +66,30 @@ def test_templates_have_no_untranslated_prose(template):
     stripped = re.sub(r"<[^>]+>", "\n", stripped)
     words = [ln.strip() for ln in stripped.splitlines() if re.search(r"[A-Za-z]{2,}", ln)]
     assert words == [], f"{template} has text outside translate tags: {words}"
+
+
+# Spanish has three plural forms (one, "de millones", other), as the catalogues' header and
+# Django's own Spanish say: an entry with only two left every count but 1 in English on the pages
+# ("6 students") and empty in the play pages ("Ben: ·", for "Ben: 5 cards in hand").
+@pytest.mark.parametrize("domain", sorted(CATALOGUES))
+def test_every_plural_has_a_spanish_form_for_each_plural_the_header_names(domain):
+    text = (ROOT / f"locale/es/LC_MESSAGES/{domain}.po").read_text(encoding="utf-8")
+    plurals = int(re.search(r"nplurals=(\d+)", text).group(1))
+    entries = [e for e in text.split("\n\n")[1:] if "msgid_plural" in e and not e.startswith("#~")]
+    assert entries
+    for entry in entries:
+        forms = re.findall(r"^msgstr\[(\d+)\]", entry, re.M)
+        assert forms == [str(n) for n in range(plurals)], entry
+
+
+def test_counts_read_in_spanish_on_pages_and_in_the_play_pages_catalogue(client):
+    from django.utils import translation
+    from django.utils.translation import ngettext
+
+    with translation.override("es"):
+        for count in (1, 2, 6, 1_000_000):
+            text = ngettext("%(counter)s student", "%(counter)s students", count)
+            assert "estudiante" in text, (count, text)
+    response = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="es")
+    forms = re.search(r'"%\(count\)s card in hand": (\[.*?\])', response.content.decode(), re.S)
+    assert forms.group(1).count("cartas en la mano") == 2, forms.group(1)

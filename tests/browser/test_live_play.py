@@ -272,6 +272,10 @@ def test_three_students_play_add_or_multiply_and_one_reloads_mid_game(browser, s
                     ben.get_by_role("heading", name="Round 3 of 5: choose your cards")
                 ).to_be_visible()
                 cards_before = ben.locator('.others li[data-seat="1"]').inner_text()
+                # His numbers, then his operation cards as the signs printed on them.
+                assert re.fullmatch(r"You \(is choosing\): [\d ]+ · [+×]( [+×])*", cards_before), (
+                    cards_before
+                )
                 scores_before = page_scores(ben)
                 assert scores_before != ["0", "0", "0"]
                 ben.reload()

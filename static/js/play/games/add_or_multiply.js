@@ -302,7 +302,7 @@ function tableSection(view, ctx) {
           { dataset: { seat: String(seat.seat) } },
           h("strong", {}, who(seat.seat, ctx)),
           state ? ` (${state})` : "",
-          `: ${left.numbers.join(" ")} · ${left.operations.join(" ")}`,
+          `: ${[left.numbers.join(" "), left.operations.map(sign).join(" ")].filter(Boolean).join(" · ")}`,
         );
       }),
     ),

@@ -114,11 +114,12 @@ def classroom_create(request):
         classroom = services.classroom_create(teacher=request.user, name=form.cleaned_data["name"])
         messages.success(
             request,
-            _("Class %(name)s is ready. Its class code is %(code)s.")
+            _("“%(name)s” is ready. Its class code is %(code)s. Now add its students.")
             % {"name": classroom.name, "code": classroom.code},
         )
-    else:
-        messages.error(request, _("Give the class a name."))
+        # The class's own page, where its students are added: the next step of a new class.
+        return redirect("classroom:roster_class", class_id=classroom.pk)
+    messages.error(request, _("Give the class a name."))
     return redirect("classroom:teacher_home")
 
 

@@ -43,7 +43,13 @@ def test_teacher_creates_a_class_and_sees_only_their_own(client):
     make_class(theirs, name="Their class")
     client.force_login(mine)
     response = client.post(reverse("classroom:classroom_create"), {"name": "Year 3"}, follow=True)
-    content = response.content.decode()
-    assert "Year 3" in content
-    assert "Their class" not in content
-    assert mine.classrooms.get().name == "Year 3"
+    created = mine.classrooms.get()
+    assert created.name == "Year 3"
+    # Straight to the new class's page, where its students are added.
+    assert response.redirect_chain == [
+        (reverse("classroom:roster_class", kwargs={"class_id": created.pk}), 302)
+    ]
+    assert f"“Year 3” is ready. Its class code is {created.code}." in response.content.decode()
+    home = client.get(reverse("classroom:teacher_home")).content.decode()
+    assert "Year 3" in home
+    assert "Their class" not in home

@@ -53,3 +53,12 @@ def test_teacher_creates_a_class_and_sees_only_their_own(client):
     home = client.get(reverse("classroom:teacher_home")).content.decode()
     assert "Year 3" in home
     assert "Their class" not in home
+
+
+def test_a_class_without_a_name_is_refused_and_the_teacher_stays_home(client):
+    teacher = make_teacher()
+    client.force_login(teacher)
+    response = client.post(reverse("classroom:classroom_create"), {"name": "  "}, follow=True)
+    assert response.redirect_chain == [(reverse("classroom:teacher_home"), 302)]
+    assert "Give the class a name." in response.content.decode()
+    assert not teacher.classrooms.exists()

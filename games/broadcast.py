@@ -25,7 +25,19 @@ log = logging.getLogger(__name__)
 
 def _send(match_id: int, message: dict) -> None:
     message = {**message, "match_id": match_id}
-    _send_soon(match_group(match_id), message, _through_hub(match_id, message))
+    group = match_group(match_id)
+    _send_soon(group, group, message, _through_hub(match_id, message))
+
+
+def group_send_soon(group: str, message: dict, *, in_order_with: str | None = None) -> None:
+    """``message`` to ``group`` through the channel layer, from any thread, without waiting for
+    an event loop (the layers above use it for their own news, after a commit). Messages that
+    name the same ``in_order_with`` leave in the order they were sent, whatever their groups."""
+
+    async def send(layer, loop):
+        await layer.group_send(group, message)
+
+    _send_soon(in_order_with or group, group, message, send)
 
 
 def _through_hub(match_id: int, message: dict):
@@ -39,7 +51,7 @@ def _through_hub(match_id: int, message: dict):
     return send
 
 
-def _send_soon(group: str, message: dict, send) -> None:
+def _send_soon(chain: str, group: str, message: dict, send) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -53,7 +65,7 @@ def _send_soon(group: str, message: dict, send) -> None:
             # marks) would make the sockets' later database calls, such as a clock's wake-up
             # scheduled while handing out this news, refuse to run.
             loop.call_soon_threadsafe(
-                _enqueue, loop, layer, group, send, context=contextvars.Context()
+                _enqueue, loop, layer, chain, send, context=contextvars.Context()
             )
             return
         except RuntimeError:  # that loop has closed: send from here instead
@@ -76,41 +88,42 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-# Per event loop, the last send queued for each group: the next one waits for it, so one match's
-# news leaves in the order its changes were committed while other matches' news is not held up.
+# Per event loop, the last send queued in each chain (a match's group, say): the next one waits
+# for it, so one match's news leaves in the order its changes were committed while other matches'
+# news is not held up.
 _chains: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Task]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _enqueue(loop: asyncio.AbstractEventLoop, layer, group: str, send) -> None:
+def _enqueue(loop: asyncio.AbstractEventLoop, layer, chain: str, send) -> None:
     chains = _chains.setdefault(loop, {})
-    task = loop.create_task(_send_after(chains.get(group), layer, loop, group, send))
-    chains[group] = task
+    task = loop.create_task(_send_after(chains.get(chain), layer, loop, chain, send))
+    chains[chain] = task
 
     def forget(done: asyncio.Task) -> None:
-        if chains.get(group) is done:
-            del chains[group]
+        if chains.get(chain) is done:
+            del chains[chain]
 
     task.add_done_callback(forget)
 
 
 async def _send_after(
-    previous: asyncio.Task | None, layer, loop: asyncio.AbstractEventLoop, group: str, send
+    previous: asyncio.Task | None, layer, loop: asyncio.AbstractEventLoop, chain: str, send
 ) -> None:
     if previous is not None:
         await asyncio.wait([previous])
     try:
         await send(layer, loop)
     except Exception:
-        log.exception("could not broadcast to %s", group)
+        log.exception("could not broadcast to %s", chain)
 
 
 def match_changed(match_id: int, changes, wake_at_ms: int | None) -> None:
     for change in changes:
         _send(match_id, _changed_message(change, wake_at_ms))
-        # After the players' news: teaching displays must never delay a move.
-        _tell_the_teaching_layer(match_id, [change])
+    # After the players' news: teaching displays must never delay a move.
+    _tell_the_teaching_layer(match_id, changes)
 
 
 def match_changed_from_loop(match_id: int, changes, wake_at_ms: int | None) -> None:
@@ -123,9 +136,7 @@ def match_changed_from_loop(match_id: int, changes, wake_at_ms: int | None) -> N
         for change in changes:
             message = {**_changed_message(change, wake_at_ms), "match_id": match_id}
             _enqueue(loop, layer, match_group(match_id), _through_hub(match_id, message))
-    telling = loop.create_task(_tell_the_teaching_layer_from_loop(match_id, changes))
-    _telling.add(telling)
-    telling.add_done_callback(_told)
+    _tell_on_loop(loop, match_id, changes)
 
 
 # The teaching layer's tasks, kept until done (the event loop keeps only weak references).
@@ -151,10 +162,31 @@ def _changed_message(change, wake_at_ms: int | None) -> dict:
 
 
 def _tell_the_teaching_layer(match_id: int, changes) -> None:
+    loop = _serving_loop()
+    if loop is not None:
+        # The receivers are coroutines: handed to the server's loop, never awaited from here.
+        # Waiting for the loop (as ``Signal.send`` does for them) held the shared thread, and so
+        # every database call of the process, for as long as the loop was busy, and for ever
+        # when it stopped before it ran them.
+        try:
+            loop.call_soon_threadsafe(
+                _tell_on_loop, loop, match_id, changes, context=contextvars.Context()
+            )
+            return
+        except RuntimeError:  # that loop has closed: there are no monitors left to tell
+            return
+    # Elsewhere (a Celery worker, a shell) no server's loop is involved: a loop of its own runs
+    # the receivers here.
     for change in changes:
         signals.match_changed.send(
             sender=None, match_id=match_id, version=change.version, events=change.events
         )
+
+
+def _tell_on_loop(loop: asyncio.AbstractEventLoop, match_id: int, changes) -> None:
+    telling = loop.create_task(_tell_the_teaching_layer_from_loop(match_id, changes))
+    _telling.add(telling)
+    telling.add_done_callback(_told)
 
 
 async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from games.broadcast import group_send_soon
 
 log = logging.getLogger(__name__)
 
@@ -29,15 +30,9 @@ def session_group(session_id: int) -> str:
     return f"session.{session_id}"
 
 
-def send_now(group: str, message: dict) -> None:
-    """Sent before this returns, so that one socket's news of several groups (the class's list,
-    the student's seat) arrives in the order it was sent."""
-    async_to_sync(send)(group, message)
-
-
 async def send(group: str, message: dict) -> None:
-    """Sent before this returns; from the event loop, or through ``send_now``. Errors are logged:
-    the write is committed, and displays catch up on the next message or tick."""
+    """Sent before this returns, from the event loop. Errors are logged: the write is committed,
+    and displays catch up on the next message or tick."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -48,7 +43,12 @@ async def send(group: str, message: dict) -> None:
 
 
 def send_after_commit(group: str, message: dict) -> None:
-    transaction.on_commit(lambda: send_now(group, message))
+    # Never waiting for an event loop (a view's commit runs on a server's shared thread), and all
+    # in one order, so that one socket's news of several groups (the class's list, the student's
+    # seat) arrives in the order it was sent.
+    transaction.on_commit(
+        lambda: group_send_soon(group, message, in_order_with="classroom.sessions")
+    )
 
 
 def sessions_changed_for_class(classroom_id: int) -> None:

@@ -340,7 +340,8 @@ def test_monitor_counts_each_students_attempts_accuracy_and_median_by_skill():
     row = by_name["Student 01"]
     assert (row["attempts"], row["correct"], row["accuracy"]) == (4, 3, 0.75)
     assert row["median_ms"] == 2500 and row["median_seconds"] == 2.5
-    assert row["accuracy_percent"] == 75
+    # Four answers are too few to judge a child by: no percentage yet (progress/numbers.py).
+    assert row["accuracy_percent"] is None and row["too_few"]
     assert [(s["skill"], s["attempts"], s["correct"], s["median_ms"]) for s in row["skills"]] == [
         ("add.within10", 3, 2, 2000),
         ("sub.within20", 1, 1, 5000),
@@ -493,8 +494,8 @@ def test_monitor_reads_the_same_number_of_queries_for_3_and_30_students(
         match, seat = seat_of(session, student)
         record_attempts(match, student, seat, [("add.within10", True, 1000)] * 3)
     session = ClassSession.objects.get(pk=session.pk)
-    # presences, tables+matches, places, attempts, last moves
-    with django_assert_num_queries(5):
+    # presences, tables+matches, places, the matches' seats, attempts, last moves
+    with django_assert_num_queries(6):
         snapshot = selectors.session_monitor(session=session)
     assert len(snapshot["students"]) == size
     assert sum(s["attempts"] for s in snapshot["students"]) == 3 * size

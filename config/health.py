@@ -1,17 +1,38 @@
-"""/healthz: the state of the database, the channel layer and the broker, for load balancers."""
+"""Health endpoints for orchestrators and load balancers, as they expect them:
+
+- ``/livez``: the process answers. It touches nothing else, so a database or Redis outage never
+  gets healthy servers restarted.
+- ``/readyz`` (and ``/healthz``, its older name): the process can serve, i.e. the database, the
+  channel layer and the broker each answer within ``CHECK_TIMEOUT_S``; 503 names what is down.
+  It also says when a Celery worker last did its rounds (``workers``), without turning 503 for it:
+  live play needs no worker, only reports (and overdue bots and timers' back-up sweep) do.
+
+Each check runs apart from the others, so one service down is never reported as another: the
+broker is checked on a thread of its own, not behind the database check on the thread Channels
+shares for database work. The channel layer is checked on a channel of its own, not on this
+process's channel, whose one reader is the match hub's (games/hub.py): a check waiting there
+timed out whenever a match socket was open, which would have taken every busy server out.
+"""
 
 import asyncio
+import time
 import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 CHECK_TIMEOUT_S = 3
+WORKER_HEARTBEAT_KEY = "health:celery-worker-heartbeat"
+# The beat schedules the heartbeat every WORKER_HEARTBEAT_SECONDS; a worker silent for three
+# rounds is reported stale.
+WORKER_HEARTBEAT_SECONDS = 30
+WORKER_STALE_AFTER_S = 3 * WORKER_HEARTBEAT_SECONDS
 
 
 def _check_database() -> None:
@@ -22,7 +43,8 @@ def _check_database() -> None:
 
 async def _check_channel_layer() -> None:
     layer = get_channel_layer()
-    channel = await layer.new_channel("healthz.")
+    # A plain channel name (no "!"): read directly, not through this process's shared reader.
+    channel = f"healthz.{uuid.uuid4().hex}"
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "healthz", "token": token})
     message = await layer.receive(channel)
@@ -40,9 +62,31 @@ def _check_broker() -> str:
     return "ok"
 
 
-async def _run(check, *, sync: bool) -> str:
+def record_worker_heartbeat(now: float | None = None) -> None:
+    """Called by a worker (config.celery.worker_heartbeat, on the beat's schedule)."""
+    cache.set(WORKER_HEARTBEAT_KEY, time.time() if now is None else now, timeout=None)
+
+
+def _workers() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    last = cache.get(WORKER_HEARTBEAT_KEY)
+    if last is None:
+        return "unknown: no worker has reported yet"
+    ago = max(0, round(time.time() - last))
+    if ago > WORKER_STALE_AFTER_S:
+        return f"stale: last seen {ago} s ago"
+    return "ok"
+
+
+async def _run(check, *, thread: str | None = None) -> str:
+    """``thread``: None for a coroutine; "shared" for Django's database work (Channels' shared
+    thread); "own" for a check that must not wait behind it."""
     try:
-        coro = sync_to_async(check)() if sync else check()
+        if thread is None:
+            coro = check()
+        else:
+            coro = sync_to_async(check, thread_sensitive=thread == "shared")()
         result = await asyncio.wait_for(coro, CHECK_TIMEOUT_S)
         return result or "ok"
     except Exception as exc:  # any failure is a "down", reported by name, never a 500
@@ -51,14 +95,22 @@ async def _run(check, *, sync: bool) -> str:
 
 @never_cache
 @require_GET
-async def healthz(request):
-    database, channel_layer, broker = await asyncio.gather(
-        _run(_check_database, sync=True),
-        _run(_check_channel_layer, sync=False),
-        _run(_check_broker, sync=True),
+async def livez(request):
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
+@require_GET
+async def readyz(request):
+    database, channel_layer, broker, workers = await asyncio.gather(
+        _run(_check_database, thread="shared"),
+        _run(_check_channel_layer),
+        _run(_check_broker, thread="own"),
+        _run(_workers, thread="own"),
     )
     checks = {"database": database, "channel_layer": channel_layer, "broker": broker}
-    healthy = all(not value.startswith("down") for value in checks.values())
+    ready = all(not value.startswith("down") for value in checks.values())
     return JsonResponse(
-        {"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503
+        {"status": "ok" if ready else "unavailable", **checks, "workers": workers},
+        status=200 if ready else 503,
     )

@@ -3,12 +3,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
-from config.health import healthz
+from config.health import livez, readyz
 
 urlpatterns = [
     path("", account_views.landing, name="landing"),
     path("home/", account_views.home, name="home"),
-    path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
+    path("healthz", readyz, name="healthz"),  # the older name of readiness
     path("accounts/", include("accounts.urls")),
     path("", include("classroom.urls")),
     path("", include("games.urls")),

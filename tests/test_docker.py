@@ -39,7 +39,7 @@ def test_app_services_share_the_settings_variables():
 
 def test_nginx_balances_both_replicas_and_upgrades_websockets():
     conf = (DOCKER / "nginx.conf").read_text()
-    assert "server web1:8000;" in conf and "server web2:8000;" in conf
+    assert "server web1:8000 " in conf and "server web2:8000 " in conf
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
     assert "proxy_set_header Connection $connection_upgrade;" in conf
     assert compose()["services"]["nginx"]["volumes"] == [
@@ -52,3 +52,18 @@ def test_image_runs_daphne_as_a_non_root_user():
     assert 'CMD ["daphne"' in dockerfile
     assert "config.asgi:application" in dockerfile
     assert "\nUSER classroom" in dockerfile
+
+
+def test_replicas_are_checked_by_readiness_and_nginx_waits_for_them():
+    services = compose()["services"]
+    for web in ("web1", "web2"):
+        probe = " ".join(services[web]["healthcheck"]["test"])
+        assert "/readyz" in probe
+    assert {name: dep["condition"] for name, dep in services["nginx"]["depends_on"].items()} == {
+        "web1": "service_healthy",
+        "web2": "service_healthy",
+    }
+    assert "inspect ping" in " ".join(services["worker"]["healthcheck"]["test"])
+    conf = (DOCKER / "nginx.conf").read_text()
+    assert "proxy_next_upstream error timeout http_502 http_503;" in conf
+    assert "location = /livez" in conf

@@ -7,6 +7,8 @@ lets only one of them move it.
 
 import asyncio
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 import websockets
@@ -125,3 +127,60 @@ def test_a_match_is_played_to_the_end_across_two_daphne_processes(services):
     player_records = MoveRecord.objects.filter(match=match, actor=MoveRecord.Actor.PLAYER)
     assert player_records.count() + bot_records.count() == final
     assert set(player_records.values_list("seat", flat=True)) == {0, 1}
+
+
+def readiness(ws_url: str) -> tuple[int, dict]:
+    url = ws_url.replace("ws://", "http://") + "/readyz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+async def poll_readiness(urls, until: asyncio.Event) -> list[tuple[int, dict]]:
+    answers = []
+    while not until.is_set():
+        for url in urls:
+            answers.append(await asyncio.to_thread(readiness, url))
+        await asyncio.sleep(0.1)
+    return answers
+
+
+def test_both_processes_stay_ready_while_their_sockets_play(services):
+    """With sockets open and moves flowing on both processes, each one's readiness is 200 the
+    whole time (its channel-layer check once timed out whenever a match socket was open)."""
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    ben = make_student(classroom, "Ben", secret="1111")
+    match = make_match(
+        game="add_up",
+        variant="no_jokers",
+        players=[ana, ben],
+        bots=["easy"],
+        options={"first_player": "seat0"},
+    )
+    cookies = [session_cookie_for(ana), session_cookie_for(ben)]
+
+    async def play_and_poll(urls):
+        done = asyncio.Event()
+        polling = asyncio.create_task(poll_readiness(urls, done))
+        try:
+            await play_match(urls, match.pk, cookies)
+        finally:
+            done.set()
+        return await polling
+
+    with DaphneFleet(2, env={"GAMES_BOT_DELAY_SCALE": "0.05"}) as fleet:
+        try:
+            answers = asyncio.run(play_and_poll(fleet.urls))
+            live = [readiness(url) for url in fleet.urls]
+        except Exception:
+            print(fleet.log_tail())
+            raise
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert len(answers) >= 4
+    assert [status for status, _body in answers] == [200] * len(answers), answers
+    assert {body["channel_layer"] for _status, body in answers} == {"ok"}
+    assert [status for status, _body in live] == [200, 200]

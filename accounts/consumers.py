@@ -2,6 +2,8 @@ import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sockets import CLOSE_UNAUTHENTICATED, refuse
+
 MAX_MESSAGE_BYTES = 4096
 
 
@@ -12,7 +14,7 @@ class PingConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+            await refuse(self, CLOSE_UNAUTHENTICATED)
             return
         await self.accept()
 
@@ -22,7 +24,7 @@ class PingConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the parser
             await self._error("malformed", "messages are JSON objects")
             return
         if isinstance(message, dict) and message.get("type") == "ping":

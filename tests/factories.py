@@ -147,3 +147,11 @@ def make_attempts(user, answers, at=None, game="mia"):
                 for sql, params in statements:
                     cursor.execute(sql, params)
     return match
+
+
+async def close_code_after_accept(ws) -> int:
+    """A refused socket (accounts/sockets.py) is accepted, then closed with its code, and hears
+    nothing before: the code, for a socket that ``connect`` reported connected."""
+    output = await ws.receive_output(timeout=5)
+    assert output["type"] == "websocket.close", output
+    return output["code"]

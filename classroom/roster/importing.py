@@ -3,8 +3,10 @@
 Nothing is written here: ``plan_import`` checks every line and says what an import would do, so
 the teacher sees every problem, by line, before any account exists."""
 
+import codecs
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -16,6 +18,8 @@ from classroom.roster.student_secrets import Secret, fold_word, guess_kind, pars
 MAX_BYTES = 200_000
 MAX_STUDENTS = 300
 NAME_MAX_LENGTH = 80
+# Control characters but tab and line ends.
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 _NAME_HEADERS = {"name", "names", "student", "students", "nombre", "nombres", "estudiante"}
 _NAME_HEADERS |= {"alumno", "alumna", "alumnos"}
@@ -47,15 +51,23 @@ class ImportPlan:
 
 
 def decode_upload(data: bytes) -> str:
-    """The text of an uploaded file: UTF-8, with or without the byte-order mark Excel writes."""
+    """The text of an uploaded file: UTF-8, with or without the byte-order mark Excel writes, or
+    UTF-16 with its byte-order mark (Excel's "Unicode text"). Anything else is refused whole: no
+    control characters (a NUL, which the database cannot store, or a binary file's bytes)."""
     if len(data) > MAX_BYTES:
         raise ValidationError(_("The file is too big for a class list."))
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValidationError(
             _('The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8".')
         ) from error
+    if _CONTROL_CHARACTERS.search(text):
+        raise ValidationError(
+            _('The file is not a plain text list. In your spreadsheet, save it as "CSV UTF-8".')
+        )
+    return text
 
 
 def normalise_name(name: str) -> str:

@@ -27,27 +27,25 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
 from accounts.models import Role
+from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
+from games import wire
 from games.services import now_ms
 
 MAX_MESSAGE_BYTES = 1024
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
 MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two snapshots a second
 MONITOR_TICK_SECONDS = 10.0
 
 
 class _SmallJsonConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self._error("malformed", "send small JSON text")
-            return
         try:
-            message = json.loads(text_data)
-        except ValueError:
-            message = None
-        kind = message.get("type") if isinstance(message, dict) else None
+            message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)
+        except wire.Refused as refused:
+            await self._error(refused.code, refused.message)
+            return
+        kind = message.get("type")
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
         elif kind == "sync":
@@ -69,10 +67,10 @@ class StudentConsumer(_SmallJsonConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await refuse(self, CLOSE_UNAUTHENTICATED)
             return
         if user.role != Role.STUDENT:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await refuse(self, CLOSE_FORBIDDEN)
             return
         classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
         self.joined_groups = [push.student_group(user.pk)] + [
@@ -116,13 +114,13 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await refuse(self, CLOSE_UNAUTHENTICATED)
             return
         session = await database_sync_to_async(selectors.teacher_session)(
             teacher=user, session_id=self.scope["url_route"]["kwargs"]["session_id"]
         )
         if session is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await refuse(self, CLOSE_FORBIDDEN)
             return
         self.session_id = session.pk
         self.sent_at = 0.0

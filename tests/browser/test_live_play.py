@@ -298,3 +298,22 @@ def test_three_students_play_add_or_multiply_and_one_reloads_mid_game(browser, s
     finally:
         for page in [*pages, watch]:
             page.context.close()
+
+
+def test_a_signed_out_play_page_says_so_and_stops_reconnecting(browser, server):
+    """The server refused the socket at its handshake (HTTP 403), which the page could not tell
+    from a dropped line: it retried every few seconds forever. Now it closes with 4401."""
+    page = open_as(browser, server, server.made["students"][0], f"/play/{server.made['mia']}/")
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        page.context.clear_cookies()  # signed out (elsewhere, or the session expired)
+        page.evaluate("playShell.socket.drop()")
+        status = page.locator("#play-status")
+        expect(status).to_contain_text("You are signed out.")
+        expect(status.get_by_role("link", name="Sign in again")).to_have_attribute("href", "/")
+        tries = len(sockets)
+        page.wait_for_timeout(3000)  # the backoff would have retried several times by now
+        assert len(sockets) == tries == 1
+    finally:
+        page.context.close()

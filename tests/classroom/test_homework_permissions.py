@@ -10,6 +10,7 @@ from classroom.homework import services
 from classroom.models import Assignment, AssignmentWork
 from games.models import Match
 from tests.factories import (
+    close_code_after_accept,
     make_assignment,
     make_class,
     make_student,
@@ -181,11 +182,11 @@ async def test_only_the_assignments_teacher_opens_a_homework_match_socket(who, w
         return work.match_id, session_cookie_for(people[who])
 
     match_id, cookie = await homework_match()
-    ws, connected, code = await connect(match_id, cookie)
+    ws, connected, _code = await connect(match_id, cookie)
     if watches:
         assert connected
         state = await ws.receive_json_from(timeout=2)
         assert state["type"] == "state" and state["view"]["seat"] is None
         await ws.disconnect()
     else:
-        assert not connected and code == 4403
+        assert connected and await close_code_after_accept(ws) == 4403

@@ -18,7 +18,7 @@ from tests.classroom.sessions_helpers import (
     started_session,
     wrong_claim,
 )
-from tests.factories import make_session, make_teacher, session_cookie_for
+from tests.factories import close_code_after_accept, make_session, make_teacher, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,15 +79,15 @@ async def test_nobody_else_may_watch_the_monitor(who, code):
         "student": students[0],
         "other": await database_sync_to_async(make_teacher)(),
     }[who]
-    _ws, connected, close_code = await connect(f"/ws/session/{session.pk}/", user)
-    assert not connected and close_code == code
+    ws, connected, _code = await connect(f"/ws/session/{session.pk}/", user)
+    assert connected and await close_code_after_accept(ws) == code
 
 
 async def test_an_unknown_session_is_refused():
     classroom, _students, session = await a_started_session(1, table_size=2)
     teacher = await database_sync_to_async(lambda: classroom.teacher)()
-    _ws, connected, code = await connect(f"/ws/session/{session.pk + 100}/", teacher)
-    assert not connected and code == 4403
+    ws, connected, _code = await connect(f"/ws/session/{session.pk + 100}/", teacher)
+    assert connected and await close_code_after_accept(ws) == 4403
 
 
 # --- the monitor: live -------------------------------------------------------------------------
@@ -202,8 +202,8 @@ async def test_the_tick_refreshes_a_playing_session_without_news(monkeypatch):
 @pytest.mark.parametrize(("who", "code"), [("nobody", 4401), ("teacher", 4403)])
 async def test_the_student_socket_is_for_students(who, code):
     user = None if who == "nobody" else await database_sync_to_async(make_teacher)()
-    _ws, connected, close_code = await connect("/ws/student/", user)
-    assert not connected and close_code == code
+    ws, connected, _code = await connect("/ws/student/", user)
+    assert connected and await close_code_after_accept(ws) == code
 
 
 async def test_a_signed_in_student_sees_a_session_open_at_once_and_is_sent_to_their_table():

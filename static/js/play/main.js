@@ -194,12 +194,20 @@ const STATUS_TEXT = {
   connecting: () => gettext("Connecting…"),
   connected: () => "",
   reconnecting: () => gettext("Reconnecting…"),
-  closed: () => gettext("You cannot join this game. Try signing in again."),
+  closed: () => gettext("You cannot join this game."),
+  signed_out: () => gettext("You are signed out."),
 };
 
 function onStatus(status) {
   document.body.dataset.connection = status;
-  $("play-status").textContent = STATUS_TEXT[status]();
+  const line = $("play-status");
+  line.textContent = STATUS_TEXT[status]();
+  if (status === "signed_out" || status === "closed") {
+    const link = document.createElement("a");
+    link.href = "/";
+    link.textContent = gettext("Sign in again");
+    line.append(" ", link);
+  }
 }
 
 // --- rendering -------------------------------------------------------------------------------

@@ -4,8 +4,12 @@
 const PING_MS = 20_000;
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 5_000;
-// Closed on purpose by the server: signed out, not at this match. Retrying would not help.
-const FINAL_CLOSE_CODES = new Set([4401, 4403]);
+// Closed on purpose by the server (accounts/sockets.py): signed out, or not at this match.
+// Retrying would not help; the page says which.
+const FINAL_CLOSES = new Map([
+  [4401, "signed_out"],
+  [4403, "closed"],
+]);
 
 export class MatchSocket {
   constructor(path, { onMessage, onStatus, onOpen }) {
@@ -48,8 +52,8 @@ export class MatchSocket {
     ws.addEventListener("close", (event) => {
       clearInterval(this.pinger);
       if (ws !== this.ws || this.stopped) return;
-      if (FINAL_CLOSE_CODES.has(event.code)) {
-        this.onStatus("closed");
+      if (FINAL_CLOSES.has(event.code)) {
+        this.onStatus(FINAL_CLOSES.get(event.code));
         return;
       }
       this.onStatus("reconnecting");

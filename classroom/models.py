@@ -252,6 +252,8 @@ class ProgressReport(models.Model):
     error = models.TextField(blank=True)
     tries = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it was last handed to the workers (requested, retried, or sent again by the sweep).
+    queued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -267,6 +269,20 @@ class ProgressReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.classroom} {self.period_start}..{self.period_end} ({self.status})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in {self.Status.QUEUED, self.Status.RUNNING}
+
+    @property
+    def status_label(self) -> str:
+        """What the teacher reads: a report whose first run did not finish says it is being
+        tried again, rather than an eternal "Queued"."""
+        if self.pending and self.tries >= 1 and self.status == self.Status.QUEUED:
+            return _("Delayed: trying again (try %(try)s)") % {"try": self.tries + 1}
+        if self.pending and self.tries >= 2:
+            return _("Being compiled (try %(try)s)") % {"try": self.tries}
+        return str(self.get_status_display())
 
 
 # The analytics rollups live with the code that keeps them (classroom/progress/models.py).

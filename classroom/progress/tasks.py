@@ -40,3 +40,15 @@ def compile_progress_report(self, report_id: int) -> str:
 def compile_weekly_reports() -> int:
     """Celery beat, weekly: last week's report for every class with activity."""
     return len(services.weekly_reports_request())
+
+
+@shared_task(ignore_result=True)
+def sweep_stuck_reports() -> int:
+    """Celery beat, every minute: reports whose worker died are sent again."""
+    return len(services.reports_sweep())
+
+
+@shared_task(ignore_result=True)
+def rebuild_rollups(student_ids: list[int]) -> int:
+    """These students' figures counted again from their answers (a new time zone)."""
+    return services.rollups_recount(student_ids=student_ids)

@@ -50,3 +50,29 @@ def test_concurrent_moves_of_one_student_are_all_counted(services, request):
         assert (week.attempts, week.correct) == (add.attempts, add.correct)
     misses = sum(FactMissDay.objects.filter(fact="4+3").values_list("misses", flat=True))
     assert misses == moves  # 3 + 4 = 8, once per round by whoever went first
+
+
+def test_simultaneous_requests_for_one_report_make_one(services, monkeypatch):
+    """Teachers double-click: requests for one class and period at the same instant, each on a
+    connection of its own, join one report."""
+    from django.db import connections
+
+    from classroom.models import ProgressReport
+    from classroom.progress import services as reports
+    from classroom.progress.selectors import Period
+
+    monkeypatch.setattr(reports, "_enqueue", lambda report_id: None)  # no worker needed here
+    classroom = make_class()
+    period = Period(datetime.date(2026, 3, 1), datetime.date(2026, 3, 14))
+    barrier = threading.Barrier(4)
+
+    def request_it(_):
+        try:
+            barrier.wait(timeout=10)
+            return reports.report_request(classroom=classroom, period=period).pk
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(4) as pool:
+        ids = list(pool.map(request_it, range(4), timeout=60))
+    assert len(set(ids)) == 1 and ProgressReport.objects.count() == 1

@@ -16,11 +16,12 @@ async function poll() {
         window.location.reload();
         return;
       }
-      if (data.status !== box.dataset.status) {
+      if (data.status !== box.dataset.status || data.label !== box.dataset.label) {
         const badge = box.querySelector(".status-badge");
         badge.textContent = data.label;
         badge.className = `status-badge status-${data.status}`;
         box.dataset.status = data.status;
+        box.dataset.label = data.label;
       }
     }
   } catch {

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.http import Http404
@@ -6,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
+from accounts import throttle
 from accounts.permissions import student_required, teacher_required
 from classroom import selectors, services
 from classroom.forms import (
@@ -14,6 +16,7 @@ from classroom.forms import (
     ClassroomCreateForm,
     MatchCreateForm,
     StudentSecretForm,
+    TeacherTimeZoneForm,
     VariantPickForm,
     parse_variant,
     picture_choices,
@@ -26,6 +29,28 @@ from games.models import Match
 from games.services import MatchError, SeatSpec, match_create
 
 RECENT_MATCHES = 10
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def teacher_settings(request):
+    teacher = request.user
+    current = teacher.time_zone or settings.TIME_ZONE
+    form = TeacherTimeZoneForm(request.POST or None, initial={"time_zone": current})
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["time_zone"]
+        if chosen != current or not teacher.time_zone:
+            recounted = services.teacher_time_zone_set(teacher=teacher, time_zone=chosen)
+            text = _("Days are now counted in %(zone)s.") % {"zone": chosen}
+            if recounted:
+                text += " " + _("Your students' figures are being counted again in it.")
+            messages.success(request, text)
+        return redirect("classroom:teacher_settings")
+    return render(
+        request,
+        "accounts/form_page.html",
+        {"form": form, "title": _("Your settings")},
+    )
 
 
 @teacher_required
@@ -146,17 +171,27 @@ def student_login_code(request):
     """Step 1 of 3: the class code from the board."""
     form = ClassCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        address = throttle.address_of(request)
+        if throttle.spent("class_code", address):
+            return throttle.too_many_tries(request)
         classroom = selectors.classroom_by_code(code=form.cleaned_data["code"])
         if classroom is not None:
             return redirect("classroom:student_login_roster", code=classroom.code)
+        throttle.spend("class_code", address)
         form.add_error("code", _("No class has that code. Check it with your teacher."))
     return render(request, "classroom/student_login_code.html", {"form": form})
 
 
 def student_login_roster(request, code):
     """Step 2 of 3: pick your name."""
+    address = throttle.address_of(request)
+    if throttle.spent("class_code", address):
+        return throttle.too_many_tries(request)
     classroom = selectors.classroom_by_code(code=code)
     if classroom is None:
+        # A code tried in the address bar counts like one typed in the form: the roster it
+        # opens is the class's names.
+        throttle.spend("class_code", address)
         raise Http404
     return render(
         request,
@@ -183,12 +218,20 @@ def student_login_secret(request, code, student_id):
         )
     form = StudentSecretForm(request.POST or None, secret_kind=student.secret_kind)
     if request.method == "POST" and form.is_valid():
+        class_key = str(classroom.pk)
+        if throttle.spent("class", class_key) or throttle.spent(
+            "address", throttle.address_of(request)
+        ):
+            return throttle.too_many_tries(request)
         user = authenticate(
             request, username=student.username, student_secret=form.cleaned_data["secret"]
         )
         if user is not None:
             login(request, user)
             return redirect("classroom:student_home")
+        if getattr(request, "axes_locked_out", False):
+            return throttle.too_many_tries(request)
+        throttle.spend("class", class_key)
         form.add_error(
             None,
             _("That PIN is not right. Try again.")

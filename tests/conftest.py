@@ -37,6 +37,18 @@ def _forget_process_caches(request):
 
 
 @pytest.fixture(autouse=True)
+def _own_guess_budgets(request, monkeypatch):
+    # The sign-in budgets count in the cache, which outlives a test (and is shared by the test
+    # processes on Redis): each test counts under keys of its own.
+    if request.config.pluginmanager.hasplugin("django"):
+        import uuid
+
+        from accounts import throttle
+
+        monkeypatch.setattr(throttle, "KEY_PREFIX", f"test-guesses-{uuid.uuid4().hex}")
+
+
+@pytest.fixture(autouse=True)
 def _event_loop_connections_closed(request):
     # On PostgreSQL a match socket's queries run on connections of the event loop's own pool
     # (games/async_db.py); an asynchronous test's event loop ends with the test, and so must

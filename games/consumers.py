@@ -28,8 +28,9 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
+from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
 from engine import EngineError
-from games import async_db, selectors, services
+from games import async_db, selectors, services, wire
 from games.clock import clock
 from games.hub import MatchHub
 
@@ -65,8 +66,6 @@ def _turn_of(match_id: int) -> asyncio.Lock:
     return lock
 
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
 CLOSE_FLOOD = 4429
 
 
@@ -76,6 +75,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = None
     # News that waits while a state read from the database is on its way (``_news_held``).
     _held: list | None = None
+    # The match's version at the last heartbeat, when this socket was behind it.
+    _behind_of: int | None = None
 
     async def dispatch(self, message):
         # Channels runs close_old_connections before every handler, through the process's one
@@ -98,13 +99,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await refuse(self, CLOSE_UNAUTHENTICATED)
             return
         access = await selectors.match_access_async(
             match_id=self.scope["url_route"]["kwargs"]["match_id"], user=user
         )
         if access is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await refuse(self, CLOSE_FORBIDDEN)
             return
         self.match_id = access.match_id
         self.seat = access.seat
@@ -119,6 +120,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.accept()
             clock().watch(self.match_id)
             await self._send_state(access.version, access.state, [])
+            self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
 
     async def disconnect(self, code):
@@ -137,19 +139,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             await self._error("flood", "too many messages; slow down")
             return
-        if text_data is None:
-            await self._error("malformed", "messages are JSON text")
-            return
-        if len(text_data) > MAX_MESSAGE_BYTES:
-            await self._error("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
-            return
         try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self._error("malformed", "messages are JSON objects")
-            return
-        if not isinstance(message, dict):
-            await self._error("malformed", "messages are JSON objects")
+            message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)
+        except wire.Refused as refused:
+            await self._error(refused.code, refused.message)
             return
         kind = message.get("type")
         if kind == "ping":
@@ -196,6 +189,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
             await self._send_state(access.version, access.state, [], force=True)
+            self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
 
     # --- from the match (games/hub.py) -----------------------------------------------------------
@@ -210,6 +204,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif kind == "match.stopped":
             await self._error("match_stopped", "the teacher stopped this match")
             await self._send_state(message["version"], message["state"], [], force=True)
+        elif kind == "match.version":
+            await self._heartbeat(message["version"])
         else:
             log.warning("unknown match news %r", kind)
 
@@ -225,6 +221,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             client_id=message["client_id"] if mine else "",
         )
         clock().schedule(self.match_id, message["wake_at_ms"])
+
+    async def _heartbeat(self, version: int) -> None:
+        """The match's version in the database (games/hub.py). A socket still behind the version
+        of the previous beat a whole beat later has lost the news that would have brought it
+        there: it syncs itself, and its page gets the state it missed. (Behind the version of
+        this beat only, the news may just be on its way: a busy table moves between beats.)"""
+        lost = self._behind_of is not None and self.version < self._behind_of
+        self._behind_of = version if version > self.version else None
+        if lost:
+            self._behind_of = None
+            await self._send_current()
 
     @contextlib.asynccontextmanager
     async def _news_held(self):
@@ -251,7 +258,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             "type": "state",
             "version": version,
             "view": view,
-            "events": events,
+            "events": self.rules.event_view(events, self.seat),
             "server_time": services.now_ms(),
         }
         if client_id:

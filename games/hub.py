@@ -16,22 +16,31 @@ match:
   channel and is handed to each socket of the match.
 
 Delivery stays at most once, as with Channels (DESIGN.md): a socket that misses news sees a gap
-in the versions and asks for ``sync``.
+in the versions and asks for ``sync``. News that never arrives at all (Redis restarted between
+two moves, and the groups it kept went with it) is caught by the heartbeat: every
+``HEARTBEAT_SECONDS`` the hub reads the current version of each of its matches in one query and
+hands it to the match's sockets as ``match.version``; a socket still behind it a beat later syncs
+itself. Where the hub itself missed a match's news, it joins the match's group again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from typing import Protocol
 
 from channels.layers import get_channel_layer
 
+from games import selectors
+
 log = logging.getLogger(__name__)
 
 # A broken channel layer (Redis restarting) is retried after this long, not in a tight loop.
 RETRY_READ_SECONDS = 1.0
+# One query per process this often, whatever its number of sockets (0: no heartbeat).
+HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "1.0"))
 
 
 def match_group(match_id: int) -> str:
@@ -74,6 +83,11 @@ class MatchHub:
             weakref.WeakValueDictionary()
         )
         self._reader: asyncio.Task | None = None
+        self._heartbeat: asyncio.Task | None = None
+        # The newest version of each match that news (or a socket's read) has brought here,
+        # and the matches this process was behind at the last heartbeat, with their versions.
+        self._heard: dict[int, int] = {}
+        self._behind: dict[int, int] = {}
 
     async def join(self, match_id: int, listener: Listener) -> None:
         if self.channel is None:
@@ -84,6 +98,8 @@ class MatchHub:
             self._listeners.setdefault(match_id, set()).add(listener)
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.get_running_loop().create_task(self._read())
+            if HEARTBEAT_SECONDS > 0 and (self._heartbeat is None or self._heartbeat.done()):
+                self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
             # Every join renews the membership, whose expiry (a day in channels_redis) would
             # otherwise end a long-lived hub's news.
             await self.layer.group_add(match_group(match_id), self.channel)
@@ -97,11 +113,15 @@ class MatchHub:
             if listeners:
                 return
             del self._listeners[match_id]
-            if not self._listeners and self._reader is not None:
+            self._heard.pop(match_id, None)
+            self._behind.pop(match_id, None)
+            if not self._listeners:
                 # Nobody here listens any more: stop reading, as Channels stops a closed
                 # consumer's reader (a test's event loop can then close).
-                self._reader.cancel()
-                self._reader = None
+                for task in (self._reader, self._heartbeat):
+                    if task is not None:
+                        task.cancel()
+                self._reader = self._heartbeat = None
             await self.layer.group_discard(match_group(match_id), self.channel)
 
     async def publish(self, match_id: int, message: dict) -> None:
@@ -142,7 +162,45 @@ class MatchHub:
                 continue
             await self._hand_out(match_id, message)
 
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                versions = await selectors.match_versions_async(match_ids=list(self._listeners))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the match hub could not read its matches' versions", exc_info=True)
+                continue
+            # Only the matches whose news this process has not had yet: at rest, none, so a
+            # beat costs one query and no work per socket.
+            behind = {
+                match_id: version
+                for match_id, version in versions.items()
+                if version > self._heard.get(match_id, -1)
+            }
+            for match_id, version in behind.items():
+                lost = self._heard.get(match_id, -1) < self._behind.get(match_id, -1)
+                if lost and self.channel is not None:
+                    # Still without the news of the previous beat: this process's membership of
+                    # the match's group may have gone with a Redis restart.
+                    try:
+                        await self.layer.group_add(match_group(match_id), self.channel)
+                    except Exception:
+                        log.warning("could not join match %s's group again", match_id)
+                await self._hand_out(match_id, {"type": "match.version", "version": version})
+            self._behind = behind
+
+    def saw(self, match_id: int, version: int) -> None:
+        """A socket of the match read its state from the database (its first state, a sync):
+        this process has had the match's news up to ``version``."""
+        if match_id in self._listeners:
+            self._heard[match_id] = max(version, self._heard.get(match_id, -1))
+
     async def _hand_out(self, match_id: int, message: dict) -> None:
+        version = message.get("version")
+        if isinstance(version, int) and message.get("type") != "match.version":
+            self._heard[match_id] = max(version, self._heard.get(match_id, -1))
         for listener in list(self._listeners.get(match_id, ())):
             try:
                 await listener.hear(message)

@@ -241,21 +241,34 @@ class DaphneFleet:
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]
 
+    def _spawn(self, port: int, log_path: Path) -> subprocess.Popen:
+        with open(log_path, "ab") as log_file:
+            return subprocess.Popen(
+                [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
+                cwd=settings.BASE_DIR,
+                env=self.env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
+
     def start(self, timeout: float = 60.0) -> list[str]:
         for n in range(self.count):
             port = free_port(self.host)
             log_path = Path(self._logdir.name) / f"daphne-{n + 1}.log"
-            with open(log_path, "wb") as log_file:
-                process = subprocess.Popen(
-                    [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
-                    cwd=settings.BASE_DIR,
-                    env=self.env,
-                    stdout=log_file,
-                    stderr=subprocess.STDOUT,
-                )
-            self.processes.append(process)
+            self.processes.append(self._spawn(port, log_path))
             self.logs.append(log_path)
             self.ports.append(port)
+        return self._wait_listening(timeout)
+
+    def restart_dead(self, timeout: float = 60.0) -> list[str]:
+        """Starts again, on its own port, every process that has exited (a fault test killed
+        it, as an orchestrator would bring it back)."""
+        for n, process in enumerate(self.processes):
+            if process.poll() is not None:
+                self.processes[n] = self._spawn(self.ports[n], self.logs[n])
+        return self._wait_listening(timeout)
+
+    def _wait_listening(self, timeout: float) -> list[str]:
         deadline = time.monotonic() + timeout
         for process, port, log_path in zip(self.processes, self.ports, self.logs, strict=True):
             while not _port_open(self.host, port):

@@ -54,6 +54,21 @@ async def match_access_async(*, match_id, user) -> MatchAccess | None:
     return _access_from(tuple(row), user)
 
 
+def match_versions(*, match_ids) -> dict[int, int]:
+    return dict(Match.objects.filter(pk__in=list(match_ids)).values_list("pk", "version"))
+
+
+async def match_versions_async(*, match_ids) -> dict[int, int]:
+    """The current version of each match, in one query (the hub's heartbeat: games/hub.py)."""
+    match_ids = [int(match_id) for match_id in match_ids]
+    if not match_ids:
+        return {}
+    if not async_db.enabled():
+        return await database_sync_to_async(match_versions)(match_ids=match_ids)
+    query = Match.objects.filter(pk__in=match_ids).values_list("pk", "version")
+    return dict(await async_db.fetch(*query.query.sql_with_params()))
+
+
 _ACCESS_COLUMNS = (
     "id",
     "game",

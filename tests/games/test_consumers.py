@@ -11,7 +11,14 @@ from config.asgi import application
 from games import consumers, services
 from games.hub import MatchHub
 from games.models import Match, MoveRecord
-from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
+from tests.factories import (
+    close_code_after_accept,
+    make_class,
+    make_match,
+    make_student,
+    make_teacher,
+    session_cookie_for,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,14 +96,14 @@ async def test_a_seated_player_gets_their_own_view_at_once():
 )
 async def test_nobody_else_can_connect(who, expected):
     t = await a_table()
-    _ws, connected, code = await connect(t["match"].pk, t[who] if who else None)
-    assert not connected and code == expected
+    ws, connected, _code = await connect(t["match"].pk, t[who] if who else None)
+    assert connected and await close_code_after_accept(ws) == expected
 
 
 async def test_an_unknown_match_is_refused():
     t = await a_table()
-    _ws, connected, code = await connect(t["match"].pk + 1000, t["ana"])
-    assert not connected and code == 4403
+    ws, connected, _code = await connect(t["match"].pk + 1000, t["ana"])
+    assert connected and await close_code_after_accept(ws) == 4403
 
 
 async def test_a_closed_socket_stops_hearing_its_match():
@@ -158,9 +165,16 @@ async def test_a_move_reaches_every_socket_each_with_its_own_view():
     assert to_ana["version"] == to_ben["version"] == to_teacher["version"] == 1
     assert to_ana["client_id"] == "a-1"
     assert "client_id" not in to_ben and "client_id" not in to_teacher
-    assert to_ana["events"] == to_ben["events"] and any(
-        e["type"] == "claim_won" for e in to_ana["events"]
-    )
+    assert any(e["type"] == "claim_won" for e in to_ben["events"])
+
+    # Events are filtered per recipient like the view: Ana's attempt goes to Ana and to the
+    # teacher, not to the table; the rest of the news is the same for everyone.
+    def attempts(message):
+        return [e for e in message["events"] if e["type"] == "attempt"]
+
+    assert [e["seat"] for e in attempts(to_ana)] == [0] and attempts(to_teacher) == attempts(to_ana)
+    assert attempts(to_ben) == []
+    assert [e for e in to_ana["events"] if e["type"] != "attempt"] == to_ben["events"]
     _, state = await current(match)
     assert to_ana["view"] == rules.view(state, 0)
     assert to_ben["view"] == rules.view(state, 1)

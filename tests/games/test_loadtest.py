@@ -32,7 +32,14 @@ def figure(report: str, pattern: str) -> str:
 
 def check_report(report: str, students: int) -> None:
     assert figure(report, r"^connected sockets: (\d+)/") == str(students)
-    assert figure(report, r"^  connected sockets: (\d+/\d+)") == f"{students}/{students}"
+    # At the end, a socket is open or its table is between two games (a game ended as the step
+    # did, which a slow machine makes likelier): none is lost.
+    at_the_end = re.search(
+        r"^  connected sockets: (\d+)/(\d+)(?: \((\d+) between games\))?$", report, re.MULTILINE
+    )
+    assert at_the_end, report
+    connected, sockets, between_games = (int(n or 0) for n in at_the_end.groups())
+    assert sockets == students and connected + between_games == students, report
     assert int(figure(report, r"moves: (\d+) acknowledged")) > 0
     assert float(figure(report, r"= ([\d.]+)/s achieved")) > 0
     assert figure(report, r"latency mover \(ms\): p50 ([\d.]+)")

@@ -237,9 +237,13 @@ _OPERATION_NAMES = {"+": "add", "-": "sub", "x": "mul", "÷": "div", "mixed": "m
 
 
 def skill_tag(operator: str, numbers: Iterable[int]) -> str:
-    """Operation and number range, e.g. ``add.within10``: the range of the largest number involved
-    (operands and the true result), so a teacher sees "subtraction within 20" as one skill."""
-    largest = max((abs(n) for n in numbers), default=0)
+    """Operation and number range, e.g. ``add.within10``: the range of the largest number of the
+    problem (its operands, its true result and any target it sets), so a teacher sees
+    "subtraction within 20" as one skill. Just the operation when the problem has no number."""
+    numbers = [abs(n) for n in numbers]
+    if not numbers:
+        return _OPERATION_NAMES[operator]
+    largest = max(numbers)
     if largest <= 10:
         band = "within10"
     elif largest <= 20:
@@ -260,11 +264,16 @@ def attempt_event(
     expected: int | None,
     correct: bool,
     elapsed_ms: int,
+    target: int | None = None,
     **extra: Any,
 ) -> Event:
-    """The attempt event of DESIGN.md. ``answer`` is the student's claim or target, ``expected`` the
-    true value or target; ``extra`` may add game-specific keys (for example ``expression``)."""
-    involved = [*operands, *(v for v in (answer, expected) if isinstance(v, int))]
+    """The attempt event of DESIGN.md. The problem's numbers are ``operands``, ``expected`` (their
+    true result) and, in the games where a child makes a number on the table (¡Mía!, SUM),
+    ``target``; the child's number is ``answer`` (typed, laid or claimed: in ¡Mía! and SUM the
+    child claims that their cards make the target, so it is the target). The skill's range is the
+    problem's, never the answer's: 3 + 4 typed as 12 is addition within 10. ``extra`` may add
+    game-specific keys (for example ``expression``)."""
+    problem = [*operands, *(v for v in (expected, target) if isinstance(v, int))]
     event: Event = {
         "type": "attempt",
         "seat": seat,
@@ -274,8 +283,10 @@ def attempt_event(
         "expected": expected,
         "correct": bool(correct),
         "elapsed_ms": max(0, int(elapsed_ms)),
-        "skill": skill_tag(operator, involved),
+        "skill": skill_tag(operator, problem),
     }
+    if target is not None:
+        event["target"] = target
     event.update(extra)
     return event
 
@@ -407,6 +418,21 @@ class Game:
 
     def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def event_view(self, events: list[Event], seat: int | None) -> list[Event]:
+        """What ``seat`` may receive of a step's events, as ``view`` is what it may see of the
+        state (DESIGN.md; boardgame.io filters its log the same way). ``seat=None`` is the
+        teacher watching the table, who receives every attempt. An arithmetic attempt goes to its
+        actor alone at the table: its presence, its answer and its rightness may all depend on a
+        hand (in ADD UP an attempt exists only when the mover's hand held a balancing card, so
+        the table learned that from it). A game whose events carry more that some seats may not
+        see overrides ``_event_for``."""
+        return [event for event in events if self._event_for(event, seat)]
+
+    def _event_for(self, event: Event, seat: int | None) -> bool:
+        if event.get("type") == "attempt":
+            return seat is None or event.get("seat") == seat
+        return True
 
     def outcome(self, state: State) -> Outcome | None:
         raise NotImplementedError

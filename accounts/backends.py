@@ -1,9 +1,10 @@
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import BaseBackend
 
 from accounts.models import Role
 
 
-class StudentSecretBackend:
+class StudentSecretBackend(BaseBackend):
     """Signs a student in with their picture password or PIN.
 
     Called as ``authenticate(request, username=..., student_secret=...)``; the username is the

@@ -1,7 +1,12 @@
+import zoneinfo
+from functools import cache
+
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES, PIN_LENGTH
@@ -40,6 +45,24 @@ def canonical_secret(kind: str, secret) -> str:
     raise ValidationError(_("Unknown kind of secret."))
 
 
+@cache
+def time_zone_names() -> tuple[str, ...]:
+    """The IANA zones a user may choose, sorted (Europe/Madrid, America/Mexico_City...)."""
+    return tuple(
+        sorted(
+            name
+            for name in zoneinfo.available_timezones()
+            if name == "UTC"
+            or ("/" in name and not name.startswith(("Etc/", "SystemV/", "posix/", "right/")))
+        )
+    )
+
+
+def validate_time_zone(name: str) -> None:
+    if name and name not in time_zone_names():
+        raise ValidationError(_("Choose a time zone from the list."))
+
+
 class User(AbstractUser):
     """Teachers sign in with e-mail and password. Students have no e-mail and no password of their
     own: a teacher gives each a picture password or a PIN, checked by ``check_student_secret``."""
@@ -50,6 +73,11 @@ class User(AbstractUser):
         _("kind of secret"), max_length=16, choices=SecretKind.choices, blank=True, default=""
     )
     secret_hash = models.CharField(max_length=256, blank=True, default="")
+    # The zone a school day is counted in: a teacher's own choice, and a student's teacher's
+    # (classroom.services keeps them together). Empty: the site's TIME_ZONE.
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, blank=True, default="", validators=[validate_time_zone]
+    )
 
     objects = UserManager()
 
@@ -59,6 +87,10 @@ class User(AbstractUser):
                 condition=models.Q(role__in=[Role.TEACHER, Role.STUDENT]), name="user_role_valid"
             ),
         ]
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zone_named(self.time_zone)
 
     @property
     def is_teacher(self) -> bool:
@@ -75,6 +107,18 @@ class User(AbstractUser):
         self.secret_kind = kind
         self.secret_hash = make_password(canonical_secret(kind, secret))
 
+    def get_session_auth_hash(self) -> str:
+        """Django ends every session whose stored hash no longer matches this one (on each
+        request, and Channels on each socket). A student signs in with a secret, not a password:
+        a new secret must end the sessions opened with the old one, as a new password does."""
+        if not self.is_student:
+            return super().get_session_auth_hash()
+        return salted_hmac(
+            "accounts.User.student_session",
+            self.secret_hash,
+            algorithm="sha256",
+        ).hexdigest()
+
     def check_student_secret(self, secret) -> bool:
         if not self.is_student or not self.secret_hash or not self.is_active:
             return False
@@ -83,3 +127,11 @@ class User(AbstractUser):
         except ValidationError:
             return False
         return check_password(candidate, self.secret_hash)
+
+
+def zone_named(name: str) -> zoneinfo.ZoneInfo:
+    """A user's ``time_zone``, the site's for an empty (or no longer known) name."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)

@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
@@ -143,11 +144,25 @@ else:
 CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again (tasks are idempotent)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task taken by a worker that dies unacknowledged goes back to the queue after this long. It
+# must exceed the longest task including a retry's countdown (reports take seconds, retries wait
+# at most a minute); the beat's sweep sends stuck reports again sooner (classroom/progress).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 15 * 60}
+# A report queued or being compiled this long without a result is sent to the workers again.
+PROGRESS_REPORT_STUCK_AFTER_SECONDS = env.int("PROGRESS_REPORT_STUCK_AFTER_SECONDS", default=120)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "wake-overdue-matches": {"task": "games.tasks.wake_overdue_matches", "schedule": 5.0},
+    "sweep-stuck-reports": {"task": "classroom.progress.tasks.sweep_stuck_reports", "schedule": 60},
+    # Nightly: what is kept about children past its period (classroom/retention.py).
+    "apply-retention": {
+        "task": "classroom.tasks.apply_retention",
+        "schedule": crontab(minute=30, hour=2),
+    },
+    # /readyz reports a worker silent for three rounds (config/health.py).
+    "worker-heartbeat": {"task": "config.worker_heartbeat", "schedule": 30.0},
     # Monday early morning: last week's progress report of every class with activity.
     "weekly-progress-reports": {
         "task": "classroom.progress.tasks.compile_weekly_reports",
@@ -184,10 +199,22 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "landing"
 
-# Failed logins are throttled per account and, separately, per address (django-axes).
+# Failed sign-ins lock an account at one address (django-axes): never a whole address, behind
+# which a school's classes sit, nor an account everywhere, which anyone could lock on purpose.
+# The hourly budgets (accounts/throttle.py, docs/security.md) bound the rest.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=10) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# A child's wrong PIN or pictures never stored in the sign-in log beside the right one.
+AXES_SENSITIVE_PARAMETERS = ["secret"]
+SIGN_IN_GUESS_BUDGETS = {
+    # failed sign-ins (any account) from one address in an hour
+    "address": env.int("SIGN_IN_FAILURES_PER_ADDRESS_HOUR", default=300),
+    # failed picture or PIN guesses at one class's children in an hour, from anywhere
+    "class": env.int("SIGN_IN_FAILURES_PER_CLASS_HOUR", default=150),
+    # wrong class codes from one address in an hour
+    "class_code": env.int("CLASS_CODE_FAILURES_PER_ADDRESS_HOUR", default=60),
+}
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
@@ -229,8 +256,8 @@ X_FRAME_OPTIONS = "DENY"
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    # /healthz is probed by load balancers over plain HTTP inside the network.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # The health endpoints are probed by load balancers over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^(livez|readyz|healthz)$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
@@ -243,4 +270,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
+}
+
+# --- children's data (docs/privacy.md) -----------------------------------------------------------
+# A student's session lasts a school day on the shared classroom tablets.
+STUDENT_SESSION_SECONDS = int(env.float("STUDENT_SESSION_HOURS", default=10) * 3600)
+# How long what is kept about children is kept, in days (the beat's retention task applies it).
+RETENTION_DAYS = {
+    "sign_in_logs": env.int("RETAIN_SIGN_IN_LOGS_DAYS", default=30),
+    "reports": env.int("RETAIN_REPORTS_DAYS", default=365),
+    "attempts": env.int("RETAIN_ATTEMPTS_DAYS", default=2 * 365),
 }

@@ -6,15 +6,18 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from accounts.models import Role
+from accounts.services import sign_in_log_rows
 from classroom.models import (
     AssignmentWork,
     Classroom,
     Enrollment,
+    ProgressReport,
     SessionPlace,
     SessionPresence,
 )
 from classroom.roster.student_secrets import Secret, secret_tag, unseal
-from games.models import Attempt, Match, Seat
+from classroom.selectors import classroom_roster
+from games.models import Attempt, Match, MoveRecord, Seat
 
 
 def teacher_classroom(*, teacher, class_id) -> Classroom | None:
@@ -211,7 +214,48 @@ def student_export(*, student) -> dict:
             .order_by("assignment_id", "item")
             .values("assignment__title", "item", "match_id")
         ],
+        "moves": _moves_of(seats),
+        "sign_in_log": [
+            {"kind": kind, "at": row.attempt_time, "address": row.ip_address, "page": row.path_info}
+            for kind, rows in sign_in_log_rows(username=student.username).items()
+            for row in rows.order_by("attempt_time")
+        ],
+        "class_reports": [
+            {
+                "class": r["classroom__name"],
+                "from": r["period_start"],
+                "to": r["period_end"],
+                "status": r["status"],
+                "requested": r["created_at"],
+            }
+            for r in ProgressReport.objects.filter(classroom__in=[e.classroom_id for e in classes])
+            .order_by("created_at")
+            .values("classroom__name", "period_start", "period_end", "status", "created_at")
+        ],
     }
+
+
+def class_export(*, classroom: Classroom) -> dict:
+    """The whole class at the end of a year: the class and every student's export."""
+    students = [e.student for e in classroom_roster(classroom=classroom)]
+    return {
+        "format": "arithmetic-games-classroom/class-export/1",
+        "class": {"name": classroom.name, "code": classroom.code, "created": classroom.created_at},
+        "students": [student_export(student=student) for student in students],
+    }
+
+
+def _moves_of(seats) -> list[dict]:
+    """The student's own moves: what they played, and when."""
+    seat_of = {seat.match_id: seat.index for seat in seats}
+    records = MoveRecord.objects.filter(
+        match_id__in=list(seat_of), actor=MoveRecord.Actor.PLAYER
+    ).order_by("match_id", "version")
+    return [
+        {"match": r.match_id, "version": r.version, "move": r.move, "at": r.received_at}
+        for r in records
+        if r.seat == seat_of[r.match_id]
+    ]
 
 
 def _outcome(outcome, key: str, seat: int):

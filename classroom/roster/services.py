@@ -5,7 +5,9 @@ from django.db import transaction
 from django.db.models import Count, Q
 
 from accounts.models import Role
+from accounts.services import sign_in_log_delete, user_sessions_end
 from classroom.models import Classroom, Enrollment, LoginCard
+from classroom.progress.services import reports_compile_again
 from classroom.roster.importing import ImportPlan
 from classroom.roster.student_secrets import Secret, generate_secret, seal, secret_tag
 from classroom.services import classroom_add_student
@@ -98,7 +100,15 @@ def student_delete(*, student) -> None:
     Match.objects.filter(
         pk__in=[*solo.values_list("pk", flat=True), *homework.values_list("pk", flat=True)]
     ).delete()
+    class_ids = list(
+        Enrollment.objects.filter(student=student).values_list("classroom_id", flat=True)
+    )
+    # What is kept outside the account's own rows: the sign-in log, open sessions, and the
+    # class reports that name the student (compiled again, without them, once this commits).
+    sign_in_log_delete(username=student.username)
+    user_sessions_end(user=student)
     student.delete()
+    reports_compile_again(classroom_ids=class_ids)
 
 
 def enrollment_remove(*, classroom: Classroom, student) -> None:

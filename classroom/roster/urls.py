@@ -10,6 +10,7 @@ urlpatterns = [
     path(CLASS + "edit/", views.class_edit, name="roster_class_edit"),
     path(CLASS + "delete/", views.class_delete, name="roster_class_delete"),
     path(CLASS + "cards.pdf", views.cards_pdf, name="roster_cards"),
+    path(CLASS + "export/", views.class_export, name="roster_class_export"),
     path(CLASS + "students/new/", views.student_add, name="roster_student_add"),
     path(CLASS + "students/import/", views.student_import, name="roster_import"),
     path(CLASS + "students/import/done/", views.student_import_done, name="roster_import_done"),
@@ -19,5 +20,6 @@ urlpatterns = [
     path(STUDENT + "delete/", views.student_delete, name="roster_student_delete"),
     path(STUDENT + "export/", views.student_export, name="roster_student_export"),
     # Printed on login cards (as a QR code): short, and outside /student/ which is the sign-in.
+    path("card/", views.card_signin_page, name="roster_card"),
     path("card/<str:token>/", views.card_signin, name="roster_card_signin"),
 ]

@@ -256,12 +256,25 @@ def student_delete(request, classroom, student):
 def student_export(request, classroom, student):
     data = selectors.student_export(student=student)
     name = slugify(student.display_name) or f"student-{student.pk}"
+    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+
+
+@require_GET
+@class_view
+def class_export(request, classroom):
+    """The whole class's data, as the end of a school year calls for."""
+    data = selectors.class_export(classroom=classroom)
+    name = slugify(classroom.name) or f"class-{classroom.pk}"
+    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+
+
+def _json_download(data, filename: str) -> HttpResponse:
     response = HttpResponse(
         json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{name}-{timezone.localdate():%Y-%m-%d}.json"
+        as_attachment=True, filename=filename
     )
     response["Cache-Control"] = "no-store"
     return response
@@ -284,9 +297,9 @@ def cards_pdf(request, classroom):
             cards.Card(
                 name=student.display_name,
                 secret=selectors.card_secret(student),
-                url=request.build_absolute_uri(
-                    reverse("classroom:roster_card_signin", args=[cards.card_token(student)])
-                ),
+                url=request.build_absolute_uri(reverse("classroom:roster_card"))
+                + "#"
+                + cards.card_token(student),
             )
             for student in students
         ],
@@ -302,9 +315,24 @@ def cards_pdf(request, classroom):
 
 
 @never_cache
+@require_http_methods(["GET", "POST"])
+def card_signin_page(request):
+    """A login card's QR code opens ``/card/#<token>``: what follows "#" never leaves the
+    browser, so the token reaches no access log (the server's, a proxy's). The page posts it
+    here, and the student is signed in."""
+    if request.method == "POST":
+        return _card_signin(request, request.POST.get("token", ""))
+    return render(request, "classroom/roster/card_signin.html")
+
+
+@never_cache
 @require_GET
 def card_signin(request, token):
-    """The URL in a login card's QR code: signs that student in."""
+    """The URL of cards printed before the token moved after "#": they keep working."""
+    return _card_signin(request, token)
+
+
+def _card_signin(request, token: str):
     student = cards.student_for_card(token)
     if student is None:
         return render(request, "classroom/roster/card_invalid.html", status=404)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 
 import engine
 from classroom.models import ClassSession, SessionPlace, SessionTable
+from classroom.progress.numbers import judged_percent, percent, too_few
 from games import catalog
 from games.models import Attempt, Match, MoveRecord
 
@@ -171,10 +172,6 @@ def _median(times: list[int]) -> int | None:
     return int(statistics.median(times)) if times else None
 
 
-def _percent(accuracy: float | None) -> int | None:
-    return None if accuracy is None else round(accuracy * 100)
-
-
 def _seconds(ms: int | None) -> float | None:
     return None if ms is None else round(ms / 1000, 1)
 
@@ -189,7 +186,8 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
         SessionTable.objects.filter(session=session)
         .select_related("match")
         .prefetch_related(
-            Prefetch("places", queryset=SessionPlace.objects.select_related("student"))
+            Prefetch("places", queryset=SessionPlace.objects.select_related("student")),
+            "match__seats",
         )
         .order_by("number")
     )
@@ -243,7 +241,11 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
         accuracy = _accuracy(correct, attempts)
         if attempts >= LOW_ACCURACY_MIN_ATTEMPTS and accuracy < LOW_ACCURACY:
             flags.append(
-                {"reason": "low_accuracy", "accuracy": accuracy, "percent": _percent(accuracy)}
+                {
+                    "reason": "low_accuracy",
+                    "accuracy": accuracy,
+                    "percent": percent(correct, attempts),
+                }
             )
         stalled = waiting_since.get(student_id)
         if stalled is not None and stalled > STALL_SECONDS:
@@ -267,7 +269,8 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
                 "attempts": attempts,
                 "correct": correct,
                 "accuracy": accuracy,
-                "accuracy_percent": _percent(accuracy),
+                "accuracy_percent": judged_percent(correct, attempts),
+                "too_few": too_few(attempts),
                 "median_ms": _median(all_times),
                 "median_seconds": _seconds(_median(all_times)),
                 "skills": [
@@ -277,7 +280,8 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
                         "attempts": f.attempts,
                         "correct": f.correct,
                         "accuracy": _accuracy(f.correct, f.attempts),
-                        "accuracy_percent": _percent(_accuracy(f.correct, f.attempts)),
+                        "accuracy_percent": judged_percent(f.correct, f.attempts),
+                        "too_few": too_few(f.attempts),
                         "median_ms": _median(f.times),
                         "median_seconds": _seconds(_median(f.times)),
                         "wrong_in_a_row": f.wrong_in_a_row,
@@ -340,11 +344,17 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
             scores = _live_scores(rules.view(state, None))
             if match.is_playing:
                 active = rules.active(state)
+    # A seat without a place is a bot's, unless the match has no bot there: its student was
+    # deleted (with their place and seat), and the history must not make them a bot.
+    bot_seats = (
+        None if match is None else {seat.index for seat in match.seats.all() if seat.bot_level}
+    )
     seats = []
     bot_number = 0
     for index in range(session.table_size):
         place = students.get(index)
-        if place is None:
+        removed = place is None and bot_seats is not None and index not in bot_seats
+        if place is None and not removed:
             bot_number += 1
         waiting = None
         if place is not None and match is not None and index in active:
@@ -356,8 +366,11 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
                 "student_id": place.student_id if place else None,
                 "name": _name(place.student)
                 if place
+                else _("Removed player")
+                if removed
                 else _("Bot %(number)s") % {"number": bot_number},
-                "bot": place is None,
+                "bot": place is None and not removed,
+                "removed": removed,
                 "score": scores[index] if scores and index < len(scores) else None,
                 "winner": bool(winners and index in winners),
                 "active": index in active,

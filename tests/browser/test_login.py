@@ -92,3 +92,19 @@ def test_the_first_pages_load_without_a_failed_request(page, demo):
     # here, every first visit logged a 404 for /favicon.ico.
     icon = page.locator('link[rel="icon"]').get_attribute("href")
     assert page.request.get(demo + icon).headers["content-type"] == "image/svg+xml"
+
+
+def test_a_login_card_signs_the_child_in_and_its_token_leaves_the_address(page, demo):
+    """The card's QR code opens /card/#<token>: the page posts the token (a browser never sends
+    what follows "#", so no access log holds it), and the child is at home."""
+    from accounts.models import User
+    from classroom.roster.cards import card_token
+
+    ben = User.objects.get(display_name="Ben")
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{demo}/card/#{card_token(ben)}")
+    expect(page.get_by_role("heading", name="Hello, Ben!")).to_be_visible()
+    assert not any(card_token(ben) in url for url in requested)
+    page.go_back()  # the token left the history too
+    assert card_token(ben) not in page.url

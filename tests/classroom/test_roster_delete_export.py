@@ -186,3 +186,25 @@ def test_export_tells_the_score_and_result_of_finished_games(teacher_client, cla
     assert (games[shared.pk]["score"], games[shared.pk]["won"]) == (3, False)
     assert games[shared.pk]["status"] == "finished"
     assert (games[solo.pk]["score"], games[solo.pk]["won"]) == (None, None)  # still playing
+
+
+def test_a_deleted_students_seat_in_a_session_history_is_a_removed_player_not_a_bot(
+    teacher_client, classroom
+):
+    from classroom.sessions import selectors as session_selectors
+    from tests.factories import make_session
+
+    ana = make_student(classroom, name="Ana")
+    ben = make_student(classroom, name="Ben", secret="2222")
+    session = make_session(classroom, game="add_up", variant="standard", table_size=3)
+    from classroom.sessions import services as session_services
+
+    for student in (ana, ben):
+        session_services.session_join(session=session, student=student)
+    session_services.session_deal(session=session)
+    session_services.session_start(session=session)
+    services.student_delete(student=ana)
+    [table] = session_selectors.session_monitor(session=session)["tables"]
+    names = [(seat["name"], seat["bot"]) for seat in table["seats"]]
+    assert ("Removed player", False) in names and ("Ben", False) in names
+    assert [name for name, bot in names if bot] == ["Bot 1"]

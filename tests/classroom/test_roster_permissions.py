@@ -23,6 +23,7 @@ CLASS_URLS = [
     ("roster_class_delete", "get"),
     ("roster_class_delete", "post"),
     ("roster_cards", "get"),
+    ("roster_class_export", "get"),
     ("roster_student_add", "get"),
     ("roster_student_add", "post"),
     ("roster_import", "get"),
@@ -146,7 +147,9 @@ PAGES = [
     ("roster_cards", False, 4),  # the class; its students with their cards
     ("roster_student", True, 4),  # the class; the student with their card
     ("roster_student_delete", True, 10),  # the class; the student; 6 counts; other classes
-    ("roster_student_export", True, 9),  # the class; the student; classes, seats, attempts...
+    # the class; the student; classes, seats, attempts, presences, homework, the three sign-in
+    # logs, the class reports (and the moves, with seats: none here)
+    ("roster_student_export", True, 13),
 ]
 
 

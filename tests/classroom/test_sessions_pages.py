@@ -339,11 +339,11 @@ def a_busy_session(size):
 
 
 PAGES_PLAYING = [
-    # name, queries: the auth session, the user, the session, then the monitor's five
-    ("sessions_detail", 8),
-    ("sessions_live", 8),
-    ("sessions_projector", 8),
-    ("sessions_projector_live", 8),
+    # name, queries: the auth session, the user, the session, then the monitor's six
+    ("sessions_detail", 9),
+    ("sessions_live", 9),
+    ("sessions_projector", 9),
+    ("sessions_projector_live", 9),
 ]
 
 

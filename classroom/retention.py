@@ -1,0 +1,62 @@
+"""How long what is kept about children is kept (docs/privacy.md): the beat's daily task deletes
+what has outlived ``settings.RETENTION_DAYS``.
+
+- the sign-in log (django-axes: sign-ins and failed sign-ins, with addresses), and expired sessions;
+- progress reports, with their files;
+- games: a match finished (or stopped) longer ago than the attempts' period goes with its moves,
+  seats and attempts, and the analytics rollups of days and weeks before it go too, so that no
+  figure outlives the answers it was made of.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.utils import timezone
+
+from classroom.models import FactMissDay, FactMissWeek, ProgressReport, SkillDay, SkillWeek
+from games.models import Match
+
+
+def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
+    """Deletes what is past its period; how many rows of each kind went."""
+    now = now or timezone.now()
+    days = settings.RETENTION_DAYS
+    deleted: dict[str, int] = {}
+
+    log_cutoff = now - datetime.timedelta(days=days["sign_in_logs"])
+    deleted["sign_in_log"] = sum(
+        model.objects.filter(attempt_time__lt=log_cutoff).delete()[0]
+        for model in (AccessLog, AccessFailureLog, AccessAttempt)
+    )
+    deleted["sessions"] = Session.objects.filter(expire_date__lt=now).delete()[0]
+
+    report_cutoff = now - datetime.timedelta(days=days["reports"])
+    old_reports = ProgressReport.objects.filter(created_at__lt=report_cutoff)
+    for report in old_reports:
+        for field in (report.csv_file, report.pdf_file):
+            if field:
+                field.delete(save=False)
+    deleted["reports"] = old_reports.delete()[0]
+
+    game_cutoff = now - datetime.timedelta(days=days["attempts"])
+    with transaction.atomic():
+        deleted["matches"] = (
+            Match.objects.exclude(status=Match.Status.PLAYING)
+            .filter(finished_at__lt=game_cutoff)
+            .delete()[0]
+        )
+        first_kept_day = timezone.localdate(game_cutoff)
+        first_kept_week = first_kept_day - datetime.timedelta(days=first_kept_day.weekday())
+        deleted["rollups"] = sum(
+            model.objects.filter(day__lt=first_kept_day).delete()[0]
+            for model in (SkillDay, FactMissDay)
+        ) + sum(
+            model.objects.filter(week__lt=first_kept_week).delete()[0]
+            for model in (SkillWeek, FactMissWeek)
+        )
+    return deleted

@@ -1,0 +1,272 @@
+"""Children's data kept only as long as needed and gone when deleted (docs/privacy.md), through
+the pages: sign-in, delete, reset, export; and the nightly retention."""
+
+import datetime
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import ProgressReport, SkillDay
+from classroom.progress.selectors import Period
+from classroom.progress.services import report_request
+from classroom.retention import retention_apply
+from classroom.roster import services
+from classroom.roster.student_secrets import Secret
+from config.celery import app as celery_app
+from games.models import Match
+from tests.classroom.roster_helpers import record_attempts
+from tests.factories import make_attempts, make_class, make_match, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+ZARA = "Zaragoza Quintana"  # a name found nowhere else
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+def sign_in(client, classroom, student, secret):
+    url = reverse(
+        "classroom:student_login_secret", kwargs={"code": classroom.code, "student_id": student.pk}
+    )
+    return client.post(url, {"secret": secret})
+
+
+@pytest.fixture
+def classroom():
+    return make_class(make_teacher(), name="Class 6B")
+
+
+@pytest.fixture
+def zara(classroom, client, django_capture_on_commit_callbacks):
+    """Zara with four weeks' history: games with a classmate, a compiled class report, failed
+    and successful sign-ins, an open session."""
+    zara, _ = services.student_add(
+        classroom=classroom, display_name=ZARA, secret=Secret("pin", "8642")
+    )
+    ben = make_student(classroom, name="Ben")
+    shared = make_match(players=[zara, ben])
+    record_attempts(shared, zara, count=3)
+    now = timezone.now()
+    make_attempts(zara, [(3, "+", 4, 7, 1500, now - datetime.timedelta(days=d)) for d in range(28)])
+    assert sign_in(client, classroom, zara, "8642").status_code == 302  # an open session
+    assert sign_in(client, classroom, zara, "1235").status_code == 200  # a wrong PIN, later
+    with django_capture_on_commit_callbacks(execute=True):  # compiled at once (eager)
+        report_request(classroom=classroom, period=Period.last_days(30))
+    return zara, ben
+
+
+def test_a_wrong_pin_is_not_kept_in_the_sign_in_log(classroom, client):
+    ben, _ = services.student_add(
+        classroom=classroom, display_name="Ben", secret=Secret("pin", "8642")
+    )
+    sign_in(client, classroom, ben, "1235")
+    stored = " ".join(AccessAttempt.objects.values_list("post_data", flat=True))
+    assert "1235" not in stored and "8642" not in stored
+    assert "secret=********************" in stored
+
+
+def test_wrong_pins_stored_before_are_masked_by_a_migration():
+    attempt = AccessAttempt.objects.create(
+        username="s-1", ip_address="10.0.0.1", user_agent="", http_accept="", path_info="/",
+        get_data="", post_data="csrfmiddlewaretoken=x\nsecret=1235", failures_since_start=1,
+    )  # fmt: skip
+    migration = importlib.import_module("accounts.migrations.0002_mask_stored_sign_in_secrets")
+    migration.mask_stored_secrets(apps, None)
+    attempt.refresh_from_db()
+    assert attempt.post_data == "csrfmiddlewaretoken=x\nsecret=********************"
+
+
+def rows_about(user_id: int, username: str) -> dict[str, int]:
+    """Every row of every model that points at this user, or names their account."""
+    found = {}
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            if (
+                isinstance(field, models.ForeignKey | models.OneToOneField)
+                and field.related_model is User
+            ):
+                count = model.objects.filter(**{field.name: user_id}).count()
+                if count:
+                    found[f"{model.__name__}.{field.name}"] = count
+    for model in (AccessAttempt, AccessFailureLog, AccessLog):
+        count = model.objects.filter(username=username).count()
+        if count:
+            found[model.__name__] = count
+    sessions = [
+        s for s in Session.objects.all() if s.get_decoded().get("_auth_user_id") == str(user_id)
+    ]
+    if sessions:
+        found["Session"] = len(sessions)
+    return found
+
+
+def files_naming(folder: Path, name: str) -> list[str]:
+    """Stored files that name the child (the PDF's text, the CSV's cells)."""
+    import subprocess
+
+    named = []
+    for path in folder.rglob("*"):
+        if path.suffix == ".pdf":
+            text = subprocess.run(
+                ["pdftotext", str(path), "-"], capture_output=True, text=True
+            ).stdout
+        elif path.is_file():
+            text = path.read_bytes().decode("utf-8", "replace")
+        else:
+            continue
+        if name in text:
+            named.append(path.name)
+    return named
+
+
+def test_deleting_a_student_leaves_nothing_that_names_them(
+    classroom, zara, client, media, django_capture_on_commit_callbacks
+):
+    zara, _ben = zara
+    [report] = ProgressReport.objects.all()
+    assert report.status == "done" and files_naming(media, ZARA)  # the report named her
+    assert rows_about(zara.pk, zara.username)  # and there was plenty about her
+
+    teacher = client
+    teacher.force_login(classroom.teacher)
+    delete = reverse(
+        "classroom:roster_student_delete", kwargs={"class_id": classroom.pk, "student_id": zara.pk}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert teacher.post(delete).status_code == 302
+
+    assert rows_about(zara.pk, zara.username) == {}
+    assert files_naming(media, ZARA) == []
+    # The class's report was compiled again, without her.
+    [again] = ProgressReport.objects.all()
+    assert again.status == "done" and (again.period_start, again.period_end) == (
+        report.period_start,
+        report.period_end,
+    )
+
+
+def test_a_new_secret_ends_the_sessions_opened_with_the_old_one(classroom, client):
+    ben, _ = services.student_add(
+        classroom=classroom, display_name="Ben", secret=Secret("pin", "8642")
+    )
+    assert sign_in(client, classroom, ben, "8642").status_code == 302
+    assert client.get(reverse("classroom:student_home")).status_code == 200
+    services.student_set_secret(student=User.objects.get(pk=ben.pk), secret=Secret("pin", "1357"))
+    response = client.get(reverse("classroom:student_home"))
+    assert response.status_code == 302 and "_auth_user_id" not in client.session
+
+
+def test_a_childs_session_lasts_a_school_day(classroom, client):
+    ben, _ = services.student_add(
+        classroom=classroom, display_name="Ben", secret=Secret("pin", "8642")
+    )
+    sign_in(client, classroom, ben, "8642")
+    assert client.session.get_expiry_age() == settings.STUDENT_SESSION_SECONDS == 10 * 3600
+
+
+def test_the_export_holds_moves_seats_sign_ins_and_reports(classroom, zara, client):
+    zara, _ben = zara
+    client.force_login(classroom.teacher)
+    data = json.loads(
+        client.get(
+            reverse(
+                "classroom:roster_student_export",
+                kwargs={"class_id": classroom.pk, "student_id": zara.pk},
+            )
+        ).content
+    )
+    assert data["matches"] and data["attempts"]
+    assert {row["kind"] for row in data["sign_in_log"]} >= {"sign_ins", "failed_sign_in_counters"}
+    assert [r["status"] for r in data["class_reports"]] == ["done"]
+    assert "8642" not in json.dumps(data) and "1235" not in json.dumps(data)
+    whole = json.loads(
+        client.get(
+            reverse("classroom:roster_class_export", kwargs={"class_id": classroom.pk})
+        ).content
+    )
+    assert sorted(s["profile"]["name"] for s in whole["students"]) == ["Ben", ZARA]
+
+
+def test_moves_are_in_the_export(classroom, client):
+    import engine
+    from games.services import submit_move
+
+    ana, ben = make_student(classroom, "Ana"), make_student(classroom, "Ben", secret="1111")
+    match = make_match(players=[ana, ben], seed=7)
+    rules = engine.get_game("mia")
+    submit_move(
+        match_id=match.pk, user=ana, move=rules.hint(rules.load(match.state), 0), client_id="c1"
+    )
+    client.force_login(classroom.teacher)
+    data = client.get(
+        reverse(
+            "classroom:roster_student_export",
+            kwargs={"class_id": classroom.pk, "student_id": ana.pk},
+        )
+    ).json()
+    assert [(m["match"], m["version"]) for m in data["moves"]] == [(match.pk, 1)]
+
+
+def test_retention_deletes_what_is_past_its_period_and_keeps_the_rest(classroom):
+    now = timezone.now()
+    ana = make_student(classroom, "Ana")
+    AccessLog.objects.create(
+        username="old", ip_address="10.0.0.1", user_agent="", http_accept="", path_info="/"
+    )
+    AccessLog.objects.filter(username="old").update(attempt_time=now - datetime.timedelta(days=31))
+    AccessLog.objects.create(
+        username="new", ip_address="10.0.0.1", user_agent="", http_accept="", path_info="/"
+    )
+    old_game = make_match(players=[ana], bots=["easy"])
+    Match.objects.filter(pk=old_game.pk).update(
+        status=Match.Status.FINISHED, finished_at=now - datetime.timedelta(days=800)
+    )
+    new_game = make_match(players=[ana], bots=["easy"])
+    make_attempts(
+        ana, [(3, "+", 4, 7, 1500, now - datetime.timedelta(days=800)), (3, "+", 4, 7, 1500, now)]
+    )
+    report = ProgressReport.objects.create(
+        classroom=classroom, period_start=now.date(), period_end=now.date()
+    )
+    ProgressReport.objects.filter(pk=report.pk).update(
+        created_at=now - datetime.timedelta(days=400)
+    )
+
+    deleted = retention_apply(now=now)
+
+    assert list(AccessLog.objects.values_list("username", flat=True)) == ["new"]
+    assert (
+        not Match.objects.filter(pk=old_game.pk).exists()
+        and Match.objects.filter(pk=new_game.pk).exists()
+    )
+    assert not ProgressReport.objects.filter(pk=report.pk).exists()
+    assert SkillDay.objects.filter(student=ana).count() == 1  # the old day's figures went
+    assert deleted["sign_in_log"] == 1 and deleted["reports"] == 1 and deleted["rollups"] >= 2
+
+
+def test_retention_runs_nightly_on_the_beat():
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "classroom.tasks.apply_retention" in tasks

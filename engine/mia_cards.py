@@ -66,6 +66,7 @@ def claim_attempt(
         operands=operands,
         operator=op,
         answer=target,
+        target=target,
         expected=true_value,
         correct=true_value == target,
         elapsed_ms=elapsed_ms,

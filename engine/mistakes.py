@@ -1,25 +1,90 @@
 """What kind of slip a wrong answer is, so a teacher sees patterns and not just a score.
 
 Pure arithmetic on an attempt's operands, operator, answer and expected value; the kinds are
-stable strings (the teaching layer translates them).
+stable strings (the teaching layer translates them). docs/slips.md gives each kind's sources and
+examples; a wrong answer gets the first kind, in the order of ``KINDS``, whose test it meets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-OFF_BY_ONE = "off_by_one"
-OFF_BY_TEN = "off_by_ten"
-WRONG_OPERATION = "wrong_operation"  # added instead of subtracting, multiplied instead of adding...
-REVERSED_DIGITS = "reversed_digits"
+WRONG_OPERATION = "wrong_operation"  # 8 - 4 = 12: added instead of taking away
+REGROUPING = "regrouping"  # 27 + 15 = 32, 42 - 17 = 35: a carry or a borrow gone wrong
+TABLE_NEIGHBOUR = "table_neighbour"  # 7 x 8 = 63: the answer of 7 x 9, a fact next door
+OPERAND_MISREAD = "operand_misread"  # 12 + 5 = 26: 21 read for 12
+REVERSED_DIGITS = "reversed_digits"  # 31 written 13 (two-digit answers only)
+OFF_BY_ONE = "off_by_one"  # 8 + 5 = 14: a counting slip
+OFF_BY_TEN = "off_by_ten"  # 28 + 4 = 22: a place-value slip
 OTHER = "other"
 
-KINDS = (OFF_BY_ONE, OFF_BY_TEN, WRONG_OPERATION, REVERSED_DIGITS, OTHER)
+KINDS = (
+    WRONG_OPERATION,
+    REGROUPING,
+    TABLE_NEIGHBOUR,
+    OPERAND_MISREAD,
+    REVERSED_DIGITS,
+    OFF_BY_ONE,
+    OFF_BY_TEN,
+    OTHER,
+)
+_BASIC = {"+", "-", "x"}
 
 
-def _results(operands: Sequence[int]) -> dict[str, int]:
-    a, b = operands[0], operands[1]
-    return {"+": a + b, "-": abs(a - b), "x": a * b}
+def _result(a: int, b: int, operator: str) -> int:
+    if operator == "+":
+        return a + b
+    if operator == "-":
+        return abs(a - b)  # the games ask for the difference: larger minus smaller
+    return a * b
+
+
+def _digits(n: int) -> list[int]:
+    """Units first."""
+    return [int(d) for d in reversed(str(abs(n)))]
+
+
+def _from_digits(digits: Sequence[int]) -> int:
+    return int("".join(str(d) for d in reversed(digits)) or "0")
+
+
+def _columns_without_regrouping(a: int, b: int, operator: str) -> set[int]:
+    """The answers of the column-by-column slips: an addition that drops its carries (27 + 15 =
+    32) or writes each column's sum whole (27 + 15 = 312); a subtraction that takes the smaller
+    digit from the larger in every column (43 - 17 = 34, "smaller from larger") or borrows a ten
+    without taking it from the next column (43 - 17 = 36). Only when the true answer needed a
+    regrouping: otherwise these columns give the right answer."""
+    if a < 0 or b < 0:
+        return set()
+    if operator == "-":
+        a, b = max(a, b), min(a, b)
+    width = max(len(str(a)), len(str(b)))
+    top = _digits(a) + [0] * (width - len(str(a)))
+    bottom = _digits(b) + [0] * (width - len(str(b)))
+    answers = set()
+    if operator == "+":
+        if not any(x + y >= 10 for x, y in zip(top, bottom, strict=True)):
+            return set()
+        answers.add(_from_digits([(x + y) % 10 for x, y in zip(top, bottom, strict=True)]))
+        columns = [x + y for x, y in zip(top, bottom, strict=True)]
+        answers.add(int("".join(str(column) for column in reversed(columns))))
+    elif operator == "-":
+        if not any(x < y for x, y in zip(top, bottom, strict=True)):
+            return set()
+        answers.add(_from_digits([abs(x - y) for x, y in zip(top, bottom, strict=True)]))
+        # Borrowed a ten for the column but did not take it from the next one.
+        unpaid = [(x + 10 - y) if x < y else x - y for x, y in zip(top, bottom, strict=True)]
+        answers.add(_from_digits(unpaid))
+    answers.discard(_result(a, b, operator))
+    return answers
+
+
+def _reversed(n: int) -> int | None:
+    """31 -> 13 for a two-digit number with two different digits; None otherwise (10 is not
+    "01" reversed)."""
+    if 10 <= n <= 99 and n % 10 != n // 10 and n % 10:
+        return int(str(n)[::-1])
+    return None
 
 
 def classify(
@@ -28,15 +93,33 @@ def classify(
     """The kind of a wrong attempt; "" for a right one or one that cannot be judged."""
     if answer is None or expected is None or answer == expected:
         return ""
-    if len(operands) == 2 and operator in {"+", "-", "x"}:
-        others = {op: value for op, value in _results(operands).items() if op != operator}
-        if answer in others.values():
+    pair = (
+        len(operands) == 2
+        and operator in _BASIC
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in operands)
+    )
+    if pair:
+        a, b = operands
+        if answer in {_result(a, b, other) for other in _BASIC - {operator}}:
             return WRONG_OPERATION
+        if answer in _columns_without_regrouping(a, b, operator):
+            return REGROUPING
+        if operator == "x" and answer in {
+            _result(x, y, "x") for x, y in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
+        }:
+            return TABLE_NEIGHBOUR
+        misread = {_result(r, b, operator) for r in [_reversed(a)] if r is not None}
+        misread |= {_result(a, r, operator) for r in [_reversed(b)] if r is not None}
+        if answer in misread:
+            return OPERAND_MISREAD
+    if answer >= 0 and _reversed(expected) == answer:
+        return REVERSED_DIGITS
+    if answer < 0 <= expected:
+        # ADD UP's card laid on the bigger row: a sign, not a distance from the answer.
+        return OTHER
     difference = abs(answer - expected)
     if difference == 1:
         return OFF_BY_ONE
     if difference == 10:
         return OFF_BY_TEN
-    if 10 <= expected <= 99 and answer == int(str(expected)[::-1]):
-        return REVERSED_DIGITS
     return OTHER

@@ -583,6 +583,7 @@ class Sum(Game):
                 operands=operands,
                 operator=operator_label(operators),
                 answer=target,
+                target=target,
                 expected=value,
                 correct=correct,
                 elapsed_ms=now_ms - data["since"],

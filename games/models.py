@@ -149,8 +149,11 @@ class Attempt(models.Model):
     operation = models.CharField(max_length=8)  # "add", "sub", "mul", ... (the skill's first part)
     skill = models.CharField(max_length=32)  # e.g. "sub.within20"
     operands = models.JSONField()
+    # The problem's numbers are the operands, the expected (true) result and, in ¡Mía! and SUM,
+    # the target card the child aims at; the child's is the answer (typed, laid or claimed).
     answer = models.IntegerField(null=True, blank=True)
     expected = models.IntegerField(null=True, blank=True)
+    target = models.IntegerField(null=True, blank=True)
     correct = models.BooleanField()
     elapsed_ms = models.PositiveIntegerField()
     # The kind of slip of a wrong answer (engine.mistakes), "" when right.
@@ -162,7 +165,9 @@ class Attempt(models.Model):
         ordering = ["created_at", "id"]
         indexes = [
             models.Index(fields=["user", "created_at"], name="attempt_user_time"),
-            models.Index(fields=["user", "skill"], name="attempt_user_skill"),
+            # A student's latest answers on one skill, newest first, read straight off the index
+            # (classroom.progress.struggling).
+            models.Index(fields=["user", "skill", "-created_at"], name="attempt_user_skill_latest"),
         ]
 
     def __str__(self) -> str:

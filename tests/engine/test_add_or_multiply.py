@@ -786,3 +786,12 @@ def test_views_and_events_share_nothing_with_the_state():
     view["rounds_played"][0]["plays"][0]["received"].append(9)
     view["cards_left"][0]["numbers"].append(9)
     assert GAME.dump(step.state) == before
+
+
+def test_an_attempts_range_is_the_problems_not_the_typed_answers():
+    """1 + 4 typed as 12 is addition within 10: a wrong answer must not move a skill up a range."""
+    state = new(students_score=True)
+    _, events = play_round(state, EXAMPLE_ROUNDS[0], typed=[0, 12, 6])
+    susie = next(e for e in of_type(events, "attempt") if e["seat"] == SUSIE)
+    assert (susie["operands"], susie["answer"], susie["expected"]) == ([1, 4], 12, 5)
+    assert susie["skill"] == "add.within10" and not susie["correct"]

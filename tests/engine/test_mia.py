@@ -290,6 +290,7 @@ def test_ruling_right_claim_takes_card_discards_and_draws_two():
         "operands": [2, 3],
         "operator": "+",
         "answer": 5,
+        "target": 5,
         "expected": 5,
         "correct": True,
         "elapsed_ms": 2500,

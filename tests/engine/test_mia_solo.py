@@ -334,6 +334,7 @@ def test_ruling_right_solve_emits_an_attempt_with_elapsed_time_since_the_decisio
         "operands": [2, 3],
         "operator": "+",
         "answer": 5,
+        "target": 5,
         "expected": 5,
         "correct": True,
         "elapsed_ms": 3_500,

@@ -15,12 +15,49 @@ from engine.mistakes import classify
         ([3, 4], "x", 7, 12, "wrong_operation"),  # added instead of multiplied
         ([8, 5], "+", 14, 13, "off_by_one"),
         ([8, 5], "+", 12, 13, "off_by_one"),
-        ([28, 4], "+", 22, 32, "off_by_ten"),
+        ([7, 8], "x", 57, 56, "off_by_one"),
+        ([28, 4], "+", 42, 32, "off_by_ten"),  # no carry dropped: 8 + 4 carried, a ten too many
         ([29, 2], "+", 13, 31, "reversed_digits"),
+        ([7, 6], "x", 24, 42, "reversed_digits"),
+        # Regrouping: a carry dropped (units only, or every column) or each column written whole,
+        ([27, 15], "+", 32, 42, "regrouping"),
+        ([28, 4], "+", 22, 32, "regrouping"),
+        ([27, 15], "+", 312, 42, "regrouping"),
+        ([7, 5], "+", 2, 12, "wrong_operation"),  # 7 - 5 is 2 too: the operation comes first
+        ([9, 4], "+", 3, 13, "regrouping"),
+        # ... the smaller digit taken from the larger, or a borrowed ten not paid back.
+        ([43, 17], "-", 34, 26, "regrouping"),
+        ([43, 17], "-", 36, 26, "regrouping"),
+        ([43, 12], "-", 41, 31, "off_by_ten"),  # no borrowing needed: not a regrouping slip
+        # A neighbouring times-table fact: 7 x 8 answered with 7 x 9 or 6 x 8.
+        ([7, 8], "x", 63, 56, "table_neighbour"),
+        ([7, 8], "x", 48, 56, "table_neighbour"),
+        # A number misread: 12 read as 21.
+        ([12, 5], "+", 26, 17, "operand_misread"),
+        ([5, 31], "x", 65, 155, "operand_misread"),
+        # Two-digit answers only: 10 for 1 is not "01" reversed, nor 30 for 3.
+        ([7, 3], "+", 1, 10, "other"),
+        ([9, 1], "+", 1, 10, "other"),
+        ([1, 2], "+", 30, 3, "other"),
         ([8, 5], "+", 20, 13, "other"),
+        # ADD UP: a card laid on the bigger row is a negative answer, not ten away from the gap.
+        ([12, 7], "-", -5, 5, "other"),
         ([8, 5], "+", None, 13, ""),
+        ([], "mixed", 9, None, ""),
         ([1, 2, 3], "mixed", 7, 6, "off_by_one"),
     ],
 )
 def test_a_wrong_answer_is_named_by_its_slip(operands, operator, answer, expected, kind):
     assert classify(operands, operator, answer, expected) == kind
+
+
+def test_every_kind_has_an_example_above_and_a_line_in_the_docs():
+    from pathlib import Path
+
+    from engine.mistakes import KINDS
+
+    examples = Path(__file__).read_text()
+    doc = (Path(__file__).parents[2] / "docs" / "slips.md").read_text()
+    for kind in KINDS:
+        assert f'"{kind}")' in examples, kind
+        assert f"`{kind}`" in doc, kind

@@ -224,6 +224,7 @@ def test_rulebook_right_equation_keeps_numbers_returns_operations_and_reveals_ne
         "operands": [3, 4],
         "operator": "+",
         "answer": 7,
+        "target": 7,
         "expected": 7,
         "correct": True,
         "elapsed_ms": 4200,

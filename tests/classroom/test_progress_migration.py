@@ -1,0 +1,76 @@
+"""Stored attempts are read again when the analytics change (games 0003, classroom 0007): the
+range from the problem, the slip by its new kind, and the rollups rebuilt to match."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [
+    ("games", "0002_attempt_mistake"),
+    ("classroom", "0006_report_queued_at"),
+    ("accounts", "0003_user_time_zone"),  # not these migrations' business: as it is now
+]
+AFTER = [
+    ("games", "0003_attempt_target_problem_range"),
+    ("classroom", "0007_progress_slip_kinds_finer_times"),
+]
+WHEN = datetime.datetime(2026, 3, 3, 10, tzinfo=datetime.UTC)
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_attempts_get_the_problems_range_their_slip_and_fresh_rollups():
+    apps = _migrate(BEFORE)
+    User = apps.get_model("accounts", "User")
+    Match = apps.get_model("games", "Match")
+    MoveRecord = apps.get_model("games", "MoveRecord")
+    Attempt = apps.get_model("games", "Attempt")
+    ana = User.objects.create(username="ana-migration", display_name="Ana")
+    stored = []
+    for game, operands, operator, answer, expected, skill, mistake in [
+        # Add or Multiply?: 3 + 4 typed as 12 was counted within 20.
+        ("add_or_multiply", [3, 4], "+", 12, 7, "add.within20", "other"),
+        # ¡Mía!: cards making 10 claimed for a 1 were "digits swapped".
+        ("mia", [7, 3], "+", 1, 10, "add.within10", "reversed_digits"),
+        ("add_or_multiply", [27, 15], "+", 32, 42, "add.within100", "off_by_ten"),
+    ]:
+        match = Match.objects.create(game=game, variant="standard", seed=1, state={})
+        move = MoveRecord.objects.create(
+            match=match, version=1, actor="player", seat=0, received_at=WHEN, now_ms=0
+        )
+        stored.append(
+            Attempt.objects.create(
+                match=match, move=move, user=ana, seat=0, game=game, operator=operator,
+                operation=skill.split(".")[0], skill=skill, operands=operands, answer=answer,
+                expected=expected, correct=False, elapsed_ms=2100, mistake=mistake,
+                created_at=WHEN,
+            )
+        )  # fmt: skip
+    SkillDay = apps.get_model("classroom", "SkillDay")
+    SkillDay.objects.create(
+        student=ana, day=WHEN.date(), week=WHEN.date(), skill="add.within20", operation="add",
+        attempts=1, other_mistake=1,
+    )  # fmt: skip
+
+    apps = _migrate(AFTER)
+    Attempt = apps.get_model("games", "Attempt")
+    rows = {a.pk: a for a in Attempt.objects.all()}
+    assert [(rows[a.pk].skill, rows[a.pk].mistake, rows[a.pk].target) for a in stored] == [
+        ("add.within10", "wrong_operation", None),  # 3 x 4 is 12
+        ("add.within10", "other", 1),
+        ("add.within100", "regrouping", None),
+    ]
+    SkillDay = apps.get_model("classroom", "SkillDay")
+    assert sorted(
+        SkillDay.objects.values_list(
+            "skill", "attempts", "wrong_operation", "other_mistake", "regrouping"
+        )
+    ) == [("add.within10", 2, 1, 1, 0), ("add.within100", 1, 0, 0, 1)]

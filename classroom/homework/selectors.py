@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from classroom.homework.texts import describe_assignment
 from classroom.models import Assignment, AssignmentWork, Classroom
+from classroom.progress.numbers import judged_percent
 from classroom.selectors import classroom_roster
 from games.models import Attempt, Match
 
@@ -118,7 +119,7 @@ class ItemResult:
 
     @property
     def accuracy(self) -> int | None:
-        return round(100 * self.right / self.attempts) if self.attempts else None
+        return judged_percent(self.right, self.attempts)
 
     @property
     def star_marks(self) -> str:
@@ -147,7 +148,7 @@ class StudentResult:
 
     @property
     def accuracy(self) -> int | None:
-        return round(100 * self.right / self.attempts) if self.attempts else None
+        return judged_percent(self.right, self.attempts)
 
     @property
     def stars(self) -> int:
@@ -179,7 +180,7 @@ class AssignmentReport:
     def accuracy(self) -> int | None:
         attempts = sum(s.attempts for s in self.students)
         right = sum(s.right for s in self.students)
-        return round(100 * right / attempts) if attempts else None
+        return judged_percent(right, attempts)
 
 
 def _fill(result: ItemResult, status: str, outcome: dict | None, puzzles: bool) -> None:

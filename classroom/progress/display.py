@@ -33,10 +33,6 @@ def _tick_seconds(value: float) -> str:
     return _("%(seconds)s s") % {"seconds": number_format(value, 0 if whole else 1)}
 
 
-def percent_text(value: int | None) -> str:
-    return "—" if value is None else f"{value}%"
-
-
 def period_text(progress: Progress) -> str:
     return _("%(start)s to %(end)s") % {
         "start": date_format(progress.period.start, "DATE_FORMAT"),
@@ -53,8 +49,7 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
     period = period_text(progress)
     skills = progress.skills
     accuracy_bars = [
-        charts.Bar(s.label, s.figures.accuracy_percent, percent_text(s.figures.accuracy_percent))
-        for s in skills
+        charts.Bar(s.label, s.figures.accuracy_percent, s.figures.accuracy_text) for s in skills
     ]
     time_values = [s.figures.median_seconds for s in skills]
     time_step, time_count = nice_scale(
@@ -122,10 +117,7 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
             desc=_("Share of right answers per week, %(period)s: %(list)s")
             % {
                 "period": period,
-                "list": listed(
-                    f"{week_label(w.week)} {percent_text(w.figures.accuracy_percent)}"
-                    for w in weeks
-                ),
+                "list": listed(f"{week_label(w.week)} {w.figures.accuracy_text}" for w in weeks),
             },
             x_labels=[week_label(w.week) for w in weeks],
             series=series,

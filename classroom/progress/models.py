@@ -15,8 +15,8 @@ range of days. So each attempt is counted once, when it is written, into:
   databases: its whole weeks come from ``SkillWeek``, the days before the first Monday and after
   the last Sunday from ``SkillDay``; 90 days of a class of 30 are some 6,000 rows instead of
   200,000 attempts (or 22,000 daily rows). A median is read off the summed histogram
-  (``selectors.median_from_histogram``): exact to within its bucket (0.5 s for answers under 5 s,
-  1 s to 10 s, 2 s to 20 s), the precision the pages show.
+  (``selectors.median_from_histogram``): within 0.2 s of the true median, or 5% of it past 4 s,
+  as the pages say (the buckets are 0.1 s wide to 4 s, then 5% wide to two minutes).
 - ``FactMissDay`` and ``FactMissWeek``: per student, day (week) and missed fact ("8+5"; 5+8 is
   the same fact), for wrong answers only: most-missed facts are counted over the misses, which are
   few, instead of over every answer (a table of all answers per fact would be as long as the
@@ -30,29 +30,36 @@ with the attempts; ``rollup.rollups_rebuild`` recomputes them from the attempts 
 from django.conf import settings
 from django.db import models
 
-# Upper edges, in ms, of the answer-time buckets; the last bucket is open (300 s and more).
-TIME_BUCKET_EDGES_MS = (
-    *range(500, 5001, 500),  # 0.5 s steps up to 5 s: most answers of a practised child
-    *range(6000, 10001, 1000),
-    *range(12000, 20001, 2000),
-    25000,
-    30000,
-    40000,
-    50000,
-    60000,
-    90000,
-    120000,
-    180000,
-    300000,
-)
+
+def _answer_time_edges() -> tuple[int, ...]:
+    """Upper edges, in ms, of the answer-time buckets: 0.1 s wide and centred on the tenths of a
+    second up to 3.95 s (where most of a practised child's answers fall, each is then read as the
+    tenth the page shows), then each at most 5% wider than where it starts, up to two minutes; the
+    last bucket is open. A value read as its bucket's middle is within 0.1 s or 2.5% of the
+    truth, and a median (the mean of one or two such values) within ``MEDIAN_BOUND_MS`` or
+    ``MEDIAN_BOUND_SHARE`` of it, whichever is larger (``selectors.median_from_histogram``)."""
+    edges = list(range(50, 4000, 100))
+    while edges[-1] < MEDIAN_EXACT_BELOW_MS:
+        edges.append(min(edges[-1] * 105 // 1000 * 10, MEDIAN_EXACT_BELOW_MS))
+    return tuple(edges)
+
+
+MEDIAN_BOUND_MS = 200
+MEDIAN_BOUND_SHARE = 0.05
+# Past two minutes a median is shown as "at least": the last bucket has no upper edge.
+MEDIAN_EXACT_BELOW_MS = 120_000
+TIME_BUCKET_EDGES_MS = _answer_time_edges()
 TIME_BUCKET_COUNT = len(TIME_BUCKET_EDGES_MS) + 1
 TIME_BUCKET_FIELDS = tuple(f"t{i:02d}" for i in range(TIME_BUCKET_COUNT))
 MISTAKE_FIELDS = {
-    # Attempt.mistake -> column
+    # Attempt.mistake (engine.mistakes.KINDS) -> column
+    "wrong_operation": "wrong_operation",
+    "regrouping": "regrouping",
+    "table_neighbour": "table_neighbour",
+    "operand_misread": "operand_misread",
+    "reversed_digits": "reversed_digits",
     "off_by_one": "off_by_one",
     "off_by_ten": "off_by_ten",
-    "wrong_operation": "wrong_operation",
-    "reversed_digits": "reversed_digits",
     "other": "other_mistake",
 }
 
@@ -66,14 +73,17 @@ class SkillCounts(models.Model):
     week = models.DateField()  # the Monday of the week: the weekly trend groups on it
     skill = models.CharField(max_length=32)
     operation = models.CharField(max_length=8)
-    attempts = models.PositiveIntegerField(default=0)
-    correct = models.PositiveIntegerField(default=0)
-    elapsed_ms_sum = models.BigIntegerField(default=0)
-    off_by_one = models.PositiveIntegerField(default=0)
-    off_by_ten = models.PositiveIntegerField(default=0)
-    wrong_operation = models.PositiveIntegerField(default=0)
-    reversed_digits = models.PositiveIntegerField(default=0)
-    other_mistake = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0, db_default=0)
+    correct = models.PositiveIntegerField(default=0, db_default=0)
+    elapsed_ms_sum = models.BigIntegerField(default=0, db_default=0)
+    off_by_one = models.PositiveIntegerField(default=0, db_default=0)
+    off_by_ten = models.PositiveIntegerField(default=0, db_default=0)
+    wrong_operation = models.PositiveIntegerField(default=0, db_default=0)
+    regrouping = models.PositiveIntegerField(default=0, db_default=0)
+    table_neighbour = models.PositiveIntegerField(default=0, db_default=0)
+    operand_misread = models.PositiveIntegerField(default=0, db_default=0)
+    reversed_digits = models.PositiveIntegerField(default=0, db_default=0)
+    other_mistake = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         abstract = True
@@ -84,7 +94,7 @@ class SkillCounts(models.Model):
 
 
 for _field in TIME_BUCKET_FIELDS:
-    SkillCounts.add_to_class(_field, models.PositiveIntegerField(default=0))
+    SkillCounts.add_to_class(_field, models.PositiveIntegerField(default=0, db_default=0))
 
 
 class SkillDay(SkillCounts):
@@ -113,7 +123,7 @@ class FactMisses(models.Model):
     week = models.DateField()
     fact = models.CharField(max_length=24)  # normalised, e.g. "8+5", "9-4", "7x6"
     operation = models.CharField(max_length=8)
-    misses = models.PositiveIntegerField(default=0)
+    misses = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         abstract = True

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.models import User, zone_named
 from classroom.progress.models import (
     MISTAKE_FIELDS,
     TIME_BUCKET_EDGES_MS,
@@ -86,13 +87,30 @@ class _SkillCell:
             self.histogram[index] += count
 
 
+def _zones(attempts: list[Attempt]) -> dict[int, datetime.tzinfo]:
+    """Each student's time zone (accounts.User.time_zone): a day is counted in the school's.
+    A move's attempts carry it from the move's own query (games.services, ``student_time_zone``:
+    this runs on the event loop there, where no query may be made); others are looked up."""
+    names = {
+        attempt.user_id: attempt.student_time_zone
+        for attempt in attempts
+        if attempt.user_id is not None and hasattr(attempt, "student_time_zone")
+    }
+    unknown = {a.user_id for a in attempts if a.user_id is not None and a.user_id not in names}
+    if unknown:
+        names.update(User.objects.filter(pk__in=unknown).values_list("pk", "time_zone"))
+    return {pk: zone_named(name) for pk, name in names.items()}
+
+
 def _cells(attempts: Iterable[Attempt]):
+    attempts = list(attempts)
+    zones = _zones(attempts)
     skills: dict[tuple, _SkillCell] = {}
     misses: dict[tuple, list] = {}
     for attempt in attempts:
         if attempt.user_id is None:  # a bot's
             continue
-        day = timezone.localdate(attempt.created_at)
+        day = timezone.localdate(attempt.created_at, zones.get(attempt.user_id))
         key = (attempt.user_id, day, attempt.skill)
         cell = skills.get(key)
         if cell is None:
@@ -125,20 +143,36 @@ _ROWS_PER_STATEMENT = 20
 
 
 def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
+    """The statements adding ``rows`` (tuples in ``columns`` order) to ``model``'s rows. Only the
+    sums that some row of a statement adds to are written: the others are 0 by the database's
+    default. A move's answer touches four of the hundred and twenty counts of a row, and the
+    database parses every statement of a move anew: the short statement is what keeps the
+    hundred-odd answer-time buckets off the hot path (docs/capacity.md)."""
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    names = ", ".join(quote(c) for c in columns)
-    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in sums)
-    placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
     conflict = ", ".join(quote(c) for c in key_columns)
+    summed = set(sums)
     statements = []
     for start in range(0, len(rows), _ROWS_PER_STATEMENT):
         chunk = rows[start : start + _ROWS_PER_STATEMENT]
+        kept = [
+            index
+            for index, column in enumerate(columns)
+            if column not in summed or any(row[index] for row in chunk)
+        ]
+        names = ", ".join(quote(columns[i]) for i in kept)
+        updates = ", ".join(
+            f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}"
+            for c in (columns[i] for i in kept)
+            if c in summed
+        )
+        placeholder = "(" + ", ".join(["%s"] * len(kept)) + ")"
         statements.append(
             (
                 f"INSERT INTO {table} ({names}) VALUES {', '.join([placeholder] * len(chunk))} "
-                f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}",
-                [value for row in chunk for value in row],
+                f"ON CONFLICT ({conflict}) "
+                + (f"DO UPDATE SET {updates}" if updates else "DO NOTHING"),
+                [row[i] for row in chunk for i in kept],
             )
         )
     return statements

@@ -1,0 +1,96 @@
+"""A wrong answer reads as it happened at the table (classroom/progress/wording.py), from the
+attempt events the games write."""
+
+import pytest
+from django.utils import translation
+
+from classroom.progress.wording import wording
+from engine.core import attempt_event
+from engine.mia_cards import claim_attempt
+from games.models import Attempt
+
+
+def stored(game, event, **detail):
+    """The Attempt row games.services saves for this event."""
+    return Attempt(
+        game=game,
+        operator=event["operator"],
+        operands=event["operands"],
+        answer=event["answer"],
+        expected=event["expected"],
+        target=event.get("target"),
+        correct=event["correct"],
+        elapsed_ms=event["elapsed_ms"],
+        detail=detail,
+    )
+
+
+def event(**fields):
+    return attempt_event(seat=0, correct=False, elapsed_ms=1000, **fields)
+
+
+@pytest.mark.parametrize(
+    ("game", "attempt", "did", "right"),
+    [
+        (
+            "mia",
+            claim_attempt(seat=0, a=5, b=9, op="+", target=1, elapsed_ms=900),
+            "Claimed 5 + 9 for the 1",
+            "5 + 9 makes 14",
+        ),
+        (
+            "mia",
+            claim_attempt(seat=0, a=3, b=9, op="-", target=5, elapsed_ms=900),
+            "Claimed 9 − 3 for the 5",
+            "9 − 3 makes 6",
+        ),
+        (
+            "sum",
+            event(operands=[3, 12, 4], operator="mixed", answer=9, expected=11, target=9),
+            "Claimed 3 + 12 − 4 for the 9",
+            "3 + 12 − 4 makes 11",
+        ),
+        (
+            "add_up",
+            event(operands=[12, 7], operator="-", answer=4, expected=5),
+            "Laid a 4 on the smaller row",
+            "The rows made 12 and 7: a 5 on the smaller row",
+        ),
+        (
+            "add_up",
+            event(operands=[12, 7], operator="-", answer=-5, expected=5),
+            "Laid a 5 on the bigger row",
+            "The rows made 12 and 7: a 5 on the smaller row",
+        ),
+        (
+            "mathable_junior",
+            event(operands=[5, 4], operator="x", answer=21, expected=20),
+            "Placed a 21 next to 5 and 4",
+            "5 × 4 = 20",
+        ),
+        (
+            "mathable_junior",
+            event(operands=[], operator="mixed", answer=9, expected=None),
+            "Placed a 9",
+            "No sum, difference or product of its neighbours makes 9",
+        ),
+        (
+            "add_or_multiply",
+            event(operands=[1, 4], operator="+", answer=12, expected=5),
+            "Typed 12 for 1 + 4",
+            "1 + 4 = 5",
+        ),
+    ],
+)
+def test_each_games_attempt_reads_as_it_happened(game, attempt, did, right):
+    detail = {"expression": "3+12-4"} if game == "sum" else {}
+    worded = wording(stored(game, attempt, **detail))
+    assert (worded.did, worded.right) == (did, right)
+    assert "?" not in worded.did + worded.right
+
+
+def test_in_spanish():
+    attempt = stored("mia", claim_attempt(seat=0, a=5, b=9, op="+", target=1, elapsed_ms=900))
+    with translation.override("es"):
+        worded = wording(attempt)
+    assert (worded.did, worded.right) == ("Dijo que 5 + 9 da el 1", "5 + 9 da 14")

@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.models import time_zone_names
 from accounts.pictures import PICTURES
 from classroom import selectors
 from classroom.models import CLASS_CODE_LENGTH
@@ -195,3 +196,17 @@ class MatchCreateForm(forms.Form):
         cleaned["options"] = options
         cleaned["seats"] = seats
         return cleaned
+
+
+class TeacherTimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label=_("Time zone of your school"),
+        help_text=_(
+            "Your students' answers are counted by day and week in this zone: an answer at "
+            "00:30 belongs to the day that has just begun there."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(name, name) for name in time_zone_names()]

@@ -6,6 +6,7 @@ app_name = "classroom"
 
 urlpatterns = [
     path("teacher/", views.teacher_home, name="teacher_home"),
+    path("teacher/settings/", views.teacher_settings, name="teacher_settings"),
     path("teacher/classes/new/", views.classroom_create, name="classroom_create"),
     path("teacher/matches/new/", views.match_new, name="match_new"),
     path("me/", views.student_home, name="student_home"),

@@ -15,9 +15,10 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
@@ -196,7 +197,7 @@ class _PlayerMove:
     def decide(self, rows) -> tuple[MoveResult, list[Statement]]:
         """From the locked rows: the result, and the statements that save it."""
         match, seats, replayed = self._lock.read(rows, client_id=self.client_id)
-        seat = next((i for i, (user_id, _level) in seats.items() if user_id == self.user.pk), None)
+        seat = next((i for i, row in seats.items() if row.user_id == self.user.pk), None)
         if seat is None:
             raise MatchError("not_seated", "you have no seat at this match")
         if seat in replayed:
@@ -351,7 +352,7 @@ def _match_id(match_id) -> int:
         raise MatchError("no_match", "there is no such match") from None
 
 
-def _locked_with_seats(match_id) -> tuple[Match, dict[int, tuple[int | None, str]]]:
+def _locked_with_seats(match_id) -> tuple[Match, dict[int, SeatRow]]:
     """The match under its row lock and its seats (``_LockStatement``), through Django's
     connection."""
     statement = _LockStatement.get(connection, with_client_id=False)
@@ -360,6 +361,12 @@ def _locked_with_seats(match_id) -> tuple[Match, dict[int, tuple[int | None, str
         rows = cursor.fetchall()
     match, seats, _replayed = statement.read(rows, client_id="")
     return match, seats
+
+
+class SeatRow(NamedTuple):
+    user_id: int | None
+    bot_level: str
+    time_zone: str  # the player's (accounts.User.time_zone), "" for a bot or the site's zone
 
 
 class _LockStatement:
@@ -402,6 +409,10 @@ class _LockStatement:
 
         columns = [f"m.{quote(model_field.column)}" for model_field in self.fields]
         columns += [column_of(Seat, name, "s") for name in ("index", "user", "bot_level")]
+        # The player's time zone, so the teaching layer counts an attempt on the school's day
+        # without a query of its own (accounts.User.time_zone, classroom.progress.rollup).
+        user_model = get_user_model()
+        columns.append(column_of(user_model, "time_zone", "u"))
         if with_client_id:
             columns.append(
                 f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
@@ -414,6 +425,8 @@ class _LockStatement:
             f"SELECT {', '.join(columns)} FROM {quote(match_table)} m"
             f" INNER JOIN {quote(seat_table)} s"
             f" ON {column_of(Seat, 'match', 's')} = {column_of(Match, 'id', 'm')}"
+            f" LEFT OUTER JOIN {quote(user_model._meta.db_table)} u"
+            f" ON {column_of(user_model, 'id', 'u')} = {column_of(Seat, 'user', 's')}"
             f" WHERE {column_of(Match, 'id', 'm')} = %s"
             f" ORDER BY {column_of(Seat, 'index', 's')}{lock}"
         )
@@ -422,14 +435,15 @@ class _LockStatement:
     def params(match_id: int, client_id: str) -> list:
         return [client_id, match_id] if client_id else [match_id]
 
-    def read(
-        self, rows, *, client_id: str
-    ) -> tuple[Match, dict[int, tuple[int | None, str]], set[int]]:
+    def read(self, rows, *, client_id: str) -> tuple[Match, dict[int, SeatRow], set[int]]:
         if not rows:
             raise MatchError("no_match", "there is no such match")
         match = self.match_from(rows[0])
         seat_at = self.seat_at
-        seats = {row[seat_at]: (row[seat_at + 1], row[seat_at + 2]) for row in rows}
+        seats = {
+            row[seat_at]: SeatRow(row[seat_at + 1], row[seat_at + 2], row[seat_at + 3] or "")
+            for row in rows
+        }
         replayed = {row[seat_at] for row in rows if client_id and row[-1]}
         return match, seats, replayed
 
@@ -443,8 +457,8 @@ class _LockStatement:
         return Match.from_db(self.alias, self.attnames, values)
 
 
-def _bots(seats: dict[int, tuple[int | None, str]]) -> dict[int, str]:
-    return {index: level for index, (_user, level) in seats.items() if level}
+def _bots(seats: dict[int, SeatRow]) -> dict[int, str]:
+    return {index: row.bot_level for index, row in seats.items() if row.bot_level}
 
 
 def _record(
@@ -496,6 +510,7 @@ _ATTEMPT_KEYS = {
     "operator",
     "answer",
     "expected",
+    "target",
     "correct",
     "elapsed_ms",
     "skill",
@@ -503,8 +518,9 @@ _ATTEMPT_KEYS = {
 
 
 def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
-    user_id, _level = seats.get(event["seat"], (None, ""))
-    return Attempt(
+    seat = seats.get(event["seat"]) or SeatRow(None, "", "")
+    user_id = seat.user_id
+    attempt = Attempt(
         match=match,
         move=record,
         user_id=user_id,
@@ -516,6 +532,7 @@ def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
         operands=event["operands"],
         answer=event["answer"],
         expected=event["expected"],
+        target=event.get("target"),
         correct=event["correct"],
         elapsed_ms=min(event["elapsed_ms"], 2**31 - 1),
         mistake=""
@@ -526,6 +543,8 @@ def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
         detail={k: v for k, v in event.items() if k not in _ATTEMPT_KEYS},
         created_at=record.received_at,
     )
+    attempt.student_time_zone = seat.time_zone  # not stored: read by attempts_recorded's receivers
+    return attempt
 
 
 def _bot_delay_ms(match: Match, level: str, version: int, seat: int) -> int:

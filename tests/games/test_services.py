@@ -314,7 +314,7 @@ def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
     for field in Match._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
     assert locked._state.adding is False
-    assert seats == {0: (ana.pk, ""), 1: (ben.pk, ""), 2: (None, "easy")}
+    assert seats == {0: (ana.pk, "", ""), 1: (ben.pk, "", ""), 2: (None, "easy", "")}
     assert replayed == {seat}
     with transaction.atomic():
         assert locked_through_django(match.pk, client_id="other")[2] == set()
@@ -358,7 +358,7 @@ def test_the_event_loops_lock_reads_the_match_as_the_orm_does(table):
     locked, seats, replayed = async_to_sync(read)()
     for field in Match._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
-    assert seats == {0: (ana.pk, ""), 1: (ben.pk, ""), 2: (None, "easy")}
+    assert seats == {0: (ana.pk, "", ""), 1: (ben.pk, "", ""), 2: (None, "easy", "")}
     assert replayed == set()
 
 
@@ -499,3 +499,30 @@ def test_a_repeated_client_id_on_the_event_loop_is_answered_and_applied_once(tab
     with pytest.raises(MatchError) as refused:
         submit_on_the_event_loop(match_id=match.pk, user=make_student(make_class()), move=move)
     assert refused.value.code == "not_seated"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("services")
+@pytest.mark.parametrize("submit", [submit_move, submit_on_the_event_loop])
+def test_a_moves_answers_count_on_the_players_day(submit):
+    """The move's own query brings the player's time zone (no query may run on the event loop),
+    and the roll-up counts the answer on that zone's day. At any hour, 14 h ahead of UTC or 11 h
+    behind is another date than UTC's, so a day counted in UTC fails one of the two."""
+    import zoneinfo
+
+    from classroom.progress.models import SkillDay
+    from classroom.services import teacher_time_zone_set
+
+    played = []
+    for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago"):
+        teacher = make_teacher()
+        teacher_time_zone_set(teacher=teacher, time_zone=zone)
+        student = make_student(make_class(teacher), "Ana")
+        match = make_match(players=[student], bots=["easy"], seed=7, at_ms=T0)
+        rules, state = state_of(match)
+        submit(match_id=match.pk, user=student, move=rules.hint(state, 0), at_ms=T0 + 1000)
+        attempt = Attempt.objects.get(match=match, user=student)
+        day = attempt.created_at.astimezone(zoneinfo.ZoneInfo(zone)).date()
+        assert list(SkillDay.objects.filter(student=student).values_list("day", flat=True)) == [day]
+        played.append(day)
+    assert played[0] != played[1]

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from classroom.progress.selectors import (
     Progress,
     StudentReport,
+    median_precision_text,
     operation_label,
-    seconds_text,
 )
+from classroom.progress.wording import wording
 
 CSV_COLUMNS = (
     "student",
@@ -41,8 +44,12 @@ PERCENT_TICKS = (0, 25, 50, 75, 100)
 FONT_BOLD = "ReportSans-Bold"
 
 
-def _cell_text(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+def _cell(value):
+    """A spreadsheet runs a cell that starts like a formula (OWASP's "CSV injection"): every text
+    cell that does is written with a leading apostrophe. Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def report_csv(reports: list[StudentReport]) -> bytes:
@@ -51,10 +58,11 @@ def report_csv(reports: list[StudentReport]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for report in reports:
-        name = _cell_text(str(report.student))
+        name = str(report.student)
         for skill in report.progress.skills:
             figures = skill.figures
-            writer.writerow(
+            write_row(
+                writer,
                 [
                     name,
                     skill.skill,
@@ -64,9 +72,70 @@ def report_csv(reports: list[StudentReport]) -> bytes:
                     figures.correct,
                     "" if figures.accuracy is None else f"{figures.accuracy:.4f}",
                     "" if figures.median_ms is None else figures.median_ms,
-                ]
+                ],
             )
     return out.getvalue().encode("utf-8-sig")
+
+
+def write_row(writer, cells) -> None:
+    """Every row of every CSV the site writes goes through here."""
+    writer.writerow([_cell(value) for value in cells])
+
+
+STUDENT_ATTEMPT_COLUMNS = (
+    "when",
+    "game",
+    "what_the_student_did",
+    "what_was_right",
+    "operands",
+    "operator",
+    "answer",
+    "expected",
+    "target",
+    "correct",
+    "elapsed_ms",
+    "skill",
+    "slip",
+)
+
+
+class _Line:
+    """csv.writer's file: hands back the line it was given."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def student_attempts_csv(attempts) -> Iterator[str]:
+    """Every attempt of a student, one line each as they are read (a term can hold thousands):
+    when (ISO 8601, in the current time zone), the game, what the student did and what was right
+    worded as at the table, then the attempt's own fields. Starts with a byte-order mark."""
+    writer = csv.writer(_Line(), lineterminator="\n")
+    yield "\ufeff" + writer.writerow(STUDENT_ATTEMPT_COLUMNS)
+    for attempt in attempts:
+        worded = wording(attempt)
+        yield writer.writerow(
+            [
+                _cell(value)
+                for value in (
+                    timezone.localtime(attempt.created_at).isoformat(timespec="seconds"),
+                    attempt.game,
+                    worded.did,
+                    worded.right,
+                    " ".join(str(n) for n in attempt.operands)
+                    if isinstance(attempt.operands, list)
+                    else "",
+                    attempt.operator,
+                    attempt.answer,
+                    attempt.expected,
+                    attempt.target,
+                    int(attempt.correct),
+                    attempt.elapsed_ms,
+                    attempt.skill,
+                    attempt.mistake,
+                )
+            ]
+        )
 
 
 # --- PDF -----------------------------------------------------------------------------------------
@@ -89,12 +158,9 @@ def _fonts() -> None:
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(folder / "DejaVuSans-Bold.ttf")))
 
 
-def _percent(value) -> str:
-    return "—" if value is None else f"{round(value * 100)}%"
-
-
-def _seconds(ms) -> str:
-    return seconds_text(None if ms is None else round(ms / 1000, 1))
+def _gap_for_none(value):
+    """No figure (no answers, or too few) is no mark on a chart, not a zero."""
+    return float("nan") if value is None else value
 
 
 class _ChartPainter:
@@ -138,7 +204,9 @@ class _ChartPainter:
         self._clear()
         skills = [s for s in progress.skills if s.figures.attempts]
         self.bars.barh(
-            range(len(skills)), [s.figures.accuracy * 100 for s in skills], color="#0072B2"
+            range(len(skills)),
+            [_gap_for_none(s.figures.accuracy_percent) for s in skills],
+            color="#0072B2",
         )
         self.bars.set_yticks(range(len(skills)), labels=[s.label for s in skills], fontsize=7)
         self.bars.set_ylim(max(len(skills), 1) - 0.5, -0.5)  # the first skill on top
@@ -148,7 +216,7 @@ class _ChartPainter:
         positions = list(range(len(weeks)))
 
         def gaps(values):
-            return [float("nan") if v is None else v for v in values]
+            return [_gap_for_none(v) for v in values]
 
         self.trend.plot(
             positions,
@@ -248,8 +316,8 @@ def _figures_row(progress: Progress, students: int | None = None):
     values = [
         str(total.attempts),
         str(total.correct),
-        _percent(total.accuracy),
-        _seconds(total.median_ms),
+        total.accuracy_text,
+        total.median_text,
     ]
     if students is not None:
         header.insert(0, _("Students"))
@@ -264,8 +332,8 @@ def _skills_table(progress: Progress):
             s.label,
             s.figures.attempts,
             s.figures.correct,
-            _percent(s.figures.accuracy),
-            _seconds(s.figures.median_ms),
+            s.figures.accuracy_text,
+            s.figures.median_text,
         ]
         for s in progress.skills
     ]
@@ -346,8 +414,8 @@ def report_pdf(
             [
                 str(entry.student),
                 entry.figures.attempts,
-                _percent(entry.figures.accuracy),
-                _seconds(entry.figures.median_ms),
+                entry.figures.accuracy_text,
+                entry.figures.median_text,
                 weakest.label if weakest else "—",
             ]
         )
@@ -366,6 +434,8 @@ def report_pdf(
             *_facts_and_slips(summary, styles),
             Paragraph(_("Students"), styles["heading"]),
             _table(students_rows, [150, 60, 60, 60, 170]),
+            Spacer(1, 6),
+            Paragraph(escape(median_precision_text()), styles["body"]),
         ],
         width,
         height,

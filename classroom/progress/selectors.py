@@ -7,12 +7,15 @@ grouped in the database and combined here over at most students x weeks x skills
 from __future__ import annotations
 
 import datetime
+import functools
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Sum
+from django.db import connection
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -20,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Classroom
 from classroom.progress.models import (
+    MEDIAN_BOUND_MS,
+    MEDIAN_BOUND_SHARE,
     MISTAKE_FIELDS,
     TIME_BUCKET_COUNT,
     TIME_BUCKET_EDGES_MS,
@@ -29,8 +34,11 @@ from classroom.progress.models import (
     SkillDay,
     SkillWeek,
 )
+from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.rollup import week_start
+from classroom.progress.wording import SIGNS, wording
 from classroom.selectors import classroom_roster
+from games.catalog import game_title
 from games.models import Attempt
 
 OPERATIONS = {
@@ -47,17 +55,21 @@ RANGES = {
     "over100": _("over 100"),
 }
 MISTAKES = {
+    "wrong_operation": _("Wrong operation"),
+    "regrouping": _("Carrying or borrowing slip"),
+    "table_neighbour": _("Neighbouring times-table fact"),
+    "operand_misread": _("Misread a number"),
+    "reversed_digits": _("Digits reversed"),
     "off_by_one": _("Off by one"),
     "off_by_ten": _("Off by ten"),
-    "wrong_operation": _("Wrong operation"),
-    "reversed_digits": _("Digits swapped"),
     "other": _("Other slips"),
 }
-SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
 # A student's weakest skill is only named once it rests on enough answers to mean something.
 WEAK_SKILL_MIN_ATTEMPTS = 5
 MISSED_FACTS = 10
 RECENT_MISTAKES = 10
+_BUCKET_KEYS = tuple(f"s_{column}" for column in TIME_BUCKET_FIELDS)
+_MISTAKE_KEYS = tuple((kind, f"s_{column}") for kind, column in MISTAKE_FIELDS.items())
 _SUMMED = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values(), *TIME_BUCKET_FIELDS)
 _FACT = re.compile(r"^(-?\d+)([+\-x÷])(-?\d+)$")
 
@@ -97,25 +109,40 @@ class Period:
 # --- figures -------------------------------------------------------------------------------------
 
 
-def median_from_histogram(histogram: Iterable[int]) -> float | None:
-    """The median answer time read off bucket counts: the bucket holding the middle answer, and
-    within it a straight line (answers spread evenly across the bucket). In the open last bucket
-    it is that bucket's lower edge."""
+@dataclass(frozen=True)
+class Median:
+    """A median answer time read off a histogram: ``ms`` is within ``MEDIAN_BOUND_MS`` or
+    ``MEDIAN_BOUND_SHARE`` of the true median, whichever is larger; ``at_least`` when a middle
+    answer lies past the last edge, and ``ms`` is then a lower bound."""
+
+    ms: int
+    at_least: bool = False
+
+
+def median_from_histogram(histogram: Iterable[int], total_ms: int | None = None) -> Median | None:
+    """The median of the answers counted in ``histogram``: the middle answer's value, or the mean
+    of the two middle answers' for an even count (2.1 s and 9.5 s make 5.8 s), each read as the
+    middle of its bucket. Of one or two answers the median is their mean, exact when their
+    ``total_ms`` is given."""
     counts = list(histogram)
     total = sum(counts)
     if not total:
         return None
-    middle = total / 2
-    seen = 0
+    if total <= 2 and total_ms is not None:
+        return Median(ms=(2 * total_ms + total) // (2 * total))
+    ranks = [(total + 1) // 2, total // 2 + 1]  # 1-based; the same rank twice for an odd count
+    values, at_least, seen = [], False, 0
     for index, count in enumerate(counts):
-        if count and seen + count >= middle:
+        while ranks and ranks[0] <= seen + count:
+            ranks.pop(0)
             low = TIME_BUCKET_EDGES_MS[index - 1] if index else 0
             if index == len(TIME_BUCKET_EDGES_MS):
-                return float(low)
-            high = TIME_BUCKET_EDGES_MS[index]
-            return low + (high - low) * (middle - seen) / count
+                values.append(low)
+                at_least = True
+            else:
+                values.append((low + TIME_BUCKET_EDGES_MS[index]) / 2)
         seen += count
-    return None  # unreachable: the counts add up to total
+    return Median(ms=int(sum(values) / len(values) + 0.5), at_least=at_least)
 
 
 @dataclass
@@ -127,14 +154,19 @@ class Figures:
     histogram: list[int] = field(default_factory=lambda: [0] * TIME_BUCKET_COUNT)
 
     def add_row(self, row: dict) -> None:
-        """Adds a row of summed rollup columns (``s_<column>``)."""
+        """Adds a row of summed rollup columns (``s_<column>``). A row is added to several
+        figures (its student's, its skill's, the class's): its histogram is read out once and
+        kept in the row, and added bucket by bucket in C (a page adds a few thousand rows of
+        111 buckets)."""
         self.attempts += row["s_attempts"] or 0
         self.correct += row["s_correct"] or 0
         self.elapsed_ms_sum += row["s_elapsed_ms_sum"] or 0
-        for kind, column in MISTAKE_FIELDS.items():
-            self.mistakes[kind] += row[f"s_{column}"] or 0
-        for index, column in enumerate(TIME_BUCKET_FIELDS):
-            self.histogram[index] += row[f"s_{column}"] or 0
+        for kind, key in _MISTAKE_KEYS:
+            self.mistakes[kind] += row[key] or 0
+        histogram = row.get("histogram")
+        if histogram is None:
+            histogram = row["histogram"] = [row[key] or 0 for key in _BUCKET_KEYS]
+        self.histogram = list(map(operator.add, self.histogram, histogram))
 
     def add(self, other: Figures) -> None:
         self.attempts += other.attempts
@@ -142,8 +174,7 @@ class Figures:
         self.elapsed_ms_sum += other.elapsed_ms_sum
         for kind, count in other.mistakes.items():
             self.mistakes[kind] += count
-        for index, count in enumerate(other.histogram):
-            self.histogram[index] += count
+        self.histogram = list(map(operator.add, self.histogram, other.histogram))
 
     @property
     def wrong(self) -> int:
@@ -155,25 +186,37 @@ class Figures:
         return self.correct / self.attempts if self.attempts else None
 
     @property
+    def too_few(self) -> bool:
+        return too_few(self.attempts)
+
+    @property
     def accuracy_percent(self) -> int | None:
-        return None if self.accuracy is None else round(self.accuracy * 100)
+        """None without answers or with too few to judge (``numbers``)."""
+        return judged_percent(self.correct, self.attempts)
+
+    @property
+    def median(self) -> Median | None:
+        return median_from_histogram(self.histogram, self.elapsed_ms_sum)
 
     @property
     def median_ms(self) -> int | None:
-        median = median_from_histogram(self.histogram)
-        return None if median is None else round(median)
+        median = self.median
+        return None if median is None else median.ms
 
     @property
     def median_seconds(self) -> float | None:
         median = self.median_ms
-        return None if median is None else round(median / 1000, 1)
+        return None if median is None else tenths_of_a_second(median)
 
     @property
     def accuracy_text(self) -> str:
-        return "—" if self.accuracy is None else f"{self.accuracy_percent}%"
+        return accuracy_text(self.correct, self.attempts)
 
     @property
     def median_text(self) -> str:
+        median = self.median
+        if median is not None and median.at_least:
+            return gettext("at least %(time)s") % {"time": seconds_text(self.median_seconds)}
         return seconds_text(self.median_seconds)
 
     def mistake_rows(self) -> list[MistakeCount]:
@@ -244,6 +287,10 @@ class Progress:
     students: list[StudentSummary] = field(default_factory=list)
     recent_mistakes: list = field(default_factory=list)
 
+    @property
+    def median_precision(self) -> str:
+        return median_precision_text()
+
 
 # --- labels --------------------------------------------------------------------------------------
 
@@ -260,6 +307,25 @@ def _skill_order(skill: str) -> tuple[int, int, str]:
 def skill_label(skill: str) -> str:
     operation, _dot, band = skill.partition(".")
     return f"{OPERATIONS.get(operation, operation)} {RANGES.get(band, band)}".strip()
+
+
+def median_precision_text() -> str:
+    """What every page and report says of its medians (``median_from_histogram``)."""
+    return gettext(
+        "Median times are within %(seconds)s s of the exact value (within %(percent)s%% for "
+        "times over %(over)s s)."
+    ) % {
+        "seconds": number_format(MEDIAN_BOUND_MS / 1000, 1),
+        "percent": round(MEDIAN_BOUND_SHARE * 100),
+        "over": round(MEDIAN_BOUND_MS / MEDIAN_BOUND_SHARE / 1000),
+    }
+
+
+def accuracy_text(right: int, answers: int) -> str:
+    if too_few(answers):
+        return gettext("too few answers")
+    value = percent(right, answers)
+    return "—" if value is None else f"{value}%"
 
 
 def seconds_text(seconds: float | None) -> str:
@@ -281,13 +347,6 @@ def fact_text(fact: str) -> str:
 
 
 # --- queries -------------------------------------------------------------------------------------
-
-
-def _summed(sources, *group) -> list[dict]:
-    """Sums of the rollup columns grouped by ``group``, over each source in turn: a group may come
-    twice (from the weeks and from the days), and the callers add rows up anyway."""
-    sums = {f"s_{c}": Sum(c) for c in _SUMMED}
-    return [row for rows in sources for row in rows.values(*group).annotate(**sums).order_by()]
 
 
 def _whole_weeks(period: Period):
@@ -325,7 +384,59 @@ def _in_period(day_model, week_model, period: Period, students) -> list:
 
 
 def _skill_rows(period: Period, students, *group) -> list[dict]:
-    return _summed(_in_period(SkillDay, SkillWeek, period, students), *group)
+    """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``. The
+    statement is written here, not by the ORM: with 130-odd sums, building and compiling it took
+    the ORM some 6 ms a query, more than the database took to run it (docs/capacity.md)."""
+    weeks, edges = _whole_weeks(period)
+    where_students, student_params = _students_sql(students)
+    sources = []
+    if weeks is not None:
+        sources.append((SkillWeek, '"week" >= %s AND "week" <= %s', [weeks[0], weeks[1]]))
+    if edges:
+        ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
+        sources.append((SkillDay, f"({ranges})", [day for edge in edges for day in edge]))
+    rows = []
+    for model, where_period, period_params in sources:
+        sql = (
+            f"{_summed_select(model, group)} WHERE {where_students} AND {where_period}"
+            f" GROUP BY {', '.join(_quoted(model, column) for column in group)}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*student_params, *period_params])
+            names = [*group, *(f"s_{column}" for column in _SUMMED)]
+            rows += [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    if "week" in group:  # SQLite hands dates back as text
+        for row in rows:
+            if isinstance(row["week"], str):
+                row["week"] = datetime.date.fromisoformat(row["week"])
+    return rows
+
+
+def _quoted(model, name: str) -> str:
+    quote = connection.ops.quote_name
+    return f"{quote(model._meta.db_table)}.{quote(model._meta.get_field(name).column)}"
+
+
+@functools.cache
+def _summed_select(model, group: tuple[str, ...]) -> str:
+    columns = [_quoted(model, name) for name in group]
+    # PostgreSQL sums a bigint as numeric (a Decimal here); the counts are whole numbers
+    columns += [f"CAST(SUM({_quoted(model, column)}) AS BIGINT)" for column in _SUMMED]
+    return f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(model._meta.db_table)}"
+
+
+def _students_sql(students) -> tuple[str, list]:
+    """``students`` (an id, a list of ids or a query of ids) as a condition on student_id."""
+    column = connection.ops.quote_name("student_id")
+    if isinstance(students, int):
+        return f"{column} = %s", [students]
+    if isinstance(students, QuerySet):
+        sql, params = students.query.sql_with_params()
+        return f"{column} IN ({sql})", list(params)
+    students = list(students)
+    if not students:
+        return "1 = 0", []
+    return f"{column} IN ({', '.join(['%s'] * len(students))})", students
 
 
 def _fact_rows(period: Period, students, *group) -> dict[tuple, int]:
@@ -415,7 +526,17 @@ def student_progress(*, student, period: Period) -> Progress:
         Attempt.objects.filter(
             user=student, correct=False, created_at__gte=start, created_at__lt=end
         )
-        .only("operands", "operator", "answer", "expected", "mistake", "skill", "created_at")
+        .only(
+            "game",
+            "operands",
+            "operator",
+            "answer",
+            "expected",
+            "target",
+            "mistake",
+            "detail",
+            "created_at",
+        )
         .order_by("-created_at", "-id")[:RECENT_MISTAKES]
     )
     return Progress(
@@ -434,22 +555,44 @@ def student_progress(*, student, period: Period) -> Progress:
 @dataclass(frozen=True)
 class RecentMistake:
     when: datetime.datetime
-    text: str  # "8 + 5 = 12"
-    expected: int | None
+    game: str  # the game's title
+    did: str  # "Claimed 5 + 9 for the 1": what the child did, as at the table (``wording``)
+    right: str  # "5 + 9 makes 14"
     kind: str
 
     @classmethod
     def of(cls, attempt: Attempt) -> RecentMistake:
-        operands = attempt.operands if isinstance(attempt.operands, list) else []
-        sign = f" {SIGNS.get(attempt.operator, attempt.operator)} "
-        left = sign.join(str(n) for n in operands) or "?"
-        answer = "?" if attempt.answer is None else attempt.answer
+        worded = wording(attempt)
         return cls(
             when=attempt.created_at,
-            text=f"{left} = {answer}",
-            expected=attempt.expected,
+            game=game_title(attempt.game),
+            did=worded.did,
+            right=worded.right,
             kind=str(MISTAKES.get(attempt.mistake or "other", MISTAKES["other"])),
         )
+
+
+def student_attempts(*, student):
+    """All of a student's attempts, oldest first, streamed from the database."""
+    return (
+        Attempt.objects.filter(user=student)
+        .only(
+            "game",
+            "operands",
+            "operator",
+            "answer",
+            "expected",
+            "target",
+            "correct",
+            "elapsed_ms",
+            "skill",
+            "mistake",
+            "detail",
+            "created_at",
+        )
+        .order_by("created_at", "id")
+        .iterator(chunk_size=2000)
+    )
 
 
 @dataclass

@@ -16,18 +16,21 @@ again when its worker is lost: ``acks_late``):
 
 from __future__ import annotations
 
+import datetime
 import logging
 import os
 import tempfile
 from functools import partial
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 
 from classroom.models import Classroom, ProgressReport
-from classroom.progress import report_files, selectors
+from classroom.progress import report_files, rollup, selectors
 from classroom.progress.display import period_text
 from classroom.progress.selectors import Period
 
@@ -41,17 +44,89 @@ MAX_TRIES = 6
 def report_request(
     *, classroom: Classroom, period: Period, requested_by=None, language: str = "", weekly=False
 ) -> ProgressReport:
-    """A QUEUED report, sent to Celery once the transaction commits."""
-    report = ProgressReport.objects.create(
-        classroom=classroom,
-        period_start=period.start,
-        period_end=period.end,
-        requested_by=requested_by,
-        language=language or translation.get_language() or "en",
-        weekly=weekly,
-    )
-    transaction.on_commit(partial(_enqueue, report.pk))
+    """A QUEUED report, sent to Celery once the transaction commits; or, while one of the same
+    class and period is queued or being compiled, that one (a second click joins the first)."""
+    with transaction.atomic():
+        # Requests for one class wait for each other here, so two quick ones make one report.
+        Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
+        pending = ProgressReport.objects.filter(
+            classroom=classroom,
+            period_start=period.start,
+            period_end=period.end,
+            weekly=weekly,
+            status__in=[ProgressReport.Status.QUEUED, ProgressReport.Status.RUNNING],
+        ).first()
+        if pending is not None:
+            return pending
+        report = ProgressReport.objects.create(
+            classroom=classroom,
+            period_start=period.start,
+            period_end=period.end,
+            requested_by=requested_by,
+            language=language or translation.get_language() or "en",
+            weekly=weekly,
+            queued_at=timezone.now(),
+        )
+        transaction.on_commit(partial(_enqueue, report.pk))
     return report
+
+
+def reports_compile_again(*, classroom_ids) -> list[ProgressReport]:
+    """Every report of these classes, with its files, deleted and requested again: after a
+    student is deleted, no report file may still name them."""
+    again = []
+    for report in ProgressReport.objects.filter(classroom_id__in=list(classroom_ids)):
+        for field in (report.csv_file, report.pdf_file):
+            if field:
+                field.delete(save=False)
+        period = Period(report.period_start, report.period_end)
+        classroom, requested_by, language, weekly = (
+            report.classroom,
+            report.requested_by,
+            report.language,
+            report.weekly,
+        )
+        report.delete()
+        again.append(
+            report_request(
+                classroom=classroom,
+                period=period,
+                requested_by=requested_by,
+                language=language,
+                weekly=weekly,
+            )
+        )
+    return again
+
+
+def reports_sweep(*, now=None) -> list[int]:
+    """Celery beat, every minute: reports stuck past ``PROGRESS_REPORT_STUCK_AFTER_SECONDS`` are
+    handed to the workers again. A report is stuck when it waited that long without a worker
+    taking it, or a worker took it that long ago and never finished (it was killed: the broker
+    would deliver its task again only after its visibility timeout, which must outlast any
+    task). Sending
+    it twice is harmless: a run claims the report under its row lock, and only the last claim's
+    run records its files (``report_compile``). Returns the reports sent again."""
+    now = now or timezone.now()
+    bound = now - datetime.timedelta(seconds=settings.PROGRESS_REPORT_STUCK_AFTER_SECONDS)
+    sent = []
+    with transaction.atomic():
+        stuck = ProgressReport.objects.select_for_update(skip_locked=True).filter(
+            Q(status=ProgressReport.Status.QUEUED, queued_at__lt=bound)
+            | Q(status=ProgressReport.Status.QUEUED, queued_at__isnull=True, created_at__lt=bound)
+            | Q(status=ProgressReport.Status.RUNNING, started_at__lt=bound)
+        )
+        for report in stuck:
+            if report.status == ProgressReport.Status.RUNNING:
+                report.status = ProgressReport.Status.QUEUED
+                report.error = "the worker compiling it stopped; sent again"
+            report.queued_at = now
+            report.save(update_fields=["status", "error", "queued_at"])
+            transaction.on_commit(partial(_enqueue, report.pk))
+            sent.append(report.pk)
+    if sent:
+        logger.warning("progress reports %s were stuck; sent to the workers again", sent)
+    return sent
 
 
 def report_retry(*, report: ProgressReport) -> None:
@@ -63,7 +138,8 @@ def report_retry(*, report: ProgressReport) -> None:
         locked.status = ProgressReport.Status.QUEUED
         locked.tries = 0
         locked.error = ""
-        locked.save(update_fields=["status", "tries", "error"])
+        locked.queued_at = timezone.now()
+        locked.save(update_fields=["status", "tries", "error", "queued_at"])
         transaction.on_commit(partial(_enqueue, locked.pk))
 
 
@@ -209,3 +285,11 @@ def _teacher_language(classroom: Classroom) -> str:
         .first()
     )
     return latest or translation.get_language() or "en"
+
+
+def rollups_recount(*, student_ids) -> int:
+    """Counts these students' answers into the rollups again, by day in each one's time zone
+    (``rollup.rollups_rebuild``). Returns how many students."""
+    student_ids = list(student_ids)
+    rollup.rollups_rebuild(student_ids=student_ids)
+    return len(student_ids)

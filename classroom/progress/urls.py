@@ -13,6 +13,11 @@ urlpatterns = [
         views.student_progress,
         name="progress_student",
     ),
+    path(
+        "teacher/classes/<int:classroom_id>/progress/<int:student_id>/answers.csv",
+        views.student_attempts_download,
+        name="progress_student_attempts",
+    ),
     path("teacher/reports/", views.reports, name="progress_reports"),
     path("teacher/reports/<int:report_id>/", views.report_detail, name="progress_report"),
     path(

@@ -1,15 +1,16 @@
 """Teacher pages of the analytics and the progress reports. A teacher reaches only their own
 classes and reports (404 otherwise); students never reach them (403)."""
 
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import FileResponse, Http404, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import teacher_required
 from classroom.models import Classroom, ProgressReport
-from classroom.progress import selectors, services
+from classroom.progress import report_files, selectors, services, struggling
 from classroom.progress.display import period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
 from classroom.selectors import classroom_roster
@@ -33,6 +34,9 @@ def class_progress(request, classroom_id):
     classroom = _own_classroom(request, classroom_id)
     form = _period_form(request)
     progress = selectors.class_progress(classroom=classroom, period=form.chosen_period())
+    stuck = struggling.class_struggling(
+        classroom=classroom, students=[entry.student for entry in progress.students]
+    )
     return render(
         request,
         "classroom/progress/class.html",
@@ -44,6 +48,9 @@ def class_progress(request, classroom_id):
             "charts": progress_charts(progress, "class"),
             "query": request.GET.urlencode(),
             "reports": list(classroom.reports.all()[:RECENT_REPORTS]),
+            "struggling": stuck[: struggling.SHOWN],
+            "struggling_more": stuck[struggling.SHOWN :],
+            "struggling_days": struggling.LOOK_BACK_DAYS,
         },
     )
 
@@ -68,6 +75,21 @@ def student_progress(request, classroom_id, student_id):
             "query": request.GET.urlencode(),
         },
     )
+
+
+@teacher_required
+@require_GET
+def student_attempts_download(request, classroom_id, student_id):
+    classroom = _own_classroom(request, classroom_id)
+    enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
+    student = enrollment.student
+    lines = report_files.student_attempts_csv(selectors.student_attempts(student=student))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    name = slugify(str(student)) or "student"
+    response["Content-Disposition"] = (
+        f'attachment; filename="answers-{name}-{timezone.localdate():%Y%m%d}.csv"'
+    )
+    return response
 
 
 @teacher_required
@@ -129,7 +151,7 @@ def report_status(request, report_id):
     return JsonResponse(
         {
             "status": report.status,
-            "label": str(report.get_status_display()),
+            "label": str(report.status_label),
             "pending": report.status in PENDING,
         }
     )

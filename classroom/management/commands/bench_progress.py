@@ -297,7 +297,7 @@ def _attempt(rng, student, match, move, when, skill_level, speed) -> Attempt:
             answer = expected + rng.randint(2, 7)
     correct = answer == expected
     elapsed = min(int(rng.lognormvariate(math.log(speed), 0.55)), 300_000)
-    skill = skill_tag(operator, [a, b, answer, expected])
+    skill = skill_tag(operator, [a, b, expected])
     return Attempt(
         match=match,
         move=move,

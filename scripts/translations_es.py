@@ -960,7 +960,11 @@ ES = {
     "Off by one": "Uno de más o de menos",
     "Off by ten": "Diez de más o de menos",
     "Wrong operation": "Operación equivocada",
-    "Digits swapped": "Cifras invertidas",
+    "Digits reversed": "Cifras invertidas",
+    "Carrying or borrowing slip": "Error al llevar o pedir prestado",
+    "Neighbouring times-table fact": "Resultado de una tabla vecina",
+    "Misread a number": "Leyó mal un número",
+    "at least %(time)s": "al menos %(time)s",
     "Other slips": "Otros errores",
     "Fact": "Operación",
     "No missed facts in this period.": "Ninguna operación fallada en este periodo.",
@@ -1024,6 +1028,9 @@ def _unfuzzy(line: str) -> str:
 def fill(po_path: Path) -> list[str]:
     """Fills empty msgstr entries; returns the msgids still without a translation."""
     blocks = po_path.read_text(encoding="utf-8").split("\n\n")
+    # Every plural entry has as many forms as the catalogue's header names (three for Spanish).
+    found = re.search(r"nplurals=(\d+)", blocks[0])
+    plural_forms = int(found.group(1)) if found else 2
     missing = []
     out = []
     for block in blocks:
@@ -1048,11 +1055,14 @@ def fill(po_path: Path) -> list[str]:
         body = list(lines[keys[0] : parts["msgid"][1]])
         if "msgid_plural" in parts:
             body += lines[parts["msgid_plural"][0] : parts["msgid_plural"][1]]
-            for form in (0, 1):
+            texts = []
+            for form in range(plural_forms):
                 current = "" if fuzzy else parts.get(f"msgstr[{form}]", (0, 0, ""))[2]
-                text = ES.get((msgid, form)) or current
+                # Spanish's third form (a million and its multiples) reads like the plural.
+                text = ES.get((msgid, form)) or current or (texts[1] if form > 1 else "")
                 if not text:
                     missing.append(msgid)
+                texts.append(text)
                 body.append(f"msgstr[{form}] {_quote(text)}")
         else:
             current = "" if fuzzy else parts.get("msgstr", (0, 0, ""))[2]

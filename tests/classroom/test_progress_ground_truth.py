@@ -1,0 +1,605 @@
+"""Ground truth for the progress figures (issue 14): a class plays all five games through the real
+services, with answers the test chooses (every kind of slip, typed in Add or Multiply?) or finds by
+looking ahead in the engine (a right or a wrong attempt in the other four), at known answer times
+and at known moments either side of midnight in the school's zone (Madrid, while the site runs on
+UTC). The test writes down each attempt as the engine made it, then computes every figure on its
+own (counts, shares rounded half up, exact medians, ranges from the problem, slip kinds by intent,
+days in Madrid) and reads the class page, the student pages, the CSV and the PDF's text against
+them."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+import statistics
+import subprocess
+import zoneinfo
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+
+import engine
+from classroom import services as classroom_services
+from classroom.models import ProgressReport
+from classroom.progress import services as progress_services
+from classroom.progress.selectors import Period
+from config.celery import app as celery_app
+from games.services import submit_move
+from tests.factories import make_class, make_match, make_student, make_teacher
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+MADRID = zoneinfo.ZoneInfo("Europe/Madrid")
+# The first answer is given at 23:40 on Sunday 1 March 2026 in Madrid; each move comes 40 s after
+# the one before, so the lesson runs over midnight there (UTC is an hour behind).
+START = datetime.datetime(2026, 3, 1, 22, 40, tzinfo=datetime.UTC)
+MOVE_GAP = datetime.timedelta(seconds=40)
+SUNDAY, MONDAY = datetime.date(2026, 3, 1), datetime.date(2026, 3, 2)
+T0 = 1_772_000_000_000  # engine time (ms); answer times are differences of it
+# Answer times the test gives, in ms: quick, slow, either side of 4 s and of a bucket's edge.
+DELAYS = [1300, 2100, 4700, 9500, 650, 3000, 1800, 12_400, 2550, 5200, 800, 3950]
+KIND_LABELS = {
+    "wrong_operation": "Wrong operation",
+    "regrouping": "Carrying or borrowing slip",
+    "table_neighbour": "Neighbouring times-table fact",
+    "operand_misread": "Misread a number",
+    "reversed_digits": "Digits reversed",
+    "off_by_one": "Off by one",
+    "off_by_ten": "Off by ten",
+    "other": "Other slips",
+}
+SIGN = {"+": "+", "-": "−", "x": "×"}
+
+
+@dataclass
+class Truth:
+    """One attempt as the test saw the engine make it, with what the test meant by it."""
+
+    student: str
+    game: str
+    operands: list
+    operator: str
+    answer: int | None
+    expected: int | None
+    target: int | None
+    correct: bool
+    elapsed_ms: int
+    when: datetime.datetime
+    kind: str | None  # the slip the test typed on purpose (Add or Multiply?), else None
+    expression: str = ""
+
+    @property
+    def day(self) -> datetime.date:
+        return self.when.astimezone(MADRID).date()
+
+    @property
+    def skill(self) -> str:
+        numbers = [abs(n) for n in self.operands if isinstance(n, int)]
+        numbers += [abs(n) for n in (self.expected, self.target) if n is not None]
+        operation = {"+": "add", "-": "sub", "x": "mul", "÷": "div", "mixed": "mixed"}[
+            self.operator
+        ]
+        if not numbers:
+            return operation
+        top = max(numbers)
+        band = (
+            "within10"
+            if top <= 10
+            else "within20"
+            if top <= 20
+            else "within100"
+            if top <= 100
+            else "over100"
+        )
+        return f"{operation}.{band}"
+
+
+# --- what the test computes on its own -----------------------------------------------------------
+
+
+def share(right: int, answers: int) -> str:
+    """A share as a teacher works it out: halves up; below five answers, too few to judge."""
+    if answers < 5:
+        return "too few answers"
+    exact = right * 100 / answers
+    whole = int(exact)
+    return f"{whole + 1 if exact - whole >= 0.5 else whole}%"
+
+
+def within_the_stated_bound(shown_seconds: float, times: list[int]) -> bool:
+    true = statistics.median(times)
+    # The pages show tenths: the stated bound (0.2 s or 5%), plus the half tenth of the rounding.
+    return abs(shown_seconds * 1000 - true) <= max(200, 0.05 * true) + 50
+
+
+def did_and_right(truth: Truth) -> tuple[str, str]:
+    """What the student did, worded as at the table, written here without the site's code."""
+    numbers = [str(n) for n in truth.operands]
+    plain = f" {SIGN.get(truth.operator, truth.operator)} ".join(numbers)
+    if truth.game in ("mia", "sum"):
+        expression = plain
+        if truth.expression:
+            expression = re.sub(
+                r"(?<=\d)([+\-x÷])",
+                lambda m: f" {SIGN.get(m.group(1), m.group(1))} ",
+                truth.expression,
+            )
+        return (
+            f"Claimed {expression} for the {truth.target}",
+            f"{expression} makes {truth.expected}",
+        )
+    if truth.game == "add_up":
+        bigger, smaller = truth.operands
+        row = "bigger" if truth.answer < 0 else "smaller"
+        return (
+            f"Laid a {abs(truth.answer)} on the {row} row",
+            f"The rows made {bigger} and {smaller}: a {truth.expected} on the smaller row",
+        )
+    if truth.game == "mathable_junior":
+        if not truth.operands:
+            return (
+                f"Placed a {truth.answer}",
+                f"No sum, difference or product of its neighbours makes {truth.answer}",
+            )
+        first, second = truth.operands
+        return (
+            f"Placed a {truth.answer} next to {first} and {second}",
+            f"{plain} = {truth.expected}",
+        )
+    return (f"Typed {truth.answer} for {plain}", f"{plain} = {truth.expected}")
+
+
+def slip_of(t: Truth) -> str:
+    """The kind of a wrong answer, read off docs/slips.md's table in its order (written here
+    again, apart from engine.mistakes)."""
+    answer, right = t.answer, t.expected
+    if right is None:
+        return "other"  # a Mathable tile that completes no line
+    ops = {"+": lambda a, b: a + b, "-": lambda a, b: abs(a - b), "x": lambda a, b: a * b}
+    if len(t.operands) == 2 and t.operator in ops:
+        a, b = t.operands
+        if any(answer == f(a, b) for op, f in ops.items() if op != t.operator):
+            return "wrong_operation"
+        if t.operator in "+-" and a < 100 and b < 100:
+            big, small = (max(a, b), min(a, b)) if t.operator == "-" else (a, b)
+            units = [big % 10, small % 10]
+            tens = [big // 10, small // 10]
+            if t.operator == "+" and units[0] + units[1] >= 10:
+                dropped = {
+                    10 * (tens[0] + tens[1]) + (units[0] + units[1]) % 10,  # the carry dropped
+                    int(f"{tens[0] + tens[1]}{units[0] + units[1]}"),  # columns written whole
+                }
+                if answer in dropped - {right}:
+                    return "regrouping"
+            borrowed = {
+                10 * (tens[0] - tens[1]) + units[1] - units[0],  # smaller from larger
+                10 * (tens[0] - tens[1]) + units[0] + 10 - units[1],  # the ten never paid back
+            }
+            if t.operator == "-" and units[0] < units[1] and answer in borrowed - {right}:
+                return "regrouping"
+        if t.operator == "x" and answer in {(a + d) * b for d in (-1, 1)} | {
+            a * (b + d) for d in (-1, 1)
+        }:
+            return "table_neighbour"
+        flipped = [
+            int(str(n)[::-1]) for n in (a, b) if 10 <= n <= 99 and n % 10 and n % 10 != n // 10
+        ]
+        if any(answer in {ops[t.operator](f, b), ops[t.operator](a, f)} for f in flipped):
+            return "operand_misread"
+    if (
+        10 <= right <= 99
+        and right % 10
+        and right % 10 != right // 10
+        and answer == int(str(right)[::-1])
+    ):
+        return "reversed_digits"
+    if answer < 0:
+        return "other"
+    return {1: "off_by_one", 10: "off_by_ten"}.get(abs(answer - right), "other")
+
+
+def typed_slip(kind: str, a: int, b: int, operator: str) -> int | None:
+    """A typed score that makes exactly this slip on a op b, or None if these numbers cannot."""
+    right = a + b if operator == "+" else a * b
+    other = a * b if operator == "+" else a + b
+    taken = {right, other, abs(a - b)}
+    near = {right - 1, right + 1, right - 10, right + 10}
+    if kind == "wrong_operation":
+        return other if other != right else None
+    if kind == "off_by_one":
+        value = right + 1
+        return value if value not in taken else None
+    if kind == "off_by_ten":
+        value = right + 10
+        return value if value not in taken else None
+    if kind == "table_neighbour" and operator == "x":
+        value = a * (b + 1)
+        return value if value not in taken | near else None
+    if kind == "reversed_digits" and 10 <= right <= 99 and right % 10 and right % 10 != right // 10:
+        value = int(str(right)[::-1])
+        return value if value not in taken | near else None
+    if kind == "regrouping" and operator == "+" and a + b >= 10 and a < 10 and b < 10:
+        value = (a + b) % 10  # a dropped ten is ten off too: docs/slips.md names the cause first
+        return value if value not in taken else None
+    if kind == "other":
+        value = right + 7
+        reversed_right = int(str(right)[::-1]) if right >= 10 else None
+        return value if value not in taken | near and value != reversed_right else None
+    return None
+
+
+# --- playing -------------------------------------------------------------------------------------
+
+
+class Lesson:
+    """Plays moves through games.services.submit_move at scripted moments and records the
+    attempts each move made (from the engine's own step, computed ahead by the test)."""
+
+    def __init__(self, monkeypatch):
+        self.moment = START
+        self.truths: list[Truth] = []
+        monkeypatch.setattr(timezone, "now", lambda: self.moment)
+
+    def play(self, match, user, seat, move, at_ms, kind=None) -> list[dict]:
+        rules = engine.get_game(match.game)
+        match.refresh_from_db()
+        step = rules.apply(rules.load(match.state), seat, move, at_ms)
+        submit_move(match_id=match.pk, user=user, move=move, at_ms=at_ms)
+        attempts = [e for e in step.events if e["type"] == "attempt" and e["seat"] == seat]
+        for event in attempts:
+            self.truths.append(
+                Truth(
+                    student=user.display_name,
+                    game=match.game,
+                    operands=list(event["operands"]),
+                    operator=event["operator"],
+                    answer=event["answer"],
+                    expected=event["expected"],
+                    target=event.get("target"),
+                    correct=event["correct"],
+                    elapsed_ms=event["elapsed_ms"],
+                    when=self.moment,
+                    kind=kind,
+                    expression=event.get("expression", ""),
+                )
+            )
+        self.moment += MOVE_GAP
+        return attempts
+
+
+def play_add_or_multiply(lesson, students):
+    """Five rounds; every student types every score, right or with a slip chosen by the test."""
+    match = make_match(game="add_or_multiply", variant="standard", players=students, at_ms=T0)
+    rules = engine.get_game("add_or_multiply")
+    # Each typed score makes the first slip still wanted that its numbers allow, else is right;
+    # one in three is right anyway.
+    wanted = [*KIND_LABELS]
+    wanted.remove("operand_misread")  # no two-digit numbers in this game
+    typed = 0
+    at_ms = T0
+    delays = iter(DELAYS * 3)
+    for _round in range(5):
+        match.refresh_from_db()
+        state = rules.load(match.state)
+        for seat, student in enumerate(students):
+            at_ms += 500
+            # A round of big numbers added (sums past ten: a carrying slip), then one of big
+            # numbers multiplied (two-digit products: reversed digits).
+            choice = rules.hint(state, seat)
+            if _round < 2:
+                op = "AM"[_round]
+                after, before = str((seat + 1) % 3), str((seat + 2) % 3)
+
+                def big(move, op=op, after=after, before=before):
+                    # Each gives a 6 on and a 4 back: everyone adds or multiplies 6 and 4.
+                    gives = move["give"]
+                    return (
+                        move["op"] == op,
+                        gives[after] == 6,
+                        gives[before] == 4,
+                        sum(gives.values()),
+                    )
+
+                choice = max(rules.legal_moves(state, seat), key=big)
+            lesson.play(match, student, seat, choice, at_ms)
+            match.refresh_from_db()
+            state = rules.load(match.state)
+        revealed_at = at_ms
+        last = state.data["history"][-1]
+        for seat, student in enumerate(students):
+            a, b = last["received"][seat]
+            operator = "+" if last["ops"][seat] == "A" else "x"
+            typed += 1
+            kind = value = None
+            if typed % 3:
+                kind = next((k for k in wanted if typed_slip(k, a, b, operator) is not None), None)
+            if kind is not None:
+                wanted.remove(kind)
+                wanted.append(kind)  # the same kind again only once the others had their turn
+                value = typed_slip(kind, a, b, operator)
+            else:
+                value = last["scores"][seat]
+            at_ms = max(at_ms + 1, revealed_at + next(delays))
+            (event,) = lesson.play(
+                match, student, seat, {"type": "score", "value": value}, at_ms, kind=kind or None
+            )
+            assert event["elapsed_ms"] == at_ms - revealed_at
+            assert event["correct"] == (kind is None)
+    return match
+
+
+def play_by_looking_ahead(lesson, game, variant, students, attempts_each=4):
+    """Any game: each turn, the test looks ahead in the engine for a move that makes a wrong
+    attempt (every other turn) or a right one, else any move, and plays it."""
+    match = make_match(
+        game=game, variant=variant, players=students, at_ms=T0, options={"first_player": "seat0"}
+    )
+    rules = engine.get_game(game)
+    made = dict.fromkeys(range(len(students)), 0)
+    at_ms = T0
+    delays = iter(DELAYS * 20)
+    for _turn in range(200):
+        match.refresh_from_db()
+        state = rules.load(match.state)
+        if rules.outcome(state) is not None or all(n >= attempts_each for n in made.values()):
+            break
+        active = sorted(rules.active(state))
+        if not active:
+            break
+        seat = min(active, key=lambda s: made[s])
+        at_ms += next(delays)
+        want_wrong = made[seat] % 2 == 0
+        chosen = fallback = None
+        for move in rules.legal_moves(state, seat):
+            try:
+                step = rules.apply(state, seat, move, at_ms)
+            except engine.IllegalMove:
+                continue
+            attempts = [e for e in step.events if e["type"] == "attempt" and e["seat"] == seat]
+            if attempts and attempts[0]["correct"] != want_wrong:
+                chosen = move
+                break
+            if fallback is None or (attempts and not fallback[1]):
+                fallback = (move, attempts)
+        move = chosen if chosen is not None else fallback[0]
+        made[seat] += len(lesson.play(match, students[seat], seat, move, at_ms))
+    assert sum(made.values()) >= len(students), f"{game}: the lesson made too few attempts"
+    return match
+
+
+# --- reading the pages ---------------------------------------------------------------------------
+
+
+class Tables(HTMLParser):
+    """Every table of a page, by caption: rows of cell texts."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.tables, self._rows, self._row, self._cell, self._caption = {}, None, None, None, None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self._rows, self._caption = [], ""
+        elif tag == "caption":
+            self._caption = ""
+            self._cell = []
+        elif tag == "tr" and self._rows is not None:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "caption" and self._cell is not None:
+            self._caption = " ".join("".join(self._cell).split())
+            self._cell = None
+        elif tag in ("td", "th") and self._row is not None and self._cell is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self._rows.append(self._row)
+            self._row = None
+        elif tag == "table" and self._rows is not None:
+            self.tables[self._caption] = self._rows
+            self._rows = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def seconds_of(text: str) -> float:
+    return float(re.fullmatch(r"(\d+)[.,](\d) s", text).group(0)[:-2].replace(",", "."))
+
+
+def key_figures(html: str) -> dict[str, str]:
+    return dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", html))
+
+
+# --- the test ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def lesson(settings, monkeypatch, tmp_path):
+    settings.TIME_ZONE = "UTC"
+    settings.MEDIA_ROOT = tmp_path
+    settings.GAMES_BOT_DELAY_SCALE = 0.0
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    teacher = make_teacher()
+    classroom_services.teacher_time_zone_set(teacher=teacher, time_zone="Europe/Madrid")
+    classroom = make_class(teacher)
+    ana, ben, carla = (make_student(classroom, name) for name in ("Ana", "Ben", "Carla"))
+    played = Lesson(monkeypatch)
+    play_add_or_multiply(played, [ana, ben, carla])
+    play_by_looking_ahead(played, "mia", "express", [ana, ben])
+    play_by_looking_ahead(played, "sum", "standard", [ana, carla])
+    play_by_looking_ahead(played, "add_up", "standard", [ben, carla])
+    play_by_looking_ahead(played, "mathable_junior", "front", [carla, ana])
+    monkeypatch.undo()
+    yield classroom, {s.display_name: s for s in (ana, ben, carla)}, played.truths
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+def test_the_lesson_is_what_the_figures_must_cover(lesson):
+    _, _, truths = lesson
+    assert {t.game for t in truths} == {
+        "add_or_multiply",
+        "mia",
+        "sum",
+        "add_up",
+        "mathable_junior",
+    }
+    assert {t.kind for t in truths} - {None} == set(KIND_LABELS) - {"operand_misread"}
+    assert {t.day for t in truths} == {SUNDAY, MONDAY}
+    assert any(not t.correct for t in truths if t.game != "add_or_multiply")
+    # Some wrong answers' own number lies in a higher range than their problem's.
+    assert any(
+        t.answer is not None and t.answer > 10 and t.skill.endswith("within10") for t in truths
+    )
+
+
+@pytest.mark.parametrize(
+    ("days", "label"), [((SUNDAY, MONDAY), "both"), ((MONDAY, MONDAY), "monday")]
+)
+def test_the_class_page(client, lesson, days, label):
+    classroom, _, truths = lesson
+    counted = [t for t in truths if days[0] <= t.day <= days[1]]
+    client.force_login(classroom.teacher)
+    html = client.get(
+        reverse("classroom:progress_class", args=[classroom.pk]),
+        {"period": "dates", "start": days[0], "end": days[1]},
+    ).content.decode()
+    figures = key_figures(html)
+    assert figures["Answers"] == str(len(counted))
+    assert figures["Accuracy"] == share(sum(t.correct for t in counted), len(counted))
+    assert within_the_stated_bound(
+        seconds_of(figures["Median answer time"]), [t.elapsed_ms for t in counted]
+    )
+    tables = Tables(html).tables
+
+    students = {
+        row[0]: row for row in tables["Each student's answers, accuracy and median answer time"][1:]
+    }
+    for name in ("Ana", "Ben", "Carla"):
+        own = [t for t in counted if t.student == name]
+        row = students[name]
+        assert row[1] == str(len(own)), name
+        assert row[2] == share(sum(t.correct for t in own), len(own)), name
+        if own:
+            assert within_the_stated_bound(seconds_of(row[3]), [t.elapsed_ms for t in own]), name
+
+    by_skill = {}
+    for t in counted:
+        by_skill.setdefault(t.skill, []).append(t)
+    rows = tables["Accuracy and median answer time by skill"][1:]
+    assert len(rows) == len(by_skill)
+    labels = {
+        "add": "Addition", "sub": "Subtraction", "mul": "Multiplication", "div": "Division",
+        "mixed": "Mixed operations",
+    }  # fmt: skip
+    bands = {"within10": "within 10", "within20": "within 20", "within100": "within 100"}
+    for skill, own in by_skill.items():
+        operation, _, band = skill.partition(".")
+        label = f"{labels[operation]} {bands.get(band, '')}".strip()
+        (row,) = [r for r in rows if r[0] == label]
+        assert row[1:4] == [
+            str(len(own)),
+            str(sum(t.correct for t in own)),
+            share(sum(t.correct for t in own), len(own)),
+        ], label
+        assert within_the_stated_bound(seconds_of(row[4]), [t.elapsed_ms for t in own]), label
+
+    wrong = [t for t in counted if not t.correct]
+    for t in wrong:
+        assert t.kind is None or slip_of(t) == t.kind, t  # the typed slips are what they meant
+    slips = dict(tables["Wrong answers by kind of slip"][1:])
+    assert slips == {
+        shown: str(sum(slip_of(t) == kind for t in wrong)) for kind, shown in KIND_LABELS.items()
+    }
+
+
+def test_each_student_page_words_the_latest_wrong_answers(client, lesson):
+    classroom, students, truths = lesson
+    client.force_login(classroom.teacher)
+    for name, student in students.items():
+        html = client.get(
+            reverse("classroom:progress_student", args=[classroom.pk, student.pk]),
+            {"period": "dates", "start": SUNDAY, "end": MONDAY},
+        ).content.decode()
+        own = [t for t in truths if t.student == name]
+        assert key_figures(html)["Answers"] == str(len(own))
+        wrong = [t for t in own if not t.correct][::-1][:10]  # latest first
+        rows = Tables(html).tables["Latest wrong answers"][1:]
+        assert len(rows) == len(wrong)
+        for row, truth in zip(rows, wrong, strict=True):
+            # Madrid's wall clock, in the page's own short format.
+            assert row[0] == date_format(truth.when.astimezone(MADRID), "SHORT_DATETIME_FORMAT")
+            assert row[2:4] == list(did_and_right(truth)), row
+            if truth.kind is not None:
+                assert row[4] == KIND_LABELS[truth.kind], row
+        assert "?" not in " ".join(" ".join(r[2:4]) for r in rows)
+
+
+def test_the_csv_and_the_pdf(lesson):
+    classroom, _, truths = lesson
+    report = ProgressReport.objects.create(
+        classroom=classroom, period_start=SUNDAY, period_end=MONDAY
+    )
+    assert progress_services.report_compile(report_id=report.pk) == "done"
+    report.refresh_from_db()
+    rows = list(csv.DictReader(io.StringIO(report.csv_file.read().decode("utf-8-sig"))))
+    expected = {}
+    for t in truths:
+        expected.setdefault((t.student, t.skill), []).append(t)
+    assert {(r["student"], r["skill"]) for r in rows} == set(expected)
+    for row in rows:
+        own = expected[(row["student"], row["skill"])]
+        right = sum(t.correct for t in own)
+        assert (int(row["attempts"]), int(row["correct"])) == (len(own), right)
+        assert row["accuracy"] == f"{right / len(own):.4f}"
+        assert within_the_stated_bound(int(row["median_ms"]) / 1000, [t.elapsed_ms for t in own])
+
+    pdf = subprocess.run(
+        ["pdftotext", "-layout", report.pdf_file.path, "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    pages = pdf.split("\f")
+    assert "Median times are within 0.2 s of the exact value" in " ".join(pages[0].split())
+    summary_line = re.search(
+        r"Students\s+Answers\s+Right\s+Accuracy.*\n\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)", pages[0]
+    )
+    assert summary_line.groups() == (
+        "3",
+        str(len(truths)),
+        str(sum(t.correct for t in truths)),
+        share(sum(t.correct for t in truths), len(truths)),
+    )
+    for page in pages[1:4]:
+        name = page.split()[0]
+        own = [t for t in truths if t.student == name]
+        figures = re.search(
+            r"Answers\s+Right\s+Accuracy.*\n\s*(\d+)\s+(\d+)\s+(\S+( \S+ \S+)?)", page
+        )
+        assert figures.group(1, 2) == (str(len(own)), str(sum(t.correct for t in own))), name
+        assert figures.group(3) == share(sum(t.correct for t in own), len(own)), name
+
+
+def test_period_figures_match_the_selector_period(lesson):
+    """The period the pages ask for is Madrid's: Monday alone holds the answers after midnight."""
+    classroom, _, truths = lesson
+    from classroom.progress.selectors import class_progress
+
+    with timezone.override(MADRID):
+        monday = class_progress(classroom=classroom, period=Period(MONDAY, MONDAY))
+    assert monday.total.attempts == sum(t.day == MONDAY for t in truths)

@@ -34,9 +34,13 @@ def _tick_seconds(value: float) -> str:
 
 
 def period_text(progress: Progress) -> str:
+    return dates_text(progress.period)
+
+
+def dates_text(period) -> str:
     return _("%(start)s to %(end)s") % {
-        "start": date_format(progress.period.start, "DATE_FORMAT"),
-        "end": date_format(progress.period.end, "DATE_FORMAT"),
+        "start": date_format(period.start, "DATE_FORMAT"),
+        "end": date_format(period.end, "DATE_FORMAT"),
     }
 
 

@@ -22,6 +22,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Classroom
+from classroom.progress.mastery import (
+    Grid,
+    Mastery,
+    student_fact_grids,
+    student_skill_mastery,
+)
 from classroom.progress.models import (
     MEDIAN_BOUND_MS,
     MEDIAN_BOUND_SHARE,
@@ -236,6 +242,7 @@ class SkillFigures:
     operation: str
     range: str
     figures: Figures = field(default_factory=Figures)
+    mastery: Mastery | None = None  # a student's, from their latest answers on it
 
     @property
     def label(self) -> str:
@@ -286,6 +293,7 @@ class Progress:
     operations: list[str]  # the operations present, in display order (the trend's lines)
     students: list[StudentSummary] = field(default_factory=list)
     recent_mistakes: list = field(default_factory=list)
+    fact_grids: list[Grid] = field(default_factory=list)
 
     @property
     def median_precision(self) -> str:
@@ -515,13 +523,17 @@ def class_progress(*, classroom: Classroom, period: Period) -> Progress:
 
 
 def student_progress(*, student, period: Period) -> Progress:
-    """One student over a period, with their latest wrong answers. At most seven queries."""
+    """One student over a period, with their latest wrong answers, their level per skill and
+    their fact grids. At most nine queries."""
     skills = _skills_of(_skill_rows(period, student.pk, "skill", "operation"))
     total = Figures()
     for skill in skills:
         total.add(skill.figures)
     weeks, operations = _weeks_of(period, _skill_rows(period, student.pk, "week", "operation"))
     start, end = period.bounds()
+    masteries = student_skill_mastery(student_id=student.pk, start=start, end=end)
+    for skill in skills:
+        skill.mastery = masteries.get(skill.skill)
     recent = list(
         Attempt.objects.filter(
             user=student, correct=False, created_at__gte=start, created_at__lt=end
@@ -549,6 +561,7 @@ def student_progress(*, student, period: Period) -> Progress:
         ),
         operations=operations,
         recent_mistakes=[RecentMistake.of(attempt) for attempt in recent],
+        fact_grids=student_fact_grids(student_id=student.pk, start=start, end=end),
     )
 
 

@@ -9,6 +9,11 @@ urlpatterns = [
         name="progress_class",
     ),
     path(
+        "teacher/classes/<int:classroom_id>/progress/facts/",
+        views.class_facts,
+        name="progress_class_facts",
+    ),
+    path(
         "teacher/classes/<int:classroom_id>/progress/<int:student_id>/",
         views.student_progress,
         name="progress_student",

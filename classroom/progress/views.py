@@ -10,8 +10,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.permissions import teacher_required
 from classroom.models import Classroom, ProgressReport
-from classroom.progress import report_files, selectors, services, struggling
-from classroom.progress.display import period_text, progress_charts
+from classroom.progress import mastery, report_files, selectors, services, struggling
+from classroom.progress.display import dates_text, period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
 from classroom.selectors import classroom_roster
 
@@ -57,6 +57,27 @@ def class_progress(request, classroom_id):
 
 @teacher_required
 @require_GET
+def class_facts(request, classroom_id):
+    classroom = _own_classroom(request, classroom_id)
+    form = _period_form(request)
+    period = form.chosen_period()
+    start, end = period.bounds()
+    student_ids = list(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
+    return render(
+        request,
+        "classroom/progress/class_facts.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "period_text": dates_text(period),
+            "grids": mastery.class_fact_grids(student_ids=student_ids, start=start, end=end),
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+@teacher_required
+@require_GET
 def student_progress(request, classroom_id, student_id):
     classroom = _own_classroom(request, classroom_id)
     enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
@@ -73,6 +94,7 @@ def student_progress(request, classroom_id, student_id):
             "period_text": period_text(progress),
             "charts": progress_charts(progress, "student"),
             "query": request.GET.urlencode(),
+            "skill_levels": True,
         },
     )
 

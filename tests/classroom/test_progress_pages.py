@@ -182,8 +182,11 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 # both); the latest reports; who is stuck: the students' skills with three wrong answers, then
 # (when there are any) their latest answers.
 CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2
-# Session and user, the class, the student; the same figures for one student; latest mistakes.
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1
+# Session and user, the class, the student; the same figures for one student; latest mistakes;
+# the latest answers per skill (levels); the table facts' latest answers (fact grids).
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1
+# Session and user, the class, its roster's ids, one grouped query per table.
+FACTS_PAGE_QUERIES = 3 + 1 + 2
 # session + user, the teacher's classes (the form), the reports
 REPORTS_PAGE_QUERIES = 4
 
@@ -210,6 +213,11 @@ def test_page_queries_do_not_grow_with_the_class(
     with django_assert_num_queries(STUDENT_PAGE_QUERIES):
         response = client.get(
             reverse("classroom:progress_student", args=[classroom.pk, student.pk])
+        )
+    assert response.status_code == 200
+    with django_assert_num_queries(FACTS_PAGE_QUERIES):
+        response = client.get(
+            reverse("classroom:progress_class_facts", args=[classroom.pk]), {"period": "90"}
         )
     assert response.status_code == 200
     with django_assert_num_queries(REPORTS_PAGE_QUERIES):

@@ -1,0 +1,357 @@
+"""How well a student knows a skill or a fact (issue 14, item 7), and the fact grids.
+
+The model (docs/mastery.md gives its reasons and sources): over a student's latest answers on a
+skill (at most ``RECENT_ANSWERS``, in the period looked at), or on one fact,
+
+- an answer is *fluent* when it is right within ``FLUENT_MS`` (3 s, the retrieval threshold of
+  fact-fluency research: slower right answers are usually counted out, not recalled);
+- *practising*: fewer than ``MIN_ANSWERS`` answers, or under 60% of them right;
+- *familiar*: at least 60% right;
+- *proficient*: at least 80% right;
+- *mastered*: at least 90% right and at least 80% fluent.
+
+Shares are compared in whole numbers (``right * 10 >= 9 * answers``), so a boundary is exact.
+
+A fact is one of the addition table's (0 + 0 to 10 + 10) or the times table's (1 x 1 to
+10 x 10), as the child met it: 3 + 4 and 4 + 3 are cells of their own, as on a printed table.
+An answer counts for a fact when its problem is exactly that pair of numbers under that
+operation, whatever the game (a ¡Mía! claim of 5 + 9 is the child's 5 + 9).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, F, IntegerField, Q, Window
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, RowNumber
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from classroom.progress.numbers import percent
+from games.models import Attempt
+
+FLUENT_MS = 3000
+RECENT_ANSWERS = 10
+MIN_ANSWERS = 5
+
+
+class Level(enum.IntEnum):
+    NOT_STARTED = 0
+    PRACTISING = 1
+    FAMILIAR = 2
+    PROFICIENT = 3
+    MASTERED = 4
+
+    @property
+    def label(self) -> str:
+        return str(LEVEL_LABELS[self])
+
+    @property
+    def key(self) -> str:
+        return self.name.lower().replace("_", "-")
+
+
+LEVEL_LABELS = {
+    Level.NOT_STARTED: pgettext_lazy("mastery", "Not started"),
+    Level.PRACTISING: pgettext_lazy("mastery", "Practising"),
+    Level.FAMILIAR: pgettext_lazy("mastery", "Familiar"),
+    Level.PROFICIENT: pgettext_lazy("mastery", "Proficient"),
+    Level.MASTERED: pgettext_lazy("mastery", "Mastered"),
+}
+
+
+def is_fluent(correct: bool, elapsed_ms: int) -> bool:
+    return bool(correct) and elapsed_ms <= FLUENT_MS
+
+
+def level_of(answers: int, right: int, fluent: int) -> Level:
+    """The level of a student's latest ``answers`` answers, ``right`` of them right and
+    ``fluent`` right within ``FLUENT_MS``."""
+    if answers == 0:
+        return Level.NOT_STARTED
+    if answers < MIN_ANSWERS or right * 10 < 6 * answers:
+        return Level.PRACTISING
+    if right * 10 < 8 * answers:
+        return Level.FAMILIAR
+    if right * 10 >= 9 * answers and fluent * 10 >= 8 * answers:
+        return Level.MASTERED
+    return Level.PROFICIENT
+
+
+@dataclass(frozen=True)
+class Mastery:
+    """A level and what it rests on: the latest ``answers`` answers."""
+
+    answers: int
+    right: int
+    fluent: int
+
+    @classmethod
+    def of(cls, latest: Iterable[tuple[bool, int]]) -> Mastery:
+        """``latest``: (right, milliseconds) of the latest answers."""
+        answers = right = fluent = 0
+        for correct, elapsed_ms in latest:
+            answers += 1
+            right += bool(correct)
+            fluent += is_fluent(correct, elapsed_ms)
+        return cls(answers, right, fluent)
+
+    @property
+    def level(self) -> Level:
+        return level_of(self.answers, self.right, self.fluent)
+
+    @property
+    def text(self) -> str:
+        """What a screen reader and a CSV cell say: "Proficient: 9 of the latest 10 right, 6
+        fluent"."""
+        if not self.answers:
+            return self.level.label
+        return _("%(level)s: %(right)s of the latest %(answers)s right, %(fluent)s fluent") % {
+            "level": self.level.label,
+            "right": self.right,
+            "answers": self.answers,
+            "fluent": self.fluent,
+        }
+
+
+# --- fact grids ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    operation: str  # as Attempt.operation
+    operator: str  # as Attempt.operator
+    sign: str
+    numbers: range
+    title: str
+
+
+TABLES = (
+    Table("add", "+", "+", range(11), _("Addition facts, 0 + 0 to 10 + 10")),
+    Table("mul", "x", "×", range(1, 11), _("Multiplication facts, 1 × 1 to 10 × 10")),
+)
+
+# Cells are shaded by share right in five steps of one blue, light to dark (a single hue reads
+# the same to every kind of colour vision); the share is written in the cell as well.
+SHADES = ((95, 5), (85, 4), (70, 3), (50, 2), (0, 1))
+
+
+@dataclass(frozen=True)
+class Cell:
+    first: int
+    second: int
+    sign: str
+    answers: int
+    right: int
+    fluent: int
+    mastery: Mastery | None = None  # a student's grid: of the fact's latest answers
+
+    @property
+    def fact(self) -> str:
+        return f"{self.first} {self.sign} {self.second}"
+
+    @property
+    def judged(self) -> bool:
+        return self.answers >= MIN_ANSWERS
+
+    @property
+    def percent(self) -> int | None:
+        return percent(self.right, self.answers) if self.judged else None
+
+    @property
+    def fluent_percent(self) -> int | None:
+        return percent(self.fluent, self.answers) if self.judged else None
+
+    @property
+    def shade(self) -> int:
+        """0 without a judged share, else 1 (under half right) to 5 (95% or more)."""
+        share = self.percent
+        if share is None:
+            return 0
+        return next(shade for floor, shade in SHADES if share >= floor)
+
+    @property
+    def fluent_mostly(self) -> bool:
+        """At least 80% of the answers fluent: the cell is outlined (a cue besides colour)."""
+        return self.judged and self.fluent * 10 >= 8 * self.answers
+
+    @property
+    def short(self) -> str:
+        """The cell's visible text: the share right, or "right/answers" when too few."""
+        if not self.answers:
+            return ""
+        if not self.judged:
+            return f"{self.right}/{self.answers}"
+        return f"{self.percent}%"
+
+    @property
+    def text(self) -> str:
+        if not self.answers:
+            return _("%(fact)s: no answers") % {"fact": self.fact}
+        if self.mastery is not None:
+            return _(
+                "%(fact)s: %(level)s, %(right)s of the latest %(answers)s right, %(fluent)s fluent"
+            ) % {
+                "fact": self.fact,
+                "level": self.mastery.level.label,
+                "right": self.right,
+                "answers": self.answers,
+                "fluent": self.fluent,
+            }
+        return _("%(fact)s: %(right)s of %(answers)s right, %(fluent)s fluent") % {
+            "fact": self.fact,
+            "right": self.right,
+            "answers": self.answers,
+            "fluent": self.fluent,
+        }
+
+
+@dataclass
+class Grid:
+    table: Table
+    rows: list[list[Cell]]
+
+    @property
+    def answers(self) -> int:
+        return sum(cell.answers for row in self.rows for cell in row)
+
+    @property
+    def caption(self) -> str:
+        return str(self.table.title)
+
+
+def _empty_counts(table: Table) -> dict[tuple[int, int], list[int]]:
+    return {(a, b): [0, 0, 0] for a in table.numbers for b in table.numbers}
+
+
+def _fact_filter(table: Table) -> Q:
+    low, high = table.numbers[0], table.numbers[-1]
+    return Q(
+        operation=table.operation,
+        first__gte=low,
+        first__lte=high,
+        second__gte=low,
+        second__lte=high,
+        third__isnull=True,
+    )
+
+
+def _with_operands(query):
+    return query.annotate(
+        first=Cast(KT("operands__0"), IntegerField()),
+        second=Cast(KT("operands__1"), IntegerField()),
+        third=KT("operands__2"),
+    )
+
+
+def class_fact_grids(*, student_ids: list[int], start, end) -> list[Grid]:
+    """The class's answers per fact in [start, end): one grouped query per table."""
+    grids = []
+    for table in TABLES:
+        counts = _empty_counts(table)
+        if student_ids:
+            rows = (
+                _with_operands(
+                    Attempt.objects.filter(
+                        user_id__in=student_ids,
+                        created_at__gte=start,
+                        created_at__lt=end,
+                        operation=table.operation,
+                    )
+                )
+                .filter(_fact_filter(table))
+                .values("first", "second")
+                .annotate(
+                    answers=Count("id"),
+                    right=Count("id", filter=Q(correct=True)),
+                    fluent=Count("id", filter=Q(correct=True, elapsed_ms__lte=FLUENT_MS)),
+                )
+                .order_by()
+            )
+            for row in rows:
+                counts[row["first"], row["second"]] = [row["answers"], row["right"], row["fluent"]]
+        grids.append(_grid(table, counts, {}))
+    return grids
+
+
+def student_fact_grids(*, student_id: int, start, end) -> list[Grid]:
+    """A student's latest ``RECENT_ANSWERS`` answers per fact in [start, end), and the level
+    they make: how well the child knows each fact now, where the class's grid sums the period.
+    One query: a child's table facts of a period are some hundreds of rows."""
+    rows = (
+        _with_operands(
+            Attempt.objects.filter(
+                user_id=student_id,
+                created_at__gte=start,
+                created_at__lt=end,
+                operation__in=[table.operation for table in TABLES],
+            )
+        )
+        .filter(_fact_filter(TABLES[0]) | _fact_filter(TABLES[1]))
+        .order_by("-created_at", "-id")
+        .values_list("operation", "first", "second", "correct", "elapsed_ms")
+    )
+    answers: dict[tuple[str, int, int], list[tuple[bool, int]]] = defaultdict(list)
+    for operation, first, second, correct, elapsed_ms in rows:
+        answers[operation, first, second].append((correct, elapsed_ms))
+    grids = []
+    for table in TABLES:
+        counts = _empty_counts(table)
+        masteries = {}
+        for (first, second), cell in counts.items():
+            latest = answers.get((table.operation, first, second), [])[:RECENT_ANSWERS]
+            cell[0] = len(latest)
+            cell[1] = sum(1 for correct, _ms in latest if correct)
+            cell[2] = sum(1 for correct, ms in latest if is_fluent(correct, ms))
+            if latest:
+                masteries[first, second] = Mastery.of(latest)
+        grids.append(_grid(table, counts, masteries))
+    return grids
+
+
+def _grid(table: Table, counts, masteries) -> Grid:
+    return Grid(
+        table,
+        [
+            [
+                Cell(a, b, table.sign, *counts[a, b], mastery=masteries.get((a, b)))
+                for b in table.numbers
+            ]
+            for a in table.numbers
+        ],
+    )
+
+
+# --- skills --------------------------------------------------------------------------------------
+
+
+def student_skill_mastery(*, student_id: int, start, end) -> dict[str, Mastery]:
+    """Per skill, the student's level from their latest ``RECENT_ANSWERS`` answers in
+    [start, end). One query: a window numbers each skill's answers newest first."""
+    rows = (
+        Attempt.objects.filter(user_id=student_id, created_at__gte=start, created_at__lt=end)
+        .annotate(
+            newest=Window(
+                RowNumber(),
+                partition_by=[F("skill")],
+                order_by=[F("created_at").desc(), F("id").desc()],
+            )
+        )
+        .filter(newest__lte=RECENT_ANSWERS)
+        .values_list("skill", "correct", "elapsed_ms")
+    )
+    latest: dict[str, list[tuple[bool, int]]] = defaultdict(list)
+    for skill, correct, elapsed_ms in rows:
+        latest[skill].append((correct, elapsed_ms))
+    return {skill: Mastery.of(answers) for skill, answers in latest.items()}
+
+
+def level_counts(masteries: Iterable[Mastery]) -> dict[Level, int]:
+    counts = dict.fromkeys(Level, 0)
+    for mastery in masteries:
+        counts[mastery.level] += 1
+    return counts

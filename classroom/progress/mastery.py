@@ -282,28 +282,45 @@ def student_fact_grids(*, student_id: int, start, end) -> list[Grid]:
     """A student's latest ``RECENT_ANSWERS`` answers per fact in [start, end), and the level
     they make: how well the child knows each fact now, where the class's grid sums the period.
     One query: a child's table facts of a period are some hundreds of rows."""
+    return fact_grids_by_student(student_ids=[student_id], start=start, end=end).get(
+        student_id, _student_grids({})
+    )
+
+
+def fact_grids_by_student(*, student_ids: list[int], start, end) -> dict[int, list[Grid]]:
+    """``student_fact_grids`` of several students in one query (the reports)."""
+    if not student_ids:
+        return {}
     rows = (
         _with_operands(
             Attempt.objects.filter(
-                user_id=student_id,
+                user_id__in=student_ids,
                 created_at__gte=start,
                 created_at__lt=end,
                 operation__in=[table.operation for table in TABLES],
             )
         )
         .filter(_fact_filter(TABLES[0]) | _fact_filter(TABLES[1]))
-        .order_by("-created_at", "-id")
-        .values_list("operation", "first", "second", "correct", "elapsed_ms")
+        .order_by("user_id", "-created_at", "-id")
+        .values_list("user_id", "operation", "first", "second", "correct", "elapsed_ms")
     )
-    answers: dict[tuple[str, int, int], list[tuple[bool, int]]] = defaultdict(list)
-    for operation, first, second, correct, elapsed_ms in rows:
-        answers[operation, first, second].append((correct, elapsed_ms))
+    answers: dict[int, dict[tuple[str, int, int], list[tuple[bool, int]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for user_id, operation, first, second, correct, elapsed_ms in rows:
+        latest = answers[user_id][operation, first, second]
+        if len(latest) < RECENT_ANSWERS:
+            latest.append((correct, elapsed_ms))
+    return {student_id: _student_grids(answers.get(student_id, {})) for student_id in student_ids}
+
+
+def _student_grids(answers) -> list[Grid]:
     grids = []
     for table in TABLES:
         counts = _empty_counts(table)
         masteries = {}
         for (first, second), cell in counts.items():
-            latest = answers.get((table.operation, first, second), [])[:RECENT_ANSWERS]
+            latest = answers.get((table.operation, first, second), [])
             cell[0] = len(latest)
             cell[1] = sum(1 for correct, _ms in latest if correct)
             cell[2] = sum(1 for correct, ms in latest if is_fluent(correct, ms))
@@ -332,22 +349,36 @@ def _grid(table: Table, counts, masteries) -> Grid:
 def student_skill_mastery(*, student_id: int, start, end) -> dict[str, Mastery]:
     """Per skill, the student's level from their latest ``RECENT_ANSWERS`` answers in
     [start, end). One query: a window numbers each skill's answers newest first."""
+    return skill_mastery_by_student(student_ids=[student_id], start=start, end=end).get(
+        student_id, {}
+    )
+
+
+def skill_mastery_by_student(
+    *, student_ids: list[int], start, end
+) -> dict[int, dict[str, Mastery]]:
+    """``student_skill_mastery`` of several students in one query."""
+    if not student_ids:
+        return {}
     rows = (
-        Attempt.objects.filter(user_id=student_id, created_at__gte=start, created_at__lt=end)
+        Attempt.objects.filter(user_id__in=student_ids, created_at__gte=start, created_at__lt=end)
         .annotate(
             newest=Window(
                 RowNumber(),
-                partition_by=[F("skill")],
+                partition_by=[F("user_id"), F("skill")],
                 order_by=[F("created_at").desc(), F("id").desc()],
             )
         )
         .filter(newest__lte=RECENT_ANSWERS)
-        .values_list("skill", "correct", "elapsed_ms")
+        .values_list("user_id", "skill", "correct", "elapsed_ms")
     )
-    latest: dict[str, list[tuple[bool, int]]] = defaultdict(list)
-    for skill, correct, elapsed_ms in rows:
-        latest[skill].append((correct, elapsed_ms))
-    return {skill: Mastery.of(answers) for skill, answers in latest.items()}
+    latest: dict[int, dict[str, list[tuple[bool, int]]]] = defaultdict(lambda: defaultdict(list))
+    for user_id, skill, correct, elapsed_ms in rows:
+        latest[user_id][skill].append((correct, elapsed_ms))
+    return {
+        user_id: {skill: Mastery.of(answers) for skill, answers in skills.items()}
+        for user_id, skills in latest.items()
+    }
 
 
 def level_counts(masteries: Iterable[Mastery]) -> dict[Level, int]:

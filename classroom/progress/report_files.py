@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.selectors import (
     Progress,
     StudentReport,
@@ -36,6 +37,13 @@ CSV_COLUMNS = (
     "correct",
     "accuracy",
     "median_ms",
+    # the student's level on the skill, from their latest answers on it (mastery.py)
+    "level",
+    "level_answers",
+    "level_right",
+    "level_fluent",
+    *(f"slips_{kind}" for kind in MISTAKE_FIELDS),
+    "most_missed_facts",  # on a student's "all" row: "4+3 (2); 6x7 (1)"
 )
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -53,14 +61,19 @@ def _cell(value):
 
 
 def report_csv(reports: list[StudentReport]) -> bytes:
-    """UTF-8 with a byte-order mark, which spreadsheets need to read accents right."""
+    """A row of totals per student (skill "all", with their most-missed facts), then a row per
+    skill with its level. UTF-8 with a byte-order mark, which spreadsheets need to read accents
+    right."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for report in reports:
         name = str(report.student)
-        for skill in report.progress.skills:
-            figures = skill.figures
+        progress = report.progress
+        if progress.total.attempts:
+            missed = "; ".join(f"{f.fact} ({f.misses})" for f in progress.missed_facts)
+            write_row(writer, [name, "all", "", "", *_figure_cells(progress.total), missed])
+        for skill in progress.skills:
             write_row(
                 writer,
                 [
@@ -68,13 +81,27 @@ def report_csv(reports: list[StudentReport]) -> bytes:
                     skill.skill,
                     skill.operation,
                     skill.range,
-                    figures.attempts,
-                    figures.correct,
-                    "" if figures.accuracy is None else f"{figures.accuracy:.4f}",
-                    "" if figures.median_ms is None else figures.median_ms,
+                    *_figure_cells(skill.figures, skill.mastery),
+                    "",
                 ],
             )
     return out.getvalue().encode("utf-8-sig")
+
+
+def _figure_cells(figures, mastery=None) -> list:
+    level = (
+        ["", "", "", ""]
+        if mastery is None
+        else [mastery.level.name.lower(), mastery.answers, mastery.right, mastery.fluent]
+    )
+    return [
+        figures.attempts,
+        figures.correct,
+        "" if figures.accuracy is None else f"{figures.accuracy:.4f}",
+        "" if figures.median_ms is None else figures.median_ms,
+        *level,
+        *(figures.mistakes[kind] for kind in MISTAKE_FIELDS),
+    ]
 
 
 def write_row(writer, cells) -> None:
@@ -326,18 +353,105 @@ def _figures_row(progress: Progress, students: int | None = None):
 
 
 def _skills_table(progress: Progress):
-    rows = [[_("Skill"), _("Answers"), _("Right"), _("Accuracy"), _("Median answer time")]]
-    rows += [
-        [
+    levels = any(s.mastery is not None for s in progress.skills)
+    header = [_("Skill"), _("Answers"), _("Right"), _("Accuracy"), _("Median answer time")]
+    if levels:
+        header.append(_("Level (latest answers)"))
+    rows = [header]
+    for s in progress.skills:
+        row = [
             s.label,
             s.figures.attempts,
             s.figures.correct,
             s.figures.accuracy_text,
             s.figures.median_text,
         ]
-        for s in progress.skills
+        if levels:
+            row.append(
+                "—"
+                if s.mastery is None
+                else _("%(level)s (%(right)s/%(answers)s, %(fluent)s fluent)")
+                % {
+                    "level": s.mastery.level.label,
+                    "right": s.mastery.right,
+                    "answers": s.mastery.answers,
+                    "fluent": s.mastery.fluent,
+                }
+            )
+        rows.append(row)
+    # Wide enough for "too few answers" in the accuracy column.
+    if levels:
+        return _table(rows, [125, 45, 40, 80, 80, 145])
+    return _table(rows, [160, 60, 55, 85, 110])
+
+
+# The pages' shades (static/css/site.css, .fact-cell): background and ink per shade.
+GRID_SHADES = {
+    0: ("#ffffff", "#4a5568"),
+    1: ("#eff3ff", "#1a202c"),
+    2: ("#bdd7e7", "#1a202c"),
+    3: ("#6baed6", "#0b1a2e"),
+    4: ("#2171b5", "#ffffff"),
+    5: ("#08306b", "#ffffff"),
+}
+
+
+def _fact_grid(grid):
+    """A fact grid as on the pages: the share right in each cell, shaded in one blue, a tick
+    for a fluent fact, "right/answers" unshaded when too few."""
+    from reportlab.lib import colors
+    from reportlab.platypus import Table, TableStyle
+
+    numbers = list(grid.table.numbers)
+    rows = [[grid.table.sign, *numbers]]
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, 5.5),
+        ("FONT", (0, 0), (-1, 0), FONT_BOLD, 6),
+        ("FONT", (0, 0), (0, -1), FONT_BOLD, 6),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("INNERGRID", (1, 1), (-1, -1), 0.5, colors.white),
+        ("BOX", (1, 1), (-1, -1), 0.25, colors.HexColor("#c9d1dc")),
     ]
-    return _table(rows, [170, 60, 60, 60, 110])
+    for y, row in enumerate(grid.rows, start=1):
+        rows.append(
+            [row[0].first] + [cell.short + (" ✓" if cell.fluent_mostly else "") for cell in row]
+        )
+        for x, cell in enumerate(row, start=1):
+            background, ink = GRID_SHADES[cell.shade]
+            style.append(("BACKGROUND", (x, y), (x, y), colors.HexColor(background)))
+            style.append(("TEXTCOLOR", (x, y), (x, y), colors.HexColor(ink)))
+    width = 250 / (len(numbers) + 1)
+    table = Table(rows, colWidths=[width] * (len(numbers) + 1), hAlign="LEFT")
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _fact_grids(progress: Progress, styles):
+    from reportlab.platypus import Paragraph
+
+    grids = progress.fact_grids
+    if not grids or not any(grid.answers for grid in grids):
+        return []
+    return [
+        Paragraph(_("Fact grids"), styles["heading"]),
+        _side_by_side(
+            *[[Paragraph(escape(grid.caption), styles["body"]), _fact_grid(grid)] for grid in grids]
+        ),
+        Paragraph(
+            escape(
+                _(
+                    "The share of right answers per fact, darker when higher; ✓: at least 80% "
+                    "right within 3 s (fluent); right/answers when fewer than 5."
+                )
+            ),
+            styles["body"],
+        ),
+    ]
 
 
 def _side_by_side(left, right):
@@ -432,8 +546,9 @@ def report_pdf(
             Paragraph(_("By skill"), styles["heading"]),
             _skills_table(summary),
             *_facts_and_slips(summary, styles),
+            *_fact_grids(summary, styles),
             Paragraph(_("Students"), styles["heading"]),
-            _table(students_rows, [150, 60, 60, 60, 170]),
+            _table(students_rows, [140, 55, 85, 60, 170]),
             Spacer(1, 6),
             Paragraph(escape(median_precision_text()), styles["body"]),
         ],
@@ -455,6 +570,7 @@ def report_pdf(
                 Paragraph(_("By skill"), styles["heading"]),
                 _skills_table(report.progress),
                 *_facts_and_slips(report.progress, styles),
+                *_fact_grids(report.progress, styles),
             ]
         else:
             content.append(Paragraph(_("No answers in this period."), styles["body"]))

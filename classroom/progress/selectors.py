@@ -6,6 +6,7 @@ grouped in the database and combined here over at most students x weeks x skills
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import operator
@@ -25,6 +26,9 @@ from classroom.models import Classroom
 from classroom.progress.mastery import (
     Grid,
     Mastery,
+    class_fact_grids,
+    fact_grids_by_student,
+    skill_mastery_by_student,
     student_fact_grids,
     student_skill_mastery,
 )
@@ -615,11 +619,15 @@ class StudentReport:
 
 
 def report_progress(*, classroom: Classroom, period: Period, facts_per_student: int = 5):
-    """Everything a class report needs: the class's progress and each student's, in at most eleven
-    queries (the per-student figures are grouped by student in the database, not fetched one by
-    one)."""
+    """Everything a class report needs: the class's progress and fact grids, and each student's
+    figures, levels and fact grids, in at most sixteen queries (the per-student figures are
+    grouped by student in the database, not fetched one by one)."""
     summary = class_progress(classroom=classroom, period=period)
     student_ids = [s.student.pk for s in summary.students]
+    start, end = period.bounds()
+    summary.fact_grids = class_fact_grids(student_ids=student_ids, start=start, end=end)
+    masteries = skill_mastery_by_student(student_ids=student_ids, start=start, end=end)
+    grids = fact_grids_by_student(student_ids=student_ids, start=start, end=end)
     weekly_rows = _group(
         _skill_rows(period, student_ids, "student_id", "week", "operation"), "student_id"
     )
@@ -631,16 +639,22 @@ def report_progress(*, classroom: Classroom, period: Period, facts_per_student: 
         student_id = student_summary.student.pk
         weeks, operations = _weeks_of(period, weekly_rows.get(student_id, []))
         facts = _most_missed(fact_totals.get(student_id, {}), facts_per_student)
+        levels = masteries.get(student_id, {})
+        skills = [
+            dataclasses.replace(skill, mastery=levels.get(skill.skill))
+            for skill in student_summary.skills
+        ]
         reports.append(
             StudentReport(
                 student_summary.student,
                 Progress(
                     period=period,
                     total=student_summary.figures,
-                    skills=student_summary.skills,
+                    skills=skills,
                     weeks=weeks,
                     missed_facts=facts,
                     operations=operations,
+                    fact_grids=grids.get(student_id, []),
                 ),
             )
         )

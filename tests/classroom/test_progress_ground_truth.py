@@ -16,6 +16,7 @@ import re
 import statistics
 import subprocess
 import zoneinfo
+from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -153,6 +154,17 @@ def did_and_right(truth: Truth) -> tuple[str, str]:
             f"{plain} = {truth.expected}",
         )
     return (f"Typed {truth.answer} for {plain}", f"{plain} = {truth.expected}")
+
+
+def level_of(answers: int, right: int, fluent: int) -> str:
+    """docs/progress.md's levels, written here again apart from classroom.progress.mastery."""
+    if answers < 5 or right / answers < 0.6:
+        return "practising"
+    if right / answers < 0.8:
+        return "familiar"
+    if right / answers >= 0.9 and fluent / answers >= 0.8:
+        return "mastered"
+    return "proficient"
 
 
 def slip_of(t: Truth) -> str:
@@ -559,6 +571,7 @@ def test_the_csv_and_the_pdf(lesson):
     expected = {}
     for t in truths:
         expected.setdefault((t.student, t.skill), []).append(t)
+        expected.setdefault((t.student, "all"), []).append(t)
     assert {(r["student"], r["skill"]) for r in rows} == set(expected)
     for row in rows:
         own = expected[(row["student"], row["skill"])]
@@ -566,6 +579,20 @@ def test_the_csv_and_the_pdf(lesson):
         assert (int(row["attempts"]), int(row["correct"])) == (len(own), right)
         assert row["accuracy"] == f"{right / len(own):.4f}"
         assert within_the_stated_bound(int(row["median_ms"]) / 1000, [t.elapsed_ms for t in own])
+        slips = Counter(slip_of(t) for t in own if not t.correct)
+        assert {k: int(row[f"slips_{k}"]) for k in KIND_LABELS if int(row[f"slips_{k}"])} == slips
+        if row["skill"] == "all":
+            assert row["level"] == ""
+            continue
+        latest = sorted(own, key=lambda t: t.when, reverse=True)[:10]
+        right = sum(t.correct for t in latest)
+        fluent = sum(t.correct and t.elapsed_ms <= 3000 for t in latest)
+        assert (row["level"], row["level_answers"], row["level_right"], row["level_fluent"]) == (
+            level_of(len(latest), right, fluent),
+            str(len(latest)),
+            str(right),
+            str(fluent),
+        ), row
 
     pdf = subprocess.run(
         ["pdftotext", "-layout", report.pdf_file.path, "-"],

@@ -155,3 +155,51 @@ def test_other_teachers_and_students_cannot_see_a_class_fact_grid(client):
     assert client.get(url).status_code == 404
     client.force_login(ana)
     assert client.get(url).status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_report_carries_levels_and_the_fact_grids(settings, tmp_path):
+    import csv
+    import io
+    import subprocess
+
+    from classroom.models import ProgressReport
+    from classroom.progress import services
+    from classroom.progress.forms import DEFAULT_DAYS
+    from classroom.progress.selectors import Period
+
+    settings.MEDIA_ROOT = tmp_path
+    classroom, _ana, _ben = _class_with_table_answers()
+    period = Period.last_days(DEFAULT_DAYS)
+    report = ProgressReport.objects.create(
+        classroom=classroom, period_start=period.start, period_end=period.end
+    )
+    assert services.report_compile(report_id=report.pk) == "done"
+    report.refresh_from_db()
+    rows = {
+        (row["student"], row["skill"]): row
+        for row in csv.DictReader(io.StringIO(report.csv_file.read().decode("utf-8-sig")))
+    }
+    ana = rows["Ana", "add.within10"]
+    assert [ana[k] for k in ("level", "level_answers", "level_right", "level_fluent")] == [
+        "mastered",
+        "10",
+        "9",
+        "8",
+    ]
+    assert rows["Ben", "add.within10"]["level"] == "proficient"  # right, never within 3 s
+    assert rows["Ana", "all"]["most_missed_facts"] == "4+3 (5); 7x6 (1)"
+    pdf = subprocess.run(
+        ["pdftotext", "-layout", report.pdf_file.path, "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    pages = pdf.split("\f")
+    # Row 3 of the addition grid: the class's 14 right of 19 on 3 + 4, Ana's latest 9 of 10
+    assert re.search(r"\n\s*3\s+74%\s", pages[0])
+    ana_page = next(page for page in pages if page.lstrip().startswith("Ana"))
+    assert "Mastered (9/10, 8 fluent)" in ana_page
+    assert re.search(r"\n\s*3\s+90% ✓\s", ana_page)
+    assert "1/2" in ana_page  # 6 x 7: too few answers to shade

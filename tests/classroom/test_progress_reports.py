@@ -100,11 +100,44 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
     assert report.finished_at is not None and report.error == ""
 
     text = read(report.csv_file).decode("utf-8-sig")
-    assert list(csv.reader(io.StringIO(text))) == [
-        ["student", "skill", "operation", "range", "attempts", "correct", "accuracy", "median_ms"],
-        ["'=Ben", "add.within20", "add", "within20", "2", "1", "0.5000", "2500"],
-        ["Ana", "add.within10", "add", "within10", "3", "2", "0.6667", "1800"],
-        ["Ana", "mul.within100", "mul", "within100", "1", "0", "0.0000", "7000"],
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(report_files.CSV_COLUMNS)
+    assert rows[0][8:] == [
+        "level",
+        "level_answers",
+        "level_right",
+        "level_fluent",
+        "slips_wrong_operation",
+        "slips_regrouping",
+        "slips_table_neighbour",
+        "slips_operand_misread",
+        "slips_reversed_digits",
+        "slips_off_by_one",
+        "slips_off_by_ten",
+        "slips_other",
+        "most_missed_facts",
+    ]
+    off_by_one, reversed_digits = ["0"] * 8, ["0"] * 8
+    off_by_one[5] = "1"
+    reversed_digits[4] = "1"
+    both = ["0", "0", "0", "0", "1", "1", "0", "0"]
+    no_level = ["", "", "", ""]
+    assert rows[1:] == [
+        # a student's totals, then their skills; Carla, with no answers, has no row
+        ["'=Ben", "all", "", "", "2", "1", "0.5000", "2500", *no_level, *off_by_one, "9+8 (1)"],
+        [
+            *["'=Ben", "add.within20", "add", "within20", "2", "1", "0.5000", "2500"],
+            *["practising", "2", "1", "1", *off_by_one, ""],
+        ],
+        ["Ana", "all", "", "", "4", "2", "0.5000", "2200", *no_level, *both, "4+3 (1); 7x6 (1)"],
+        [
+            *["Ana", "add.within10", "add", "within10", "3", "2", "0.6667", "1800"],
+            *["practising", "3", "2", "2", *off_by_one, ""],
+        ],
+        [
+            *["Ana", "mul.within100", "mul", "within100", "1", "0", "0.0000", "7000"],
+            *["practising", "1", "0", "0", *reversed_digits, ""],
+        ],
     ]
 
     path = report.pdf_file.path
@@ -117,7 +150,11 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
     for page, name in [(2, "=Ben"), (3, "Ana"), (4, "Carla")]:
         text = pdf_text(path, page)
         assert text.lstrip().startswith(name), text
-    assert "Multiplication within 100" in pdf_text(path, 3)
+    ana = pdf_text(path, 3)
+    assert "Multiplication within 100" in ana
+    assert "Practising (0/1, 0 fluent)" in ana  # the level column
+    assert "Fact grids" in ana and "Multiplication facts, 1 × 1 to 10 × 10" in ana
+    assert re.search(r"6 +0/1", ana)  # 6 x 7 in the times grid: 0 right of 1
     assert "No answers in this period." in pdf_text(path, 4)
 
 

@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Classroom
@@ -100,6 +100,12 @@ class Period:
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1
+
+    def previous(self) -> Period:
+        """The period of the same length just before this one (growth is measured against it)."""
+        return Period(
+            self.start - datetime.timedelta(days=self.days), self.start - datetime.timedelta(days=1)
+        )
 
     def weeks(self) -> list[datetime.date]:
         """The Mondays of the weeks the period touches, in order."""
@@ -247,10 +253,31 @@ class SkillFigures:
     range: str
     figures: Figures = field(default_factory=Figures)
     mastery: Mastery | None = None  # a student's, from their latest answers on it
+    # (right, answers) on the skill in the period before, of the same length
+    previous: tuple[int, int] = (0, 0)
 
     @property
     def label(self) -> str:
         return skill_label(self.skill)
+
+    @property
+    def change_points(self) -> int | None:
+        """The accuracy's change against the period before, in percentage points; None unless
+        both periods have enough answers to judge."""
+        before = judged_percent(*self.previous)
+        now = self.figures.accuracy_percent
+        return None if before is None or now is None else now - before
+
+    @property
+    def change_text(self) -> str:
+        change = self.change_points
+        if change is not None:
+            return ngettext("%(change)s point", "%(change)s points", abs(change)) % {
+                "change": f"+{change}" if change > 0 else f"−{-change}" if change else "±0"
+            }
+        if self.previous[1] == 0:
+            return gettext("new in this period")
+        return "—"
 
 
 @dataclass
@@ -451,6 +478,24 @@ def _students_sql(students) -> tuple[str, list]:
     return f"{column} IN ({', '.join(['%s'] * len(students))})", students
 
 
+def _previous_accuracy(period: Period, students) -> dict[str, tuple[int, int]]:
+    """(right, answers) per skill over the period before ``period``: two light queries (only the
+    two counts are summed)."""
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for rows in _in_period(SkillDay, SkillWeek, period.previous(), students):
+        summed = rows.values("skill").annotate(right=Sum("correct"), answers=Sum("attempts"))
+        for row in summed.order_by():
+            total = totals[row["skill"]]
+            total[0] += row["right"] or 0
+            total[1] += row["answers"] or 0
+    return {skill: (right, answers) for skill, (right, answers) in totals.items()}
+
+
+def _with_growth(skills: list[SkillFigures], previous: dict[str, tuple[int, int]]) -> None:
+    for skill in skills:
+        skill.previous = previous.get(skill.skill, (0, 0))
+
+
 def _fact_rows(period: Period, students, *group) -> dict[tuple, int]:
     """Misses per ``group`` (which ends with fact and operation) over the period."""
     totals: dict[tuple, int] = defaultdict(int)
@@ -493,9 +538,9 @@ def _weeks_of(period: Period, rows: Iterable[dict]) -> tuple[list[WeekFigures], 
 
 
 def class_progress(*, classroom: Classroom, period: Period) -> Progress:
-    """A class over a period: totals, per skill, per student, week by week, most-missed facts.
-    At most seven queries (the roster, then each kind of figure from the weeks and from the days
-    around them), whatever the size of the class."""
+    """A class over a period: totals, per skill (with its change since the period before), per
+    student, week by week, most-missed facts. At most nine queries (the roster, then each kind
+    of figure from the weeks and from the days around them), whatever the size of the class."""
     roster = list(classroom_roster(classroom=classroom))
     # A subquery rather than a list of ids: one statement shape, whatever the class size.
     student_ids = classroom_roster(classroom=classroom).values("student_id")
@@ -512,6 +557,7 @@ def class_progress(*, classroom: Classroom, period: Period) -> Progress:
         if student_id in summaries:
             summaries[student_id].skills = _skills_of(rows)
     skills = _skills_of(row for row in per_student_skill if row["student_id"] in summaries)
+    _with_growth(skills, _previous_accuracy(period, student_ids))
     weeks, operations = _weeks_of(period, _skill_rows(period, student_ids, "week", "operation"))
     return Progress(
         period=period,
@@ -527,8 +573,8 @@ def class_progress(*, classroom: Classroom, period: Period) -> Progress:
 
 
 def student_progress(*, student, period: Period) -> Progress:
-    """One student over a period, with their latest wrong answers, their level per skill and
-    their fact grids. At most nine queries."""
+    """One student over a period, with their latest wrong answers, their level and change per
+    skill and their fact grids. At most eleven queries."""
     skills = _skills_of(_skill_rows(period, student.pk, "skill", "operation"))
     total = Figures()
     for skill in skills:
@@ -538,6 +584,7 @@ def student_progress(*, student, period: Period) -> Progress:
     masteries = student_skill_mastery(student_id=student.pk, start=start, end=end)
     for skill in skills:
         skill.mastery = masteries.get(skill.skill)
+    _with_growth(skills, _previous_accuracy(period, student.pk))
     recent = list(
         Attempt.objects.filter(
             user=student, correct=False, created_at__gte=start, created_at__lt=end

@@ -180,11 +180,12 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 # Session and user, the class, its roster; then per student and skill, per week and missed facts,
 # each from the whole weeks' rollup and from the days around them (90 or 30 days always have
 # both); the latest reports; who is stuck: the students' skills with three wrong answers, then
-# (when there are any) their latest answers.
-CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2
+# (when there are any) their latest answers; the skills' counts over the period before (growth).
+CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
-# the latest answers per skill (levels); the table facts' latest answers (fact grids).
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1
+# the latest answers per skill (levels); the table facts' latest answers (fact grids); the
+# skills' counts over the period before (growth: 30 days touch whole weeks and days around them).
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.
 FACTS_PAGE_QUERIES = 3 + 1 + 2
 # session + user, the teacher's classes (the form), the reports

@@ -14,6 +14,11 @@ urlpatterns = [
         name="progress_class_facts",
     ),
     path(
+        "teacher/classes/<int:classroom_id>/progress/activity/",
+        views.class_activity,
+        name="progress_class_activity",
+    ),
+    path(
         "teacher/classes/<int:classroom_id>/progress/<int:student_id>/",
         views.student_progress,
         name="progress_student",

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.permissions import teacher_required
 from classroom.models import Classroom, ProgressReport
-from classroom.progress import mastery, report_files, selectors, services, struggling
+from classroom.progress import activity, mastery, report_files, selectors, services, struggling
 from classroom.progress.display import dates_text, period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
 from classroom.selectors import classroom_roster
@@ -78,11 +78,34 @@ def class_facts(request, classroom_id):
 
 @teacher_required
 @require_GET
+def class_activity(request, classroom_id):
+    classroom = _own_classroom(request, classroom_id)
+    form = _period_form(request)
+    period = form.chosen_period()
+    start, end = period.bounds()
+    students = [entry.student for entry in classroom_roster(classroom=classroom)]
+    return render(
+        request,
+        "classroom/progress/class_activity.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "period_text": dates_text(period),
+            "activity": activity.activity(students=students, start=start, end=end),
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+@teacher_required
+@require_GET
 def student_progress(request, classroom_id, student_id):
     classroom = _own_classroom(request, classroom_id)
     enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
     form = _period_form(request)
-    progress = selectors.student_progress(student=enrollment.student, period=form.chosen_period())
+    period = form.chosen_period()
+    start, end = period.bounds()
+    progress = selectors.student_progress(student=enrollment.student, period=period)
     return render(
         request,
         "classroom/progress/student.html",
@@ -95,6 +118,7 @@ def student_progress(request, classroom_id, student_id):
             "charts": progress_charts(progress, "student"),
             "query": request.GET.urlencode(),
             "skill_levels": True,
+            "activity": activity.activity(students=[enrollment.student], start=start, end=end),
         },
     )
 

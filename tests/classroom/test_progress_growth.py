@@ -119,3 +119,114 @@ def test_spanish_says_points_and_new(client):
     assert changes["Suma hasta 10"] == "−10 puntos"
     assert changes["Multiplicación hasta 100"] == "nueva en este periodo"
     assert "Cambio desde el periodo anterior" in page
+
+
+# --- games, time, lessons and homework ------------------------------------------------------------
+
+
+def _seat(match, user, index=0):
+    from games.models import Seat
+
+    Seat.objects.create(match=match, index=index, user=user, name=user.display_name)
+
+
+def _played_in_a_lesson(classroom, match):
+    from classroom.models import SessionTable
+    from tests.factories import make_session
+
+    SessionTable.objects.create(session=make_session(classroom), number=1, match=match)
+
+
+def _played_as_homework(classroom, student, match):
+    from classroom.models import AssignmentWork
+    from tests.factories import make_assignment
+
+    AssignmentWork.objects.create(
+        assignment=make_assignment(classroom), student=student, item=0, match=match
+    )
+
+
+def test_games_time_and_answers_in_lessons_and_homework(client):
+    from games.models import Match
+
+    classroom = make_class()
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    now = timezone.now() - datetime.timedelta(hours=2)
+    at = [now + datetime.timedelta(minutes=m) for m in range(20)]
+    # Ana, a lesson's ¡Mía!: 6 answers from minute 0 to minute 12, 5 right.
+    lesson = make_attempts(
+        ana, [(3, "+", 4, 7, 2000, at[n]) for n in (0, 2, 4, 6, 8)] + [(3, "+", 4, 8, 2000, at[12])]
+    )
+    # Ana, homework at SUM: one answer of 45 s, wrong; Ana, a table set up by hand: 5 right.
+    homework = make_attempts(ana, [(9, "+", 8, 16, 45_000, at[1])], game="sum")
+    other = make_attempts(ana, [(2, "+", 2, 4, 1000, at[n]) for n in range(5)], game="sum")
+    # Ben: the same lesson's table, 2 of 5 right, over 3 minutes; and a game with no answer.
+    _seat(lesson, ben, 1)
+    bens = [(5, "+", 5, 10, 1500, at[n]) for n in (0, 1)]
+    bens += [(5, "+", 5, 11, 1500, at[n]) for n in (2, 3, 3)]
+    make_attempts(ben, bens).attempts.update(match=lesson)
+    idle = make_attempts(ben, [])
+    Match.objects.filter(pk=idle.pk).update(finished_at=None, status=Match.Status.PLAYING)
+    _seat(idle, ben)
+    for match in (lesson, homework, other):
+        _seat(match, ana)
+    Match.objects.filter(pk__in=[lesson.pk, homework.pk, other.pk]).update(finished_at=now)
+    _played_in_a_lesson(classroom, lesson)
+    _played_as_homework(classroom, ana, homework)
+    client.force_login(classroom.teacher)
+
+    page = unescape(
+        client.get(
+            reverse("classroom:progress_class_activity", args=[classroom.pk])
+        ).content.decode()
+    )
+    students = dict(
+        re.findall(r'<th scope="row"><a [^>]*>(\w+)</a></th>\s*((?:<td>.*?</td>\s*)+)</tr>', page)
+    )
+    cells = {name: re.findall(r"<td>(.*?)</td>", tds) for name, tds in students.items()}
+    # games, finished, time, lesson answers, lesson accuracy, homework answers, homework accuracy
+    assert cells["Ana"] == ["3", "3", "16 min", "6", "83%", "1", "too few answers"]
+    assert cells["Ben"] == ["2", "1", "3 min", "5", "40%", "0", "—"]
+    where = re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
+    assert where[:3] == [
+        ("In lessons", "11", "7"),
+        ("Homework", "1", "0"),
+        ("Other games", "5", "5"),
+    ]
+    games = re.findall(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>){6})</tr>', page)
+    by_game = {title: re.findall(r"<td>([^<]*)</td>", tds) for title, tds in games}
+    # games, players, answers, accuracy, in lessons, homework
+    assert by_game["¡Mía!"] == ["1", "2", "11", "64%", "64%", "—"]
+    assert by_game["SUM"] == ["2", "1", "6", "83%", "—", "too few answers"]
+
+    ana_page = unescape(
+        client.get(
+            reverse("classroom:progress_student", args=[classroom.pk, ana.pk])
+        ).content.decode()
+    )
+    assert "<dt>Games played</dt><dd>3</dd>" in ana_page
+    assert "<dt>Time playing</dt><dd>16 min</dd>" in ana_page
+
+
+def test_the_games_page_in_spanish(client):
+    classroom = make_class()
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    from games.models import Seat
+
+    now = timezone.now()
+    match = make_attempts(
+        ana, [(2, "+", 2, 4, 1000, now + datetime.timedelta(seconds=5 * n)) for n in range(5)]
+    )
+    Seat.objects.create(match=match, index=0, user=ana, name="Ana")
+    client.force_login(classroom.teacher)
+    page = unescape(
+        client.get(
+            reverse("classroom:progress_class_activity", args=[classroom.pk]),
+            HTTP_ACCEPT_LANGUAGE="es",
+        ).content.decode()
+    )
+    assert "<h1>Partidas y tiempo de Class 4A</h1>" in page
+    assert '<th scope="col">Terminadas</th>' in page
+    assert '<tr><th scope="row">Otras partidas</th><td>5</td><td>5</td><td>100%</td></tr>' in page
+    assert "menos de un minuto" in page

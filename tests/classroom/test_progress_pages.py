@@ -135,6 +135,12 @@ def their_urls(theirs, report):
     return [
         ("get", reverse("classroom:progress_class", args=[theirs.pk])),
         ("get", reverse("classroom:progress_student", args=[theirs.pk, their_student.pk])),
+        ("get", reverse("classroom:progress_class_facts", args=[theirs.pk])),
+        ("get", reverse("classroom:progress_class_activity", args=[theirs.pk])),
+        (
+            "get",
+            reverse("classroom:progress_student_attempts", args=[theirs.pk, their_student.pk]),
+        ),
         ("get", reverse("classroom:progress_report", args=[report.pk])),
         ("get", reverse("classroom:progress_report_status", args=[report.pk])),
         ("get", reverse("classroom:progress_report_download", args=[report.pk, "pdf"])),
@@ -184,8 +190,11 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
 # the latest answers per skill (levels); the table facts' latest answers (fact grids); the
-# skills' counts over the period before (growth: 30 days touch whole weeks and days around them).
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2
+# skills' counts over the period before (growth: 30 days touch whole weeks and days around them);
+# games played, and answers per game (games and time).
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 2
+# Session and user, the class, its roster, games played, answers per game.
+ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.
 FACTS_PAGE_QUERIES = 3 + 1 + 2
 # session + user, the teacher's classes (the form), the reports
@@ -221,6 +230,12 @@ def test_page_queries_do_not_grow_with_the_class(
             reverse("classroom:progress_class_facts", args=[classroom.pk]), {"period": "90"}
         )
     assert response.status_code == 200
+    with django_assert_num_queries(ACTIVITY_PAGE_QUERIES):
+        response = client.get(
+            reverse("classroom:progress_class_activity", args=[classroom.pk]), {"period": "90"}
+        )
+    assert response.status_code == 200
+    assert response.content.decode().count("progress/") >= size
     with django_assert_num_queries(REPORTS_PAGE_QUERIES):
         response = client.get(reverse("classroom:progress_reports"))
     assert response.content.decode().count("Class 4A") >= 3

@@ -1,0 +1,166 @@
+"""What students played, for how long, and how they did in lessons and in homework (issue 14,
+item 9).
+
+- *Games played*: the matches a student has a seat at, started in the period; *finished*, those
+  that have ended.
+- *Time playing*: per game, from the student's first answer to their last (a game with a single
+  answer counts the time that answer took), summed over the games. Time at a table before the
+  first answer or after the last is not counted, so it is a floor; a game without an answer adds
+  nothing.
+- *Where*: a game dealt at a class session's table is a lesson's, one made for an assignment is
+  homework, any other (a table a teacher set up by hand) is "other".
+
+Two queries for a class, whatever its size; the attempts are grouped per student and game in
+the database, so a busy term's hundreds of thousands of answers come back as a few thousand rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Min, Q
+from django.utils.translation import gettext_lazy as _
+
+from classroom.progress.numbers import judged_percent, too_few
+from games.catalog import game_title
+from games.models import Attempt, Seat
+
+LESSON, HOMEWORK, OTHER = "lesson", "homework", "other"
+WHERE_LABELS = {LESSON: _("In lessons"), HOMEWORK: _("Homework"), OTHER: _("Other games")}
+
+
+@dataclass
+class Tally:
+    answers: int = 0
+    right: int = 0
+
+    def add(self, answers: int, right: int) -> None:
+        self.answers += answers
+        self.right += right
+
+    @property
+    def percent(self) -> int | None:
+        return judged_percent(self.right, self.answers)
+
+    @property
+    def text(self) -> str:
+        from classroom.progress.selectors import accuracy_text
+
+        return accuracy_text(self.right, self.answers)
+
+    @property
+    def too_few(self) -> bool:
+        return too_few(self.answers)
+
+
+@dataclass
+class StudentActivity:
+    student: object
+    games: int = 0
+    finished: int = 0
+    seconds: int = 0
+    where: dict[str, Tally] = field(default_factory=lambda: {w: Tally() for w in WHERE_LABELS})
+
+    @property
+    def time_text(self) -> str:
+        return duration_text(self.seconds)
+
+
+@dataclass
+class GameActivity:
+    game: str
+    players: set = field(default_factory=set)
+    games: set = field(default_factory=set)
+    tally: Tally = field(default_factory=Tally)
+    where: dict[str, Tally] = field(default_factory=lambda: {w: Tally() for w in WHERE_LABELS})
+
+    @property
+    def title(self) -> str:
+        return game_title(self.game)
+
+
+@dataclass
+class Activity:
+    students: list[StudentActivity]
+    games: list[GameActivity]
+    where: dict[str, Tally]
+
+    @property
+    def where_rows(self) -> list[tuple[str, Tally]]:
+        return [(str(WHERE_LABELS[w]), tally) for w, tally in self.where.items()]
+
+
+def duration_text(seconds: int) -> str:
+    """ "1 h 05 min", "12 min", "under a minute", "—"."""
+    if seconds <= 0:
+        return "—"
+    minutes = seconds // 60
+    if minutes == 0:
+        return str(_("under a minute"))
+    if minutes < 60:
+        return _("%(minutes)s min") % {"minutes": minutes}
+    return _("%(hours)s h %(minutes)02d min") % {"hours": minutes // 60, "minutes": minutes % 60}
+
+
+def activity(*, students: list, start: datetime.datetime, end: datetime.datetime) -> Activity:
+    """The students' games and answers in [start, end)."""
+    by_student = {student.pk: StudentActivity(student) for student in students}
+    ids = list(by_student)
+    where_total = {w: Tally() for w in WHERE_LABELS}
+    games: dict[str, GameActivity] = {}
+    if not ids:
+        return Activity([], [], where_total)
+
+    seats = (
+        Seat.objects.filter(
+            user_id__in=ids, match__created_at__gte=start, match__created_at__lt=end
+        )
+        .values("user_id")
+        .annotate(
+            games=Count("match_id", distinct=True),
+            finished=Count("match_id", distinct=True, filter=Q(match__finished_at__isnull=False)),
+        )
+        .order_by()
+    )
+    for row in seats:
+        entry = by_student[row["user_id"]]
+        entry.games, entry.finished = row["games"], row["finished"]
+
+    # The session table or assignment a match belongs to comes along by two left joins (each is
+    # one-to-one with its match), so where a game was played costs no query of its own.
+    per_game = (
+        Attempt.objects.filter(user_id__in=ids, created_at__gte=start, created_at__lt=end)
+        .values("user_id", "match_id", "game", "match__session_table", "match__assignment_work")
+        .annotate(
+            answers=Count("id"),
+            right=Count("id", filter=Q(correct=True)),
+            first=Min("created_at"),
+            last=Max("created_at"),
+            longest=Max("elapsed_ms"),
+        )
+        .order_by()
+    )
+    for row in per_game:
+        where = (
+            LESSON
+            if row["match__session_table"] is not None
+            else HOMEWORK
+            if row["match__assignment_work"] is not None
+            else OTHER
+        )
+        entry = by_student[row["user_id"]]
+        entry.where[where].add(row["answers"], row["right"])
+        where_total[where].add(row["answers"], row["right"])
+        span = (row["last"] - row["first"]).total_seconds()
+        entry.seconds += int(span if row["answers"] > 1 else row["longest"] / 1000)
+        game = games.setdefault(row["game"], GameActivity(row["game"]))
+        game.players.add(row["user_id"])
+        game.games.add(row["match_id"])
+        game.tally.add(row["answers"], row["right"])
+        game.where[where].add(row["answers"], row["right"])
+    return Activity(
+        students=list(by_student.values()),
+        games=sorted(games.values(), key=lambda g: g.title),
+        where=where_total,
+    )

@@ -11,6 +11,9 @@ function follow(region) {
   const helped = new Set();
   let socket = null;
   let delay = 500;
+  let refused = false;
+  // Tests drop the line as a network would, to see what the page does next.
+  window.sessionLive = { drop: () => socket && socket.close() };
   let fetching = false;
   let again = false;
 
@@ -106,7 +109,12 @@ function follow(region) {
     });
     socket.addEventListener("close", (event) => {
       delete region.dataset.connected;
-      if (event.code === 4401 || event.code === 4403) return;
+      if (event.code === 4401 || event.code === 4403) {
+        refused = true; // no more polling either: the live part would answer with a sign-in page
+        const notice = document.querySelector(`[data-refused="${event.code}"]`);
+        if (notice) notice.hidden = false;
+        return;
+      }
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 5000);
     });
@@ -114,7 +122,7 @@ function follow(region) {
 
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
-    else refresh();
+    else if (!refused) refresh();
   }, 20000);
   connect();
 }

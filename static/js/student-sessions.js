@@ -17,6 +17,8 @@ function follow(root) {
   );
   let socket = null;
   let delay = 500;
+  // Tests drop the line as a network would, to see what the page does next.
+  window.studentSessions = { drop: () => socket && socket.close() };
 
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -43,7 +45,12 @@ function follow(root) {
     });
     socket.addEventListener("close", (event) => {
       delete root.dataset.connected;
-      if (event.code === 4401 || event.code === 4403) return; // signed out: nothing to follow
+      if (event.code === 4401 || event.code === 4403) {
+        // Refused (signed out, or no longer this student's): say so, and stop trying.
+        const notice = root.querySelector(`[data-refused="${event.code}"]`);
+        if (notice) notice.hidden = false;
+        return;
+      }
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 5000);
     });

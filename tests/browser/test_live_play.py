@@ -23,7 +23,9 @@ GAME_SECONDS = 60
 
 SETUP = """
 import json
-from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
+from tests.factories import (
+    make_class, make_match, make_session, make_student, make_teacher, session_cookie_for,
+)
 
 teacher = make_teacher(name="Ms Rivera")
 classroom = make_class(teacher)
@@ -36,11 +38,13 @@ mia = make_match(
     options={"pass_timeout_seconds": 5, "extra_time_seconds": 1}, label="Table 1",
 )
 aom = make_match(game="add_or_multiply", variant="standard", players=students, teacher=teacher)
+session = make_session(classroom)
 print(json.dumps({
     "students": [session_cookie_for(s) for s in students],
     "teacher": session_cookie_for(teacher),
     "mia": mia.pk,
     "aom": aom.pk,
+    "session": session.pk,
 }))
 """
 
@@ -317,3 +321,42 @@ def test_a_signed_out_play_page_says_so_and_stops_reconnecting(browser, server):
         assert len(sockets) == tries == 1
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("who", "path", "connected", "handle"),
+    [
+        ("student", "/me/", "[data-student-sessions][data-connected]", "studentSessions"),
+        (
+            "teacher",
+            "/teacher/sessions/{session}/",
+            "[data-live-region][data-connected]",
+            "sessionLive",
+        ),
+    ],
+)
+def test_a_signed_out_live_page_says_so_and_stops_reconnecting(
+    browser, server, who, path, connected, handle
+):
+    """The student's home page and the teacher's session page stopped following their socket on
+    4401 without a word; now they say so, with the way back, and try no more."""
+    cookie = server.made["students"][0] if who == "student" else server.made["teacher"]
+    context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en")
+    add_session_cookie(context, server.url, cookie)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        page.goto(server.url + path.format(session=server.made["session"]))
+        expect(page.locator(connected)).to_have_count(1)
+        notice = page.get_by_role("alert").filter(has_text="You are signed out.")
+        expect(notice).to_be_hidden()
+        context.clear_cookies()  # signed out (elsewhere, or the session expired)
+        page.evaluate(f"{handle}.drop()")
+        expect(notice).to_be_visible()
+        expect(notice.get_by_role("link", name="Sign in again")).to_have_attribute("href", "/")
+        page.wait_for_timeout(3000)  # the backoff would have retried several times by now
+        assert len(sockets) == 2  # the first socket, and the one refused
+    finally:
+        context.close()

@@ -26,7 +26,12 @@ def test_bench_progress_prints_its_figures_and_cleans_up(settings, tmp_path):
     assert [name for name, _, _ in pages] == [
         "class page, last 30 days",
         "class page, last 90 days",
+        "student page, last 30 days",
         "student page, last 90 days",
+        "class fact grids, last 30 days",
+        "class fact grids, last 90 days",
+        "games and time, last 30 days",
+        "games and time, last 90 days",
         "report list",
     ]
     assert all(int(queries) <= 20 for _, _, queries in pages)

@@ -29,7 +29,7 @@ from classroom.progress import rollup, services
 from classroom.services import classroom_add_student, classroom_create
 from engine.core import skill_tag
 from engine.mistakes import classify
-from games.models import Attempt, Match, MoveRecord
+from games.models import Attempt, Match, MoveRecord, Seat
 
 REPORT_TARGET_S = 10.0
 PAGE_TARGET_MS = 200.0
@@ -114,6 +114,11 @@ class Command(BaseCommand):
                 for _ in match_days
             )
             self.match_ids += [match.pk for match in matches]
+            # The student's seat at each (the games-and-time page counts games by seat).
+            Seat.objects.bulk_create(
+                Seat(match=match, index=0, user=student, name=student.display_name)
+                for match in matches
+            )
             moves = MoveRecord.objects.bulk_create(
                 MoveRecord(
                     match=match,
@@ -187,8 +192,33 @@ class Command(BaseCommand):
                 {"period": "90"},
             ),
             (
+                "student page, last 30 days",
+                reverse("classroom:progress_student", args=[classroom.pk, student.pk]),
+                {},
+            ),
+            (
                 "student page, last 90 days",
                 reverse("classroom:progress_student", args=[classroom.pk, student.pk]),
+                {"period": "90"},
+            ),
+            (
+                "class fact grids, last 30 days",
+                reverse("classroom:progress_class_facts", args=[classroom.pk]),
+                {},
+            ),
+            (
+                "class fact grids, last 90 days",
+                reverse("classroom:progress_class_facts", args=[classroom.pk]),
+                {"period": "90"},
+            ),
+            (
+                "games and time, last 30 days",
+                reverse("classroom:progress_class_activity", args=[classroom.pk]),
+                {},
+            ),
+            (
+                "games and time, last 90 days",
+                reverse("classroom:progress_class_activity", args=[classroom.pk]),
                 {"period": "90"},
             ),
             ("report list", reverse("classroom:progress_reports"), {}),

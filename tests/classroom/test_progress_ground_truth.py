@@ -18,6 +18,7 @@ import subprocess
 import zoneinfo
 from collections import Counter
 from dataclasses import dataclass
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -630,3 +631,62 @@ def test_period_figures_match_the_selector_period(lesson):
     with timezone.override(MADRID):
         monday = class_progress(classroom=classroom, period=Period(MONDAY, MONDAY))
     assert monday.total.attempts == sum(t.day == MONDAY for t in truths)
+
+
+def _table_fact(t: Truth):
+    """The fact grid cell an answer belongs to, worked out here: two numbers, 0-10 added or
+    1-10 multiplied."""
+    if len(t.operands) != 2 or not all(isinstance(n, int) for n in t.operands):
+        return None
+    a, b = t.operands
+    if t.operator == "+" and 0 <= a <= 10 and 0 <= b <= 10:
+        return f"{a} + {b}"
+    if t.operator == "x" and 1 <= a <= 10 and 1 <= b <= 10:
+        return f"{a} × {b}"
+    return None
+
+
+CELL = re.compile(r"(\d+ [+×] \d+): (?:(\w+), )?(\d+) of (?:the latest )?(\d+) right, (\d+) fluent")
+
+
+def test_the_fact_grids_and_levels(client, lesson):
+    classroom, students, truths = lesson
+    client.force_login(classroom.teacher)
+    period = {"period": "dates", "start": SUNDAY, "end": MONDAY}
+    everyone: dict[str, list[Truth]] = {}
+    for name, student in students.items():
+        html = unescape(
+            client.get(
+                reverse("classroom:progress_student", args=[classroom.pk, student.pk]), period
+            ).content.decode()
+        )
+        by_fact: dict[str, list[Truth]] = {}
+        for t in sorted((t for t in truths if t.student == name), key=lambda t: t.when):
+            fact = _table_fact(t)
+            if fact:
+                by_fact.setdefault(fact, []).append(t)
+                everyone.setdefault(fact, []).append(t)
+        expected = {}
+        for fact, answers in by_fact.items():
+            latest = answers[::-1][:10]
+            right = sum(t.correct for t in latest)
+            fluent = sum(t.correct and t.elapsed_ms <= 3000 for t in latest)
+            level = level_of(len(latest), right, fluent).capitalize()
+            expected[fact] = (level, str(right), str(len(latest)), str(fluent))
+        shown = {m[0]: m[1:] for m in CELL.findall(html)}
+        assert shown == expected, name
+        assert expected, name  # the lesson gives every student table facts
+    classes = unescape(
+        client.get(
+            reverse("classroom:progress_class_facts", args=[classroom.pk]), period
+        ).content.decode()
+    )
+    shown = {m[0]: m[2:] for m in CELL.findall(classes)}
+    assert shown == {
+        fact: (
+            str(sum(t.correct for t in answers)),
+            str(len(answers)),
+            str(sum(t.correct and t.elapsed_ms <= 3000 for t in answers)),
+        )
+        for fact, answers in everyone.items()
+    }

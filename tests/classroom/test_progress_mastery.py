@@ -144,6 +144,9 @@ def test_the_pages_show_levels_and_grids_to_screen_readers_too(client):
     assert "<h1>Tablas de Class" in spanish
     assert "<caption>Tabla de multiplicar, de 1 × 1 a 10 × 10</caption>" in spanish
     assert "3 + 4: 14 bien de 19, 8 con soltura" in spanish
+    # the legend, whose "%" signs Django doubles in its message ids
+    assert "Cada casilla es una operación" in spanish and "al menos el 80 % de" in spanish
+    assert "menos del 50 %" in spanish
 
 
 @pytest.mark.django_db

@@ -118,7 +118,7 @@ def test_spanish_says_points_and_new(client):
     changes = _skill_changes(page)
     assert changes["Suma hasta 10"] == "−10 puntos"
     assert changes["Multiplicación hasta 100"] == "nueva en este periodo"
-    assert "Cambio desde el periodo anterior" in page
+    assert 'Cambio<span class="visually-hidden"> desde el periodo anterior</span>' in page
 
 
 # --- games, time, lessons and homework ------------------------------------------------------------

@@ -4,9 +4,8 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from accounts.models import time_zone_names
 from accounts.pictures import PICTURES
-from classroom import selectors
+from classroom import bots, selectors
 from classroom.models import CLASS_CODE_LENGTH
-from engine.bots import LEVELS as BOT_LEVELS
 from games import catalog
 
 
@@ -50,13 +49,6 @@ class ClassroomCreateForm(forms.Form):
 
 def picture_choices():
     return [(key, emoji, label) for key, (emoji, label) in PICTURES.items()]
-
-
-BOT_LEVEL_LABELS = {
-    "random": _("Robot: plays at random"),
-    "easy": _("Robot: easy"),
-    "strong": _("Robot: strong"),
-}
 
 
 def variant_choices():
@@ -134,7 +126,13 @@ class MatchCreateForm(forms.Form):
         seat_choices = [
             ("", _("Nobody")),
             *student_groups,
-            (_("Robots"), [(f"bot:{level}", BOT_LEVEL_LABELS[level]) for level in BOT_LEVELS]),
+            (
+                _("Bots"),
+                [
+                    (f"bot:{level}", _("Bot: %(level)s") % {"level": label})
+                    for level, label in bots.level_choices()
+                ],
+            ),
         ]
         for index in range(self.spec.max_players):
             self.fields[f"seat_{index}"] = forms.ChoiceField(

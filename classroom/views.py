@@ -10,8 +10,8 @@ import engine
 from accounts import throttle
 from accounts.permissions import student_required, teacher_required
 from classroom import selectors, services
+from classroom.bots import bot_name
 from classroom.forms import (
-    BOT_LEVEL_LABELS,
     ClassCodeForm,
     ClassroomCreateForm,
     MatchCreateForm,
@@ -97,12 +97,13 @@ def match_new(request):
     game, variant = picked
     form = MatchCreateForm(request.POST or None, teacher=request.user, game=game, variant=variant)
     if request.method == "POST" and form.is_valid():
-        seats = [
-            SeatSpec(name=str(who), user=who)
-            if kind == "student"
-            else SeatSpec(name=str(BOT_LEVEL_LABELS[who]), bot_level=who)
-            for kind, who in form.cleaned_data["seats"]
-        ]
+        seats = []
+        for kind, who in form.cleaned_data["seats"]:
+            if kind == "student":
+                seats.append(SeatSpec(name=str(who), user=who))
+            else:
+                number = sum(1 for seat in seats if seat.bot_level) + 1
+                seats.append(SeatSpec(name=bot_name(number), bot_level=who))
         try:
             match = match_create(
                 game=game,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from classroom import bots
 from classroom.homework.services import (
     MAX_ITEMS,
     PUZZLE_GAME,
@@ -29,11 +30,6 @@ DIFFICULTY_LABELS = {
     3: _("3 — medium"),
     4: "4",
     5: _("5 — tricky"),
-}
-BOT_LEVEL_LABELS = {
-    "random": _("Beginner (plays at random)"),
-    "easy": _("Easy"),
-    "strong": _("Strong"),
 }
 YES_NO = {True: _("Yes"), False: _("No")}
 
@@ -164,8 +160,9 @@ class AssignmentForm(forms.Form):
     bot_level = forms.ChoiceField(
         label=_("Bots' level"),
         required=False,
-        choices=[(level, BOT_LEVEL_LABELS.get(level, level)) for level in engine.bots.LEVELS],
+        choices=bots.level_choices,
         initial="easy",
+        help_text=bots.LEVEL_HELP,
     )
 
     def __init__(self, *args, assignment: Assignment | None = None, locked: bool = False, **kw):

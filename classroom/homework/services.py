@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext as _
 
 import engine
+from classroom.bots import bot_name
 from classroom.models import Assignment, AssignmentWork, Classroom
 from engine import mia_solo
 from games import services as games_services
@@ -190,7 +190,7 @@ def assignment_delete(*, assignment: Assignment) -> None:
 def _seats(assignment: Assignment, student) -> list[SeatSpec]:
     seats = [SeatSpec(name=student.display_name or str(student), user=student)]
     seats += [
-        SeatSpec(name=_("Bot %(number)s") % {"number": n}, bot_level=assignment.bot_level)
+        SeatSpec(name=bot_name(n), bot_level=assignment.bot_level)
         for n in range(1, assignment.players)
     ]
     return seats

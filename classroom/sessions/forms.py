@@ -8,17 +8,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from classroom import bots
 from classroom.sessions.selectors import game_and_variant_title
-from engine.bots import LEVELS as BOT_LEVELS
 from games import catalog
 
 DEFAULT_TABLE_SIZE = 4
-
-BOT_LEVEL_LABELS = {
-    "random": _("Beginner (makes many mistakes)"),
-    "easy": _("Easy"),
-    "strong": _("Strong"),
-}
 
 
 def variant_key(game: str, variant: str) -> str:
@@ -66,7 +60,12 @@ class SessionCreateForm(forms.Form):
         initial=DEFAULT_TABLE_SIZE,
         help_text=_("Students are dealt to tables of this size; empty seats are taken by bots."),
     )
-    bot_level = forms.ChoiceField(label=_("Bots' level"), initial="easy")
+    bot_level = forms.ChoiceField(
+        label=_("Bots' level"),
+        initial="easy",
+        choices=bots.level_choices,
+        help_text=bots.LEVEL_HELP,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -100,9 +99,6 @@ class SessionCreateForm(forms.Form):
                 )
             groups.append((catalog.game_title(slug), choices))
         self.fields["variant"].choices = groups
-        self.fields["bot_level"].choices = [
-            (level, BOT_LEVEL_LABELS.get(level, level)) for level in BOT_LEVELS
-        ]
 
     def option_groups(self):
         """Per variant: its key, title, player range and bound option fields (for the template)."""

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import engine
+from classroom.bots import bot_name
 from classroom.models import ClassSession, SessionPlace, SessionTable
 from classroom.progress.numbers import judged_percent, percent, too_few
 from games import catalog
@@ -368,7 +369,7 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
                 if place
                 else _("Removed player")
                 if removed
-                else _("Bot %(number)s") % {"number": bot_number},
+                else bot_name(bot_number),
                 "bot": place is None and not removed,
                 "removed": removed,
                 "score": scores[index] if scores and index < len(scores) else None,

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
     Enrollment,
@@ -293,9 +294,7 @@ def _open_table(session: ClassSession, table: SessionTable, teacher) -> None:
             seats.append(SeatSpec(name=student.display_name or student.username, user=student))
         else:
             bots += 1
-            seats.append(
-                SeatSpec(name=_("Bot %(number)s") % {"number": bots}, bot_level=session.bot_level)
-            )
+            seats.append(SeatSpec(name=bot_name(bots), bot_level=session.bot_level))
     match = match_create(
         game=session.game,
         variant=session.variant,

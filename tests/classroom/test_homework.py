@@ -313,8 +313,14 @@ def test_games_against_bots_seat_the_student_first_and_bots_of_the_level(client,
     match = Match.objects.get(pk=match_id_of(play(client, assignment)))
     assert match.seed == assignment.items[0]["seed"]
     assert match.options["pass_timeout_seconds"] == 30
-    seats = list(Seat.objects.filter(match=match).values_list("index", "user_id", "bot_level"))
-    assert seats == [(0, ana.pk, ""), (1, None, "strong"), (2, None, "strong")]
+    seats = list(
+        Seat.objects.filter(match=match).values_list("index", "user_id", "bot_level", "name")
+    )
+    assert seats == [
+        (0, ana.pk, "", ana.display_name or str(ana)),
+        (1, None, "strong", "Pixel"),
+        (2, None, "strong", "Bolt"),
+    ]
 
 
 def test_a_student_may_open_a_chosen_item(client, classroom, ana):

@@ -207,4 +207,4 @@ def test_a_deleted_students_seat_in_a_session_history_is_a_removed_player_not_a_
     [table] = session_selectors.session_monitor(session=session)["tables"]
     names = [(seat["name"], seat["bot"]) for seat in table["seats"]]
     assert ("Removed player", False) in names and ("Ben", False) in names
-    assert [name for name, bot in names if bot] == ["Bot 1"]
+    assert [name for name, bot in names if bot] == ["Pixel"]

@@ -218,13 +218,13 @@ def test_start_opens_one_match_per_table_with_bots_in_the_empty_seats():
             ("Student 01", True, ""),
             ("Student 03", True, ""),
             ("Student 05", True, ""),
-            ("Bot 1", False, "strong"),
+            ("Pixel", False, "strong"),
         ],
         2: [
             ("Student 02", True, ""),
             ("Student 04", True, ""),
-            ("Bot 1", False, "strong"),
-            ("Bot 2", False, "strong"),
+            ("Pixel", False, "strong"),
+            ("Bolt", False, "strong"),
         ],
     }
 
@@ -461,7 +461,7 @@ def test_monitor_tables_and_leaderboard():
     assert [t["label"] for t in tables] == ["Table 1", "Table 2"]
     assert [(s["name"], s["bot"], s["score"]) for s in tables[1]["seats"]] == [
         ("Student 02", False, 0),
-        ("Bot 1", True, 0),
+        ("Pixel", True, 0),
     ]
     assert tables[0]["status"] == "playing" and tables[0]["watch_url"].endswith("/watch/")
 
@@ -480,7 +480,7 @@ def test_monitor_in_the_lobby_shows_who_is_present_and_the_plan():
     ]
     assert [[s["name"] for s in t["seats"]] for t in snapshot["tables"]] == [
         ["Student 01", "Student 03"],
-        ["Student 02", "Bot 1"],
+        ["Student 02", "Pixel"],
     ]
     assert snapshot["tables"][0]["match_id"] is None
 

@@ -190,6 +190,26 @@ def test_new_match_creates_the_table_with_the_chosen_seats(client, table):
     assert match.state["players"] == 3
 
 
+def test_two_bots_at_a_teachers_table_have_distinct_names(client, table):
+    teacher, _, ana, _, _, _ = table
+    client.force_login(teacher)
+    client.post(
+        f"{NEW}?variant=mia:canada47",
+        {
+            "seat_0": "bot:easy",
+            "seat_1": f"student:{ana.pk}",
+            "seat_2": "bot:easy",
+            "option_target": "47",
+            "option_pass_timeout_seconds": "25",
+            "option_extra_time_seconds": "5",
+            "option_first_player": "seat0",
+        },
+    )
+    match = Match.objects.exclude(pk=table[-1].pk).get()
+    names = list(match.seats.order_by("index").values_list("name", flat=True))
+    assert names == ["Pixel", str(ana), "Bolt"]
+
+
 def test_new_match_shows_the_engines_verdict_on_a_bad_option(client, table):
     teacher, _, ana, ben, _, _ = table
     client.force_login(teacher)

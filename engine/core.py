@@ -224,6 +224,25 @@ class Outcome:
     scores: list[int]
     winners: list[int]
 
+    def as_dict(self) -> dict[str, list[int]]:
+        """As views and the stored match show it, with each seat's place for a podium."""
+        return {"scores": self.scores, "winners": self.winners, "places": places(self)}
+
+
+def places(outcome: Outcome) -> list[int]:
+    """Each seat's place, 1 for the winners (who share it), then by score, highest first, equal
+    scores sharing a place and the next place skipped (1, 2, 2, 4), as a podium reads. Winners
+    come first even where a game's winner is not the top scorer (SUM ends when a pile is gone)."""
+
+    def ahead(a: int, b: int) -> bool:
+        a_won, b_won = a in outcome.winners, b in outcome.winners
+        if a_won != b_won:
+            return a_won
+        return not a_won and outcome.scores[a] > outcome.scores[b]
+
+    seats = range(len(outcome.scores))
+    return [1 + sum(ahead(other, seat) for other in seats) for seat in seats]
+
 
 def outcome_from_scores(scores: list[int]) -> Outcome:
     """Most points wins; ties share (every game's ruling)."""
@@ -409,9 +428,7 @@ class Game:
             "seat": seat,
             "active": sorted(self.active(state)) if outcome is None else [],
             "deadline": self.deadline(state) if outcome is None else None,
-            "outcome": None
-            if outcome is None
-            else {"scores": outcome.scores, "winners": outcome.winners},
+            "outcome": None if outcome is None else outcome.as_dict(),
         }
         view.update(self._view(state, seat))
         return view

@@ -604,7 +604,7 @@ def _save(match: Match, rules, state, statements: list[Statement]) -> None:
     outcome = rules.outcome(state)
     if outcome is not None:
         match.status = Match.Status.FINISHED
-        match.outcome = {"scores": outcome.scores, "winners": outcome.winners}
+        match.outcome = outcome.as_dict()
         match.finished_at = match.updated_at
         match.wake_at_ms = None
         match.bot_plan = {}

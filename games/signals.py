@@ -8,6 +8,9 @@ the event loop, on a connection of its own (games/async_db.py).
 ``match_changed`` is sent after the commit, with the new version, for live displays. A server sends
 it for every move on its event loop (``asend``): a receiver that runs for every move should be a
 coroutine, or each move costs a thread.
+``play_page_links`` is sent when a play page is rendered: a receiver returns where the person may
+go once the game is over (``[{"label": ..., "url": ...}]``, the most likely first), since only
+the layers above know the lesson or the homework a match belongs to.
 """
 
 from django.dispatch import Signal
@@ -17,3 +20,5 @@ from django.dispatch import Signal
 attempts_recorded = Signal()
 # sender=None; kwargs: match_id, version, events (one send per new version, in order)
 match_changed = Signal()
+# sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"}
+play_page_links = Signal()

@@ -6,8 +6,10 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from games import catalog, selectors
+from games import catalog, selectors, signals
 from games.models import Match
 
 
@@ -31,6 +33,17 @@ def watch(request, match_id: int):
     return _page(request, access, watch=True)
 
 
+def _next_links(match_id: int, user) -> list[dict]:
+    links = []
+    for _receiver, answer in signals.play_page_links.send(
+        sender=None, match_id=match_id, user=user
+    ):
+        links.extend(
+            {"label": str(link["label"]), "url": str(link["url"])} for link in answer or ()
+        )
+    return links or [{"label": _("Back to your home page"), "url": reverse("home")}]
+
+
 def _page(request, access: selectors.MatchAccess, *, watch: bool):
     variant, label = Match.objects.filter(pk=access.match_id).values_list("variant", "label").get()
     config = {
@@ -42,6 +55,7 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         "label": label,
         "socket_path": f"/ws/match/{access.match_id}/",
         "watch": watch,
+        "next": _next_links(access.match_id, request.user),
     }
     game_title = catalog.game_title(access.game)
     variant_title = catalog.variant_title(access.game, variant)

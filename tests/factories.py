@@ -53,6 +53,31 @@ def make_match(game="mia", variant="express", players=(), bots=(), teacher=None,
     return match_create(game=game, variant=variant, seats=seats, created_by=teacher, **kwargs)
 
 
+def finish_match_by_bots(match, level="easy", seed=None):
+    """Plays ``match`` to its end with bots of ``level`` in every seat (engine.simulate, from the
+    match's own state) and stores the end as a finished match, as the services would."""
+    import random
+
+    from django.utils import timezone
+
+    import engine
+    from engine.simulate import bot_chooser, play
+
+    rules = engine.get_game(match.game)
+    state = rules.load(match.state)
+    players = state.players
+    end = play(rules, state, [bot_chooser(level)] * players, random.Random(seed or match.seed))
+    match.state = rules.dump(end.state)
+    match.version = end.state.version
+    match.status = match.Status.FINISHED
+    match.outcome = end.outcome.as_dict()
+    match.finished_at = timezone.now()
+    match.wake_at_ms = None
+    match.bot_plan = {}
+    match.save()
+    return end.outcome
+
+
 def make_assignment(classroom, title="Homework", spec=None, due_in_days=7, seed=1):
     """An assignment through the homework service: by default two 3x3 puzzles of difficulty 1,
     due in a week, dealt from a fixed seed."""

@@ -24,6 +24,8 @@ import engine
 from classroom.bots import bot_name
 from classroom.models import ClassSession, SessionPlace, SessionTable
 from classroom.progress.numbers import judged_percent, percent, too_few
+from engine.core import Outcome
+from engine.core import places as places_of
 from games import catalog
 from games.models import Attempt, Match, MoveRecord
 
@@ -325,6 +327,17 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
     }
 
 
+def place_label(place: int) -> str:
+    """ "1st", "2nd", … as the play page's podium writes them."""
+    if place == 1:
+        return _("1st")
+    if place == 2:
+        return _("2nd")
+    if place == 3:
+        return _("3rd")
+    return _("%(place)sth") % {"place": place}
+
+
 def _name(user) -> str:
     return user.display_name or user.username
 
@@ -333,7 +346,7 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
     students = {place.seat: place for place in table.places.all()}
     match: Match | None = table.match
     active: frozenset[int] = frozenset()
-    scores = winners = None
+    scores = winners = places = None
     status = None
     if match is not None:
         status = match.status
@@ -341,6 +354,8 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
         state = rules.load(match.state)
         if match.outcome:
             scores, winners = match.outcome["scores"], match.outcome["winners"]
+            # Matches finished before places were stored get them from the same rule.
+            places = match.outcome.get("places") or places_of(Outcome(scores, winners))
         else:
             scores = _live_scores(rules.view(state, None))
             if match.is_playing:
@@ -358,6 +373,7 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
         if place is None and not removed:
             bot_number += 1
         waiting = None
+        rank = places[index] if places and index < len(places) else None
         if place is not None and match is not None and index in active:
             waiting = _waiting_seconds(match, index, last_move, now)
         seats.append(
@@ -374,10 +390,15 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
                 "removed": removed,
                 "score": scores[index] if scores and index < len(scores) else None,
                 "winner": bool(winners and index in winners),
+                "rank": rank,
+                "rank_label": place_label(rank) if rank else "",
                 "active": index in active,
                 "waiting_seconds": waiting,
             }
         )
+    if places:
+        # A finished table reads as its podium: first place at the top, ties in seat order.
+        seats.sort(key=lambda seat: (seat["rank"] or len(places) + 1, seat["seat"]))
     return {
         "number": table.number,
         "label": _("Table %(number)s") % {"number": table.number},

@@ -20,7 +20,7 @@ from tests.classroom.sessions_helpers import (
     seat_of,
     started_session,
 )
-from tests.factories import make_class, make_session, make_student
+from tests.factories import finish_match_by_bots, make_class, make_session, make_student
 
 pytestmark = pytest.mark.django_db
 
@@ -464,6 +464,22 @@ def test_monitor_tables_and_leaderboard():
         ("Pixel", True, 0),
     ]
     assert tables[0]["status"] == "playing" and tables[0]["watch_url"].endswith("/watch/")
+
+
+def test_a_finished_table_reads_as_its_podium():
+    _classroom, students, session = started_session(3, table_size=4)
+    match, _seat = seat_of(session, students[0])
+    outcome = finish_match_by_bots(match, seed=5)
+    snapshot, _by_name = figures(session)
+    seats = snapshot["tables"][0]["seats"]
+    ranks = [seat["rank"] for seat in seats]
+    assert ranks == sorted(ranks) and sorted(ranks) == sorted(outcome.as_dict()["places"])
+    for seat in seats:
+        assert seat["rank"] == outcome.as_dict()["places"][seat["seat"]]
+        assert seat["rank_label"] == {1: "1st", 2: "2nd", 3: "3rd"}.get(
+            seat["rank"], f"{seat['rank']}th"
+        )
+    assert snapshot["tables"][0]["status"] == "finished"
 
 
 def test_monitor_in_the_lobby_shows_who_is_present_and_the_plan():

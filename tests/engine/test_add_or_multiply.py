@@ -352,7 +352,11 @@ def test_rulebook_game_ends_after_five_rounds():
     assert GAME.hint(state, BRIAN) is None
     raises(state, BRIAN, choose(BRIAN, {SUSIE: 0, TED: 0}, "A"), "game_over")
     view = GAME.view(state, None)
-    assert view["outcome"] == {"scores": [24, 38, 19], "winners": [SUSIE]}
+    assert view["outcome"] == {
+        "scores": [24, 38, 19],
+        "winners": [SUSIE],
+        "places": [2, 1, 3],
+    }
     assert view["phase"] == "over"
 
 

@@ -785,7 +785,11 @@ def test_ruling_express_ends_when_the_number_deck_runs_out():
     assert GAME.outcome(step.state).winners == [0]
     assert GAME.active(step.state) == frozenset()
     assert GAME.deadline(step.state) is None
-    assert GAME.view(step.state, None)["outcome"] == {"scores": [1, 0], "winners": [0]}
+    assert GAME.view(step.state, None)["outcome"] == {
+        "scores": [1, 0],
+        "winners": [0],
+        "places": [1, 2],
+    }
     with pytest.raises(IllegalMove) as error:
         GAME.apply(step.state, 1, PASS, 2500)
     assert error.value.code == "game_over"

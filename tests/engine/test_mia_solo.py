@@ -466,7 +466,7 @@ def test_ruling_won_when_the_square_is_empty():
     ]
     assert GAME.active(step.state) == frozenset()
     assert GAME.legal_moves(step.state, 0) == []
-    assert GAME.view(step.state, None)["outcome"] == {"scores": [3], "winners": [0]}
+    assert GAME.view(step.state, None)["outcome"] == {"scores": [3], "winners": [0], "places": [1]}
 
 
 @pytest.mark.parametrize(("swaps", "stars"), [(0, 3), (1, 2), (2, 2), (3, 1), (9, 1)])

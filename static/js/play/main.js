@@ -20,6 +20,7 @@
 import { arrowKeys, h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { MatchSocket } from "./socket.js";
+import { Sounds } from "./sound.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
 const LOG_LENGTH = 40;
@@ -65,6 +66,11 @@ function sharedErrorMessage(code) {
       return null;
   }
 }
+
+const sounds = new Sounds({
+  role: config.seat === null ? "watch" : "play",
+  defaultOn: config.seat !== null,
+});
 
 const shell = {
   renderer: null,
@@ -163,6 +169,7 @@ function onState(message) {
   ctx.view = message.view;
   // Described first: a renderer may keep what an event says for the board (a wrong claim's why).
   const sentences = describeEvents(message.events || []);
+  if (rightAnswerOfMine(message.events || [])) sounds.play("right");
   renderBoard();
   const ending = renderChrome();
   if (ending) sentences.push(ending);
@@ -230,7 +237,15 @@ function renderBoard() {
   const key = focusedKey();
   ctx._focusKey = key;
   shell.renderer.render(board, shell.view, ctx);
-  restoreFocus(key);
+  const over = Boolean(shell.view.outcome);
+  board.classList.toggle("is-over", over);
+  // Once the game is over nothing on the table may be played (a renderer need not know).
+  if (over) for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
+  else restoreFocus(key);
+}
+
+function rightAnswerOfMine(events) {
+  return events.some((e) => e.type === "attempt" && e.seat === config.seat && e.correct);
 }
 
 function seatScores(view) {
@@ -312,6 +327,62 @@ function defaultResult(view) {
     : interpolate(gettext("It is a tie: %(names)s share the win!"), { names }, true);
 }
 
+function ordinal(place) {
+  if (place === 1) return gettext("1st");
+  if (place === 2) return gettext("2nd");
+  if (place === 3) return gettext("3rd");
+  return interpolate(gettext("%(place)sth"), { place }, true);
+}
+
+// Seats in the order of their places (ties share a place), from the server's outcome.
+function standings(outcome) {
+  const scores = outcome.scores || [];
+  const winners = outcome.winners || [];
+  const places = outcome.places || scores.map((_, seat) => (winners.includes(seat) ? 1 : 2));
+  return config.seats
+    .map((seat) => ({ seat, place: places[seat.seat], points: scores[seat.seat] }))
+    .sort((a, b) => a.place - b.place || a.seat.seat - b.seat.seat);
+}
+
+function podium(outcome) {
+  return h(
+    "ol",
+    { class: "podium", "aria-label": gettext("Final places") },
+    standings(outcome).map(({ seat, place, points }) =>
+      h(
+        "li",
+        {
+          class: `podium-row place-${Math.min(place, 4)}${ctx.isMe(seat.seat) ? " is-me" : ""}`,
+          dataset: { place: String(place), seat: String(seat.seat) },
+        },
+        h("span", { class: "podium-rank" }, ordinal(place)),
+        " ",
+        h("span", { class: "podium-name" }, seat.name),
+        " ",
+        h(
+          "span",
+          { class: "podium-points" },
+          points === undefined || points === null
+            ? "–"
+            : interpolate(ngettext("%(points)s point", "%(points)s points", points), { points }, true),
+        ),
+      ),
+    ),
+  );
+}
+
+function nextLinks() {
+  const links = config.next || [];
+  if (links.length === 0) return null;
+  return h(
+    "p",
+    { class: "result-next" },
+    links.map((link, index) =>
+      h("a", { href: link.url, class: index === 0 ? "button" : "button button-secondary" }, link.label),
+    ),
+  );
+}
+
 // Returns the closing sentence the first time the result is shown, for the log and the announcer.
 function renderResult(view) {
   const box = $("play-result");
@@ -320,31 +391,47 @@ function renderResult(view) {
     return null;
   }
   const sentence = (shell.renderer.result && shell.renderer.result(view, ctx)) || defaultResult(view);
-  const scores = view.outcome.scores || [];
   const already = box.dataset.shown === "true";
+  const heading = h("h2", { tabindex: "-1" }, gettext("Game over"));
   box.replaceChildren(
-    h("h2", {}, gettext("Game over")),
+    heading,
     h("p", { class: "result-sentence" }, sentence),
-    h(
-      "ol",
-      { class: "result-scores" },
-      config.seats.map((seat) =>
-        h(
-          "li",
-          {},
-          interpolate(
-            gettext("%(name)s: %(points)s"),
-            { name: seat.name, points: scores[seat.seat] ?? "–" },
-            true,
-          ),
-        ),
-      ),
-    ),
+    config.seats.length > 1 ? podium(view.outcome) : null,
+    nextLinks(),
   );
   box.hidden = false;
   if (already) return null;
   box.dataset.shown = "true";
+  celebrate(box, view.outcome);
+  // The control that had the focus is disabled now: the keyboard goes on from the result.
+  if (!document.activeElement || document.activeElement === document.body || board.contains(document.activeElement)) {
+    heading.focus({ preventScroll: true });
+  }
   return sentence;
+}
+
+function celebrate(box, outcome) {
+  const winners = outcome.winners || [];
+  const won = config.seat !== null ? winners.includes(config.seat) : winners.length > 0;
+  if (!won) return;
+  // The motion itself is CSS, inside prefers-reduced-motion: no-preference.
+  box.classList.add("is-celebrating");
+  sounds.play("win");
+}
+
+function renderSoundToggle() {
+  const button = $("play-sound");
+  if (!button) return;
+  const paint = () => {
+    button.setAttribute("aria-pressed", String(sounds.on));
+    button.textContent = sounds.on ? gettext("Sound: on") : gettext("Sound: off");
+  };
+  paint();
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    sounds.toggle();
+    paint();
+  });
 }
 
 function tickCountdown() {
@@ -429,9 +516,10 @@ async function start() {
     $("play-status").textContent = gettext("This game cannot be shown. Reload the page.");
     return;
   }
+  renderSoundToggle();
   socket.connect();
   // Tests and curious teachers can look at the shell from the console.
-  globalThis.playShell = { ctx, shell, socket };
+  globalThis.playShell = { ctx, shell, socket, sounds };
 }
 
 start();

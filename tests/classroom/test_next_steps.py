@@ -1,0 +1,53 @@
+"""Where the play page sends each reader once the game is over: back to the lesson for a child at
+a session's table, back to the session for its teacher, back to the homework for homework."""
+
+import pytest
+from django.urls import reverse
+
+from classroom.homework.services import work_next
+from tests.classroom.sessions_helpers import seat_of, started_session
+from tests.factories import make_assignment, make_class, make_student, make_teacher
+from tests.games.test_pages import page_config
+
+pytestmark = pytest.mark.django_db
+
+
+def next_links(client, user, match_id, view="games:play"):
+    client.force_login(user)
+    return page_config(client.get(reverse(view, args=[match_id])))["next"]
+
+
+def test_a_session_table_leads_back_to_the_lesson_and_the_session(client):
+    classroom, students, session = started_session(2, table_size=2)
+    match, _seat = seat_of(session, students[0])
+    assert next_links(client, students[0], match.pk) == [
+        {"label": "Back to the lesson", "url": reverse("classroom:student_home")}
+    ]
+    assert next_links(client, classroom.teacher, match.pk, "games:watch") == [
+        {
+            "label": "Back to the session",
+            "url": reverse("classroom:sessions_detail", args=[session.pk]),
+        }
+    ]
+
+
+def test_homework_leads_back_to_the_homework(client):
+    classroom = make_class(make_teacher())
+    ana = make_student(classroom, "Ana")
+    assignment = make_assignment(classroom)
+    work = work_next(assignment=assignment, student=ana)
+    assert next_links(client, ana, work.match_id) == [
+        {
+            "label": "Back to your homework",
+            "url": reverse("classroom:homework_student", args=[assignment.pk]),
+        }
+    ]
+
+
+def test_spanish_readers_get_the_links_in_spanish(client, settings):
+    classroom, students, session = started_session(2, table_size=2)
+    match, _seat = seat_of(session, students[0])
+    client.force_login(students[0])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    config = page_config(client.get(reverse("games:play", args=[match.pk])))
+    assert config["next"][0]["label"] == "Volver a la clase"

@@ -179,7 +179,11 @@ def _tell_the_teaching_layer(match_id: int, changes) -> None:
     # the receivers here.
     for change in changes:
         signals.match_changed.send(
-            sender=None, match_id=match_id, version=change.version, events=change.events
+            sender=None,
+            match_id=match_id,
+            version=change.version,
+            events=change.events,
+            finished=change.finished,
         )
 
 
@@ -194,7 +198,11 @@ async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:
     # function would go to a thread, one per move.
     for change in changes:
         await signals.match_changed.asend(
-            sender=None, match_id=match_id, version=change.version, events=change.events
+            sender=None,
+            match_id=match_id,
+            version=change.version,
+            events=change.events,
+            finished=change.finished,
         )
 
 

@@ -66,6 +66,7 @@ class Change:
     events: list
     actor_seat: int | None
     client_id: str = ""
+    finished: bool = False  # this version ended the game
 
 
 @dataclass
@@ -500,6 +501,7 @@ def _record(
         events=step.events,
         actor_seat=seat,
         client_id=client_id,
+        finished=rules.outcome(step.state) is not None,
     )
 
 

@@ -18,7 +18,8 @@ from django.dispatch import Signal
 # sender=Match; kwargs: match (the Match row), attempts (its Attempt rows, about to be saved),
 # statements (the list of the move's (sql, params) writes, to add to)
 attempts_recorded = Signal()
-# sender=None; kwargs: match_id, version, events (one send per new version, in order)
+# sender=None; kwargs: match_id, version, events, finished (this version ended the game); one send
+# per new version, in order
 match_changed = Signal()
 # sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"}
 play_page_links = Signal()

@@ -11,6 +11,7 @@ from django.dispatch import receiver
 
 from classroom.models import SessionTable
 from classroom.sessions import push
+from classroom.sessions.services import session_finish_if_done
 from games.signals import match_changed
 
 # match id -> its session's id, or None for a match outside any session. A match joins its
@@ -65,9 +66,9 @@ def forget_sessions_of_matches() -> None:
 
 
 @receiver(match_changed, dispatch_uid="classroom.sessions.match_changed")
-async def tell_the_session_monitor(sender, match_id, version, events, **kwargs):
+async def tell_the_session_monitor(sender, match_id, version, events, finished=False, **kwargs):
     """Sent after the commit, once per new version: the session's monitor sockets look again
-    (they throttle themselves).
+    (they throttle themselves). A table's last move may end the whole session.
 
     Asynchronous: a server hears of every move on its event loop, where a thread for each one
     slowed the moves themselves (docs/capacity.md); only a match's first move in a process reads
@@ -75,5 +76,17 @@ async def tell_the_session_monitor(sender, match_id, version, events, **kwargs):
     session_id = _known_session_of_match(match_id)
     if session_id is _UNKNOWN:
         session_id = await sync_to_async(_read_session_of_match)(match_id)
-    if session_id is not None:
-        await push.send(push.session_group(session_id), {"type": "sessions.changed"})
+    if session_id is None:
+        return
+    if finished:
+        # Once per table; the session's own news goes out on that commit.
+        await sync_to_async(_finish_session_if_done)(session_id)
+    await push.send(push.session_group(session_id), {"type": "sessions.changed"})
+
+
+def _finish_session_if_done(session_id: int) -> None:
+    try:
+        session_finish_if_done(session_id=session_id)
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()

@@ -137,6 +137,11 @@ def student_open_sessions(*, student) -> list[dict]:
     ]
 
 
+def tables_playing(*, session: ClassSession) -> int:
+    """How many of the session's tables are still playing."""
+    return SessionTable.objects.filter(session=session, match__status=Match.Status.PLAYING).count()
+
+
 def student_table(*, session: ClassSession, student) -> int | None:
     """The match of the student's table in the session, once it has started."""
     return (

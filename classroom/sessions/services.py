@@ -94,13 +94,15 @@ def session_join(*, session: ClassSession, student) -> SessionPresence:
 
 
 @transaction.atomic
-def session_deal(*, session: ClassSession) -> None:
-    """Deal the present students to tables afresh (in the order they joined), undoing moves."""
+def session_deal(*, session: ClassSession) -> bool:
+    """Deal the present students to tables afresh (in the order they joined), undoing moves.
+    Returns whether tables had been dealt before (the teacher's message says "again" only then)."""
     session = _locked(session)
     _require_lobby(session)
-    session.tables.all().delete()
+    dealt_before, _deleted = session.tables.all().delete()
     _deal(session, _present_student_ids(session))
     push.session_changed(session.pk)
+    return dealt_before > 0
 
 
 @transaction.atomic
@@ -209,6 +211,76 @@ def session_end(*, session: ClassSession) -> ClassSession:
     push.sessions_changed_for_class(session.classroom_id)
     push.session_changed(session.pk)
     return session
+
+
+@transaction.atomic
+def session_finish_if_done(*, session_id: int) -> bool:
+    """Ends a playing session whose every table has ended (finished, or stopped), as the teacher
+    would: the students' home pages stop offering "Go to your table". Called after each match's
+    last move commits; the row lock makes the last of several tables ending at once the one that
+    sees them all ended. Returns whether it ended the session."""
+    session = (
+        ClassSession.objects.select_for_update()
+        .filter(pk=session_id, status=ClassSession.Status.PLAYING)
+        .first()
+    )
+    if session is None:
+        return False
+    tables = SessionTable.objects.filter(session=session, match__isnull=False)
+    if not tables.exists() or tables.filter(match__status=Match.Status.PLAYING).exists():
+        return False
+    session.status = ClassSession.Status.ENDED
+    session.ended_at = timezone.now()
+    session.save(update_fields=["status", "ended_at"])
+    push.sessions_changed_for_class(session.classroom_id)
+    push.session_changed(session.pk)
+    return True
+
+
+@transaction.atomic
+def session_next_round(*, session: ClassSession) -> ClassSession:
+    """Another round of an ended session: a new session of the same game, options and bots, the
+    same students at the same tables and seats, started at once (their home pages offer their new
+    table). Students who have left the class since are left out."""
+    session = _locked(session)
+    if session.status != ClassSession.Status.ENDED:
+        raise SessionError("not_ended", _("Finish this round before starting another."))
+    enrolled = set(
+        Enrollment.objects.filter(classroom_id=session.classroom_id).values_list(
+            "student_id", flat=True
+        )
+    )
+    plan = [
+        (place.table.number, place.seat, place.student_id)
+        for place in SessionPlace.objects.filter(table__session=session)
+        .select_related("table")
+        .order_by("table__number", "seat")
+        if place.student_id in enrolled
+    ]
+    if not plan:
+        raise SessionError("nobody_present", _("Nobody sat at a table in this round."))
+    following = ClassSession.objects.create(
+        classroom=session.classroom,
+        game=session.game,
+        variant=session.variant,
+        options=session.options,
+        table_size=session.table_size,
+        bot_level=session.bot_level,
+    )
+    SessionPresence.objects.bulk_create(
+        SessionPresence(session=following, student_id=student_id) for _t, _s, student_id in plan
+    )
+    tables = {
+        number: SessionTable.objects.create(session=following, number=number)
+        for number in sorted({number for number, _s, _id in plan})
+    }
+    SessionPlace.objects.bulk_create(
+        SessionPlace(table=tables[number], seat=seat, student_id=student_id)
+        for number, seat, student_id in plan
+    )
+    session_start(session=following)
+    following.refresh_from_db()
+    return following
 
 
 # --- the parts -----------------------------------------------------------------------------------

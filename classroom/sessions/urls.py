@@ -30,6 +30,11 @@ urlpatterns = [
         name="sessions_seat_late",
     ),
     path("teacher/sessions/<int:session_id>/end/", views.sessions_end, name="sessions_end"),
+    path(
+        "teacher/sessions/<int:session_id>/next-round/",
+        views.sessions_next_round,
+        name="sessions_next_round",
+    ),
     # Students: under /me/ (``student/<code>/`` is the sign-in flow).
     path("me/sessions/<int:session_id>/", views.sessions_lobby, name="sessions_lobby"),
     path("me/sessions/<int:session_id>/join/", views.sessions_join, name="sessions_join"),

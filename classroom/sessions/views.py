@@ -157,12 +157,16 @@ def _act(request, session_id, action, done: str):
 @teacher_required
 @require_POST
 def sessions_deal(request, session_id):
-    return _act(
-        request,
-        session_id,
-        lambda session: services.session_deal(session=session),
-        _("The tables were dealt again."),
-    )
+    session = _teacher_session(request, session_id)
+    try:
+        again = services.session_deal(session=session)
+    except services.SessionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("The tables were dealt again.") if again else _("The tables were dealt.")
+        )
+    return redirect("classroom:sessions_detail", session_id=session.pk)
 
 
 @teacher_required
@@ -210,14 +214,42 @@ def sessions_seat_late(request, session_id):
 
 
 @teacher_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def sessions_end(request, session_id):
+    """GET asks first (ending stops every table still playing); POST ends."""
+    session = _teacher_session(request, session_id)
+    if request.method == "GET":
+        if session.status == ClassSession.Status.ENDED:
+            return redirect("classroom:sessions_detail", session_id=session.pk)
+        return render(
+            request,
+            "classroom/sessions/end_confirm.html",
+            {
+                "session": session,
+                "classroom": session.classroom,
+                "title": selectors.session_title(session),
+                "playing": selectors.tables_playing(session=session),
+            },
+        )
     return _act(
         request,
         session_id,
         lambda session: services.session_end(session=session),
         _("The session has ended."),
     )
+
+
+@teacher_required
+@require_POST
+def sessions_next_round(request, session_id):
+    session = _teacher_session(request, session_id)
+    try:
+        following = services.session_next_round(session=session)
+    except services.SessionError as error:
+        messages.error(request, error.message)
+        return redirect("classroom:sessions_detail", session_id=session.pk)
+    messages.success(request, _("A new round has started at the same tables."))
+    return redirect("classroom:sessions_detail", session_id=following.pk)
 
 
 # --- students ------------------------------------------------------------------------------------

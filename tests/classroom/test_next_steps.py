@@ -45,7 +45,7 @@ def test_homework_leads_back_to_the_homework(client):
 
 
 def test_spanish_readers_get_the_links_in_spanish(client, settings):
-    classroom, students, session = started_session(2, table_size=2)
+    _classroom, students, session = started_session(2, table_size=2)
     match, _seat = seat_of(session, students[0])
     client.force_login(students[0])
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"

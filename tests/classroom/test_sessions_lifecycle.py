@@ -1,0 +1,126 @@
+"""A session's life after the start (issue 15): it finishes by itself when every table has ended,
+the teacher may play another round at the same tables, ending asks first, and the deal's message
+is true."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+import engine
+from classroom.models import ClassSession, SessionPlace
+from classroom.sessions import selectors, services
+from games.models import Match
+from games.services import match_abandon, submit_move
+from tests.classroom.sessions_helpers import joined_session, seat_of, started_session
+
+GAME = {"game": "add_up", "variant": "no_jokers"}
+
+
+def play_to_the_end(match: Match) -> None:
+    """Every move through games.services, as the table's students would make them (easy bots'
+    choices), until the engine says the game is over."""
+    rules = engine.get_game(match.game)
+    users = {seat.index: seat.user for seat in match.seats.all()}
+    choose = random.Random(match.pk)
+    for _ in range(2_000):
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING:
+            return
+        state = rules.load(match.state)
+        seat = min(rules.active(state))
+        move = engine.bots.choose(rules, state, seat, "easy", choose)
+        submit_move(match_id=match.pk, user=users[seat], move=move)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_ends_by_itself_when_its_last_table_has_ended():
+    _classroom, students, session = started_session(6, table_size=2, **GAME)
+    tables = [seat_of(session, student)[0] for student in students[:3]]
+    assert len({t.pk for t in tables}) == 3
+    play_to_the_end(tables[0])
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.PLAYING
+    match_abandon(match_id=tables[1].pk)  # the teacher stopped one table: it has ended too
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.PLAYING
+    assert selectors.student_open_sessions(student=students[2])
+    play_to_the_end(tables[2])
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.ENDED and session.ended_at is not None
+    # The students' home pages no longer offer "Go to your table".
+    assert selectors.student_open_sessions(student=students[2]) == []
+
+
+@pytest.mark.django_db
+def test_finishing_leaves_a_session_with_a_table_playing_alone():
+    _classroom, _students, session = started_session(4, table_size=2, **GAME)
+    assert services.session_finish_if_done(session_id=session.pk) is False
+    lobby = joined_session(2, **GAME)[2]
+    assert services.session_finish_if_done(session_id=lobby.pk) is False
+    lobby.refresh_from_db()
+    assert lobby.status == ClassSession.Status.LOBBY
+
+
+@pytest.mark.django_db
+def test_another_round_seats_everyone_where_they_sat_and_starts():
+    _classroom, students, session = started_session(5, table_size=2, **GAME)
+    with pytest.raises(services.SessionError) as refused:
+        services.session_next_round(session=session)
+    assert refused.value.code == "not_ended"
+    services.session_end(session=session)
+    before = sorted(
+        SessionPlace.objects.filter(table__session=session).values_list(
+            "table__number", "seat", "student_id"
+        )
+    )
+    following = services.session_next_round(session=session)
+    assert following.pk != session.pk and following.status == ClassSession.Status.PLAYING
+    assert (following.game, following.variant, following.table_size) == (
+        session.game,
+        session.variant,
+        session.table_size,
+    )
+    after = sorted(
+        SessionPlace.objects.filter(table__session=following).values_list(
+            "table__number", "seat", "student_id"
+        )
+    )
+    assert after == before
+    for student in students:
+        match, _seat = seat_of(following, student)
+        assert match.status == Match.Status.PLAYING
+    assert {s["id"] for s in selectors.student_open_sessions(student=students[0])} == {following.pk}
+
+
+@pytest.mark.django_db
+def test_ending_asks_first_and_says_how_many_tables_stop(client):
+    classroom, _students, session = started_session(4, table_size=2, **GAME)
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:sessions_end", args=[session.pk])
+    detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert f'href="{url}"' in detail and "button-danger" in detail
+    page = client.get(url).content.decode()
+    assert "End the session?" in page and "2 tables are still playing" in page
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.PLAYING  # asking changed nothing
+    client.post(url)
+    session.refresh_from_db()
+    assert session.status == ClassSession.Status.ENDED
+    detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "Play another round" in detail
+    response = client.post(reverse("classroom:sessions_next_round", args=[session.pk]))
+    following = ClassSession.objects.exclude(pk=session.pk).get()
+    assert response.url == reverse("classroom:sessions_detail", args=[following.pk])
+
+
+@pytest.mark.django_db
+def test_the_first_deal_is_not_called_dealt_again(client):
+    classroom, _students, session = joined_session(3, table_size=2)
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:sessions_deal", args=[session.pk])
+    first = client.post(url, follow=True).content.decode()
+    assert "The tables were dealt." in first and "dealt again" not in first
+    second = client.post(url, follow=True).content.decode()
+    assert "The tables were dealt again." in second

@@ -111,9 +111,11 @@ class NotAnExpression(ValueError):
     """The cards, in this order, do not read as an expression (a structural error)."""
 
 
-def parse(faces: list) -> tuple[list[int], list[str], list[str]]:
-    """Read card faces as ``operand (op operand)*``; returns operand values, binary operators and
-    the operands' written forms.
+def parse(faces: list) -> tuple[list[int], list[str], list[str], list[int]]:
+    """Read card faces as ``operand (op operand)*``; returns operand values, binary operators,
+    the operands' written forms and the faces used as pairs. A pair is written as the one number
+    it stands for (seeds/001: "Two number 2 cards can be used as a 4"): brackets would read as a
+    card the game does not have.
 
     RULINGS 2: "a '-' card in front of a number makes it negative, two equal number cards side by
     side may act as one number worth their sum"; "at least one operation card".
@@ -121,6 +123,7 @@ def parse(faces: list) -> tuple[list[int], list[str], list[str]]:
     operands: list[int] = []
     written: list[str] = []
     operators: list[str] = []
+    pairs: list[int] = []
     i, n = 0, len(faces)
     if n == 0:
         raise NotAnExpression("an equation needs cards")
@@ -137,8 +140,9 @@ def parse(faces: list) -> tuple[list[int], list[str], list[str]]:
         if i < n and isinstance(faces[i], int):
             if faces[i] != value:
                 raise NotAnExpression("two different number cards side by side")
-            text = f"({value}+{value})"  # a pair acts as one number worth their sum
+            pairs.append(value)  # a pair acts as one number worth their sum
             value += value
+            text = str(value)
             i += 1
             if i < n and isinstance(faces[i], int):
                 raise NotAnExpression("three number cards side by side")
@@ -152,7 +156,7 @@ def parse(faces: list) -> tuple[list[int], list[str], list[str]]:
             raise NotAnExpression("an equation cannot end with an operation card")
     if not operators and not written[0].startswith("-"):
         raise NotAnExpression("an equation uses at least one operation card")
-    return operands, operators, written
+    return operands, operators, written, pairs
 
 
 def evaluate(operands: list[int], operators: list[str]) -> int | None:
@@ -570,12 +574,13 @@ class Sum(Game):
         # Rulebook: wild cards "can not be used as part of an equation".
         require(all(KIND[c] != WILD for c in cards), WILD_IN_EQUATION, "wilds are not in equations")
         try:
-            operands, operators, written = parse([FACE[c] for c in cards])
+            operands, operators, written, pairs = parse([FACE[c] for c in cards])
         except NotAnExpression as error:
             raise IllegalMove(NOT_AN_EXPRESSION, str(error)) from None
         target = FACE[data["centre"]]
         value = evaluate(operands, operators)
         expression = expression_text(written, operators)
+        paired = {"pairs": pairs} if pairs else {}  # named only when a pair was used
         correct = value == target  # rulebook: the equation must "equal the number in the center"
         events.append(
             attempt_event(
@@ -588,6 +593,7 @@ class Sum(Game):
                 correct=correct,
                 elapsed_ms=now_ms - data["since"],
                 expression=expression,
+                **paired,
             )
         )
         if not correct:
@@ -599,6 +605,7 @@ class Sum(Game):
                     "type": "equation_wrong",
                     "seat": seat,
                     "expression": expression,
+                    **paired,
                     "value": value,
                     "target": target,
                     "reason": "division_not_exact" if value is None else "wrong_value",
@@ -620,6 +627,7 @@ class Sum(Game):
                 "type": "equation_right",
                 "seat": seat,
                 "expression": expression,
+                **paired,
                 "value": value,
                 "numbers_kept": sum(KIND[c] == NUMBER for c in cards),
                 "pile_count": len(pile),

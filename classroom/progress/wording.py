@@ -34,7 +34,14 @@ def _expression(attempt) -> str:
     written = attempt.detail.get("expression") if isinstance(attempt.detail, dict) else None
     if isinstance(written, str) and written:
         # "3+12-4" as the engine writes it: a sign after a digit is an operation.
-        return _BINARY_SIGN.sub(lambda m: f" {SIGNS[m.group(1)]} ", written)
+        text = _BINARY_SIGN.sub(lambda m: f" {SIGNS[m.group(1)]} ", written)
+        pairs = attempt.detail.get("pairs") or []
+        notes = [
+            _("two %(card)s cards used as a %(value)s") % {"card": card, "value": card * 2}
+            for card in pairs
+            if isinstance(card, int) and not isinstance(card, bool)
+        ]
+        return f"{text} ({', '.join(notes)})" if notes else text
     sign = f" {SIGNS.get(attempt.operator, attempt.operator)} "
     return sign.join(str(n) for n in _numbers(attempt)) or "?"
 

@@ -141,3 +141,75 @@ def test_the_teachers_screen_starts_silent(browser, server):
         assert config["next"] == [{"label": "Back to your home page", "url": "/home/"}]
     finally:
         teacher.context.close()
+
+
+DESCRIBE = """async ([game, event]) => {
+    const renderer = await import(`/static/js/play/games/${game}.js`);
+    return renderer.describe(event, playShell.ctx);
+}"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        (
+            "en",
+            [
+                "Ana placed 4 at row 2, column 3 (–): 1 point.",
+                "Ana placed every tile: 1 bonus point!",
+                "Ana made 4+5-6 (two 3 cards used as a 6) = 3 and keeps 1 card.",
+                "Equal rows! Ana takes 1 card.",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Ana colocó 4 en fila 2, columna 3 (–): 1 punto.",
+                "¡Ana colocó todas sus fichas: 1 punto extra!",
+                "Ana formó 4+5-6 (dos cartas de 3 usadas como un 6) = 3 y se queda 1 carta.",
+                "¡Filas iguales! Ana se lleva 1 carta.",
+            ],
+        ),
+    ],
+)
+def test_the_logs_sentences_agree_in_number_and_say_pairs_as_the_rulebook(
+    browser, server, locale, expected
+):
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    add_session_cookie(context, server.url, server.made["students"][0])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(f"{server.url}/play/{server.made['match']}/")
+        page.wait_for_function("() => globalThis.playShell !== undefined")
+        events = [
+            (
+                "mathable_junior",
+                {
+                    "type": "tile_placed",
+                    "seat": 0,
+                    "tile": 4,
+                    "row": 1,
+                    "col": 2,
+                    "equations": [],
+                    "points": 1,
+                },
+            ),
+            ("mathable_junior", {"type": "bonus", "seat": 0, "points": 1}),
+            (
+                "sum",
+                {
+                    "type": "equation_right",
+                    "seat": 0,
+                    "expression": "4+5-6",
+                    "pairs": [3],
+                    "value": 3,
+                    "numbers_kept": 1,
+                },
+            ),
+            ("add_up", {"type": "capture", "seat": 0, "cards": 1}),
+        ]
+        said = [page.evaluate(DESCRIBE, [game, event]) for game, event in events]
+        assert said == expected
+    finally:
+        context.close()

@@ -94,3 +94,17 @@ def test_in_spanish():
     with translation.override("es"):
         worded = wording(attempt)
     assert (worded.did, worded.right) == ("Dijo que 5 + 9 da el 1", "5 + 9 da 14")
+
+
+def test_a_sum_pair_reads_as_the_card_it_stands_for():
+    """seeds/001: "Two number 2 cards can be used as a 4": no brackets, which no card shows."""
+    attempt = stored(
+        "sum",
+        event(operands=[4, 5, 6], operator="mixed", answer=2, target=2, expected=3),
+        expression="4+5-6",
+        pairs=[3],
+    )
+    worded = wording(attempt)
+    assert worded.did == "Claimed 4 + 5 − 6 (two 3 cards used as a 6) for the 2"
+    with translation.override("es"):
+        assert "dos cartas de 3 usadas como un 6" in wording(attempt).did

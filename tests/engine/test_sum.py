@@ -332,7 +332,10 @@ def test_rulebook_pair_of_equal_numbers_acts_as_one_number_worth_their_sum():
     state = position(hands=[[2, 2, "+", 3, 1], [5]], centre=7)
     step = play(state, 0, equation(state, 0, [2, 2, "+", 3]))
     attempt = the(step.events, "attempt")
-    assert attempt["operands"] == [4, 3] and attempt["expression"] == "(2+2)+3"
+    # Written as the card the pair stands for, the pair named beside it (no bracket card exists).
+    assert attempt["operands"] == [4, 3] and attempt["expression"] == "4+3"
+    assert attempt["pairs"] == [2]
+    assert the(step.events, "equation_right")["pairs"] == [2]
     assert attempt["correct"] is True
     assert sorted(FACE[c] for c in step.state.data["piles"][0]) == [2, 2, 3]
 

@@ -2,7 +2,7 @@
 // joker's value) and puts it on the top or the bottom row, looking for the card that makes the
 // two sums equal. Finding the difference is the exercise, so it is never shown.
 import { h } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const ROWS = ["top", "bottom"];
 const WHITE_VALUES = [0, 1, 2, 3, 4, 5];
@@ -242,10 +242,14 @@ function tableFacts(view, ctx) {
       h(
         "li",
         {},
-        say(gettext("%(name)s: %(hand)s cards in hand"), {
-          name: seat.name,
-          hand: view.hand_counts[seat.seat],
-        }),
+        say(
+          ngettext(
+            "%(name)s: %(hand)s card in hand",
+            "%(name)s: %(hand)s cards in hand",
+            view.hand_counts[seat.seat],
+          ),
+          { name: seat.name, hand: view.hand_counts[seat.seat] },
+        ),
       ),
     ),
   );
@@ -299,10 +303,14 @@ export function describe(event, ctx) {
         { name, card: tableCardName(event.card), top: event.top_sum, bottom: event.bottom_sum },
       );
     case "capture":
-      return say(gettext("Equal rows! %(name)s takes %(count)s cards."), {
-        name,
-        count: event.cards,
-      });
+      return say(
+        ngettext(
+          "Equal rows! %(name)s takes %(count)s card.",
+          "Equal rows! %(name)s takes %(count)s cards.",
+          event.cards,
+        ),
+        { name, count: event.cards },
+      );
     case "opening_joker_to_bottom":
       return gettext("A joker turned up and went under the deck.");
     case "opening_card":

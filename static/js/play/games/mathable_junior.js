@@ -2,7 +2,7 @@
 // tile of the rack, then a square of the 10 x 10 board. The board is one tab stop: arrow keys
 // move between its squares (a roving tabindex), Enter or Space places the chosen tile.
 import { h } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const SIZE = 10;
 const say = (text, values) => interpolate(text, values, true);
@@ -438,7 +438,11 @@ export function describe(event, ctx) {
   switch (event.type) {
     case "tile_placed":
       return say(
-        gettext("%(name)s placed %(tile)s at %(where)s (%(equations)s): %(points)s points."),
+        ngettext(
+          "%(name)s placed %(tile)s at %(where)s (%(equations)s): %(points)s point.",
+          "%(name)s placed %(tile)s at %(where)s (%(equations)s): %(points)s points.",
+          event.points,
+        ),
         {
           name,
           tile: event.tile,
@@ -473,14 +477,25 @@ export function describe(event, ctx) {
       }
     }
     case "bonus":
-      return say(gettext("%(name)s placed every tile: %(points)s bonus points!"), {
-        name,
-        points: event.points,
-      });
+      return say(
+        ngettext(
+          "%(name)s placed every tile: %(points)s bonus point!",
+          "%(name)s placed every tile: %(points)s bonus points!",
+          event.points,
+        ),
+        { name, points: event.points },
+      );
     case "tile_drawn":
       return say(gettext("%(name)s drew an extra tile."), { name });
     case "tiles_exchanged":
-      return say(gettext("%(name)s exchanged tiles (%(count)s)."), { name, count: event.count });
+      return say(
+        ngettext(
+          "%(name)s exchanged %(count)s tile.",
+          "%(name)s exchanged %(count)s tiles.",
+          event.count,
+        ),
+        { name, count: event.count },
+      );
     case "rack_refilled":
       return say(gettext("%(name)s had no tiles, took new ones and passes."), { name });
     case "tiles_drawn":

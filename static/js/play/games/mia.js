@@ -552,7 +552,14 @@ function renderSolo(root, view, ctx) {
       h("li", {}, fmt(gettext("Mistakes: %(mistakes)s"), { mistakes: view.mistakes })),
       h("li", {}, fmt(gettext("Cards left in the deck: %(count)s"), { count: view.deck_count })),
       view.result === null
-        ? h("li", {}, fmt(gettext("Clear the square now for %(stars)s stars."), { stars: view.stars_if_cleared }))
+        ? h("li", {}, fmt(
+              ngettext(
+                "Clear the square now for %(stars)s star.",
+                "Clear the square now for %(stars)s stars.",
+                view.stars_if_cleared,
+              ),
+              { stars: view.stars_if_cleared },
+            ))
         : h("li", { class: "stars" }, "★".repeat(view.stars || 0) + "☆".repeat(3 - (view.stars || 0))),
     ),
   );

@@ -2,7 +2,7 @@
 // it, draws, wild cards and Rotation. The child taps cards in the order the equation reads; the
 // server judges the equation, so a wrong one is a recorded try, never blocked here.
 import { h } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 
 const OPERATION_FACE = { "+": "+", "-": "−", x: "×", "÷": "÷" };
 
@@ -156,11 +156,14 @@ function tableSection(view, ctx) {
     h(
       "li",
       { class: view.turn === seat.seat ? "is-turn" : "" },
-      say(gettext("%(name)s: %(hand)s cards in hand, %(pile)s in the completed pile"), {
-        name: seat.name,
-        hand: view.hand_counts[seat.seat],
-        pile: view.pile_counts[seat.seat],
-      }),
+      say(
+        ngettext(
+          "%(name)s: %(hand)s card in hand, %(pile)s in the completed pile",
+          "%(name)s: %(hand)s cards in hand, %(pile)s in the completed pile",
+          view.hand_counts[seat.seat],
+        ),
+        { name: seat.name, hand: view.hand_counts[seat.seat], pile: view.pile_counts[seat.seat] },
+      ),
     ),
   );
   return h(
@@ -493,26 +496,37 @@ export function scores(view) {
   return view.pile_counts;
 }
 
+// The equation as the rulebook says it: a pair is the one number it stands for, named after the
+// equation ("4+5-6 (two 3 cards used as a 6)"), never brackets, for which there is no card.
+function equationText(event) {
+  const pairs = (event.pairs || []).map((card) =>
+    say(gettext("two %(card)s cards used as a %(value)s"), { card, value: card * 2 }),
+  );
+  return pairs.length ? `${event.expression} (${pairs.join(", ")})` : event.expression;
+}
+
 export function describe(event, ctx) {
   const name = event.seat !== undefined && event.seat !== null ? ctx.seatName(event.seat) : "";
   switch (event.type) {
     case "equation_right":
-      return say(gettext("%(name)s made %(expression)s = %(value)s and keeps %(kept)s cards."), {
-        name,
-        expression: event.expression,
-        value: event.value,
-        kept: event.numbers_kept,
-      });
+      return say(
+        ngettext(
+          "%(name)s made %(expression)s = %(value)s and keeps %(kept)s card.",
+          "%(name)s made %(expression)s = %(value)s and keeps %(kept)s cards.",
+          event.numbers_kept,
+        ),
+        { name, expression: equationText(event), value: event.value, kept: event.numbers_kept },
+      );
     case "equation_wrong":
       if (event.reason === "division_not_exact") {
         return say(
           gettext("%(name)s tried %(expression)s, but a division does not come out even."),
-          { name, expression: event.expression },
+          { name, expression: equationText(event) },
         );
       }
       return say(gettext("%(name)s tried %(expression)s: that makes %(value)s, not %(target)s."), {
         name,
-        expression: event.expression,
+        expression: equationText(event),
         value: event.value,
         target: event.target,
       });

@@ -76,7 +76,18 @@ def parse_variant(value: str):
 
 
 class VariantPickForm(forms.Form):
+    """The first step of a single table: the game, and the class whose students will sit at it
+    (a teacher with one class is not asked)."""
+
     variant = forms.ChoiceField(label=_("Game"), choices=variant_choices)
+    classroom = forms.ChoiceField(label=_("Class"))
+
+    def __init__(self, *args, classrooms, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["classroom"].choices = [(str(c.pk), c.name) for c in classrooms]
+        if len(classrooms) == 1:
+            self.fields["classroom"].widget = forms.HiddenInput()
+            self.fields["classroom"].initial = str(classrooms[0].pk)
 
 
 def _option_field(option) -> forms.Field:
@@ -103,11 +114,11 @@ def _option_field(option) -> forms.Field:
 
 class MatchCreateForm(forms.Form):
     """A new match of one variant: its options (from the engine's description), who sits at each
-    seat (students of the teacher's own classes, or robots), and a name for the table."""
+    seat (students of the chosen class, or bots), and a name for the table."""
 
     label = forms.CharField(label=_("Name of the table (optional)"), max_length=80, required=False)
 
-    def __init__(self, *args, teacher, game: str, variant: str, **kwargs):
+    def __init__(self, *args, classroom, game: str, variant: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
         self.variant = variant
@@ -115,17 +126,13 @@ class MatchCreateForm(forms.Form):
         self.option_names = list(self.spec.options)
         for option in self.spec.options.values():
             self.fields[f"option_{option.name}"] = _option_field(option)
-        self.students = {}
-        student_groups = []
-        for classroom in selectors.teacher_classrooms(teacher=teacher):
-            roster = [
-                enrollment.student for enrollment in selectors.classroom_roster(classroom=classroom)
-            ]
-            self.students.update({str(student.pk): student for student in roster})
-            student_groups.append((classroom.name, [(f"student:{s.pk}", str(s)) for s in roster]))
+        roster = [
+            enrollment.student for enrollment in selectors.classroom_roster(classroom=classroom)
+        ]
+        self.students = {str(student.pk): student for student in roster}
         seat_choices = [
             ("", _("Nobody")),
-            *student_groups,
+            (classroom.name, [(f"student:{s.pk}", str(s)) for s in roster]),
             (
                 _("Bots"),
                 [

@@ -25,10 +25,7 @@ from classroom.homework import selectors as homework_selectors
 from classroom.sessions import selectors as session_selectors
 from games import catalog
 from games import selectors as game_selectors
-from games.models import Match
 from games.services import MatchError, SeatSpec, match_create
-
-RECENT_MATCHES = 10
 
 
 @teacher_required
@@ -61,22 +58,9 @@ def teacher_home(request):
         {
             "classrooms": selectors.teacher_classrooms(teacher=request.user),
             "form": ClassroomCreateForm(),
-            "matches": _matches_created_by(request.user),
+            "recent_games": selectors.recent_games(teacher=request.user),
         },
     )
-
-
-def _matches_created_by(teacher):
-    """The teacher's latest tables, with their players, for the home page (two queries). Homework
-    matches, made in the teacher's name too, are left to the homework pages."""
-    matches = list(
-        Match.objects.filter(created_by=teacher, assignment_work__isnull=True)
-        .only("id", "game", "variant", "label", "status", "created_at")
-        .prefetch_related("seats")[:RECENT_MATCHES]
-    )
-    for match in _titled(matches):
-        match.player_names = ", ".join(seat.name for seat in match.seats.all())
-    return matches
 
 
 def _titled(matches):
@@ -91,11 +75,23 @@ def _titled(matches):
 @require_http_methods(["GET", "POST"])
 def match_new(request):
     """Start a table: first the game and variant (a plain GET form), then its options and seats."""
+    classrooms = list(selectors.teacher_classrooms(teacher=request.user).order_by("name"))
+    if not classrooms:
+        messages.info(request, _("Create a class first: its students will sit at your tables."))
+        return redirect("classroom:teacher_home")
     picked = parse_variant(request.GET.get("variant", ""))
-    if picked is None:
-        return render(request, "classroom/match_new.html", {"pick_form": VariantPickForm()})
+    chosen = {str(c.pk): c for c in classrooms}.get(request.GET.get("classroom", ""))
+    if chosen is None and len(classrooms) == 1:
+        chosen = classrooms[0]
+    if picked is None or chosen is None:
+        pick_form = VariantPickForm(
+            request.GET if "variant" in request.GET else None, classrooms=classrooms
+        )
+        if pick_form.is_bound:
+            pick_form.is_valid()  # shows what is missing
+        return render(request, "classroom/match_new.html", {"pick_form": pick_form})
     game, variant = picked
-    form = MatchCreateForm(request.POST or None, teacher=request.user, game=game, variant=variant)
+    form = MatchCreateForm(request.POST or None, classroom=chosen, game=game, variant=variant)
     if request.method == "POST" and form.is_valid():
         seats = []
         for kind, who in form.cleaned_data["seats"]:
@@ -125,6 +121,7 @@ def match_new(request):
         {
             "form": form,
             "variant_value": f"{game}:{variant}",
+            "classroom": chosen,
             "game_title": catalog.game_title(game),
             "variant_title": catalog.variant_title(game, variant),
             "spec": form.spec,

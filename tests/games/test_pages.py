@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match
-from tests.factories import make_class, make_match, make_student, make_teacher
+from tests.factories import make_class, make_match, make_session, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
 
@@ -276,13 +276,54 @@ def test_teacher_home_lists_the_matches_they_created(client, table, django_asser
         game="add_or_multiply", variant="standard", players=[ana, ben, carla], teacher=teacher
     )
     client.force_login(teacher)
-    # The session, the user, the classes, the matches, their seats: not one more per match.
-    with django_assert_num_queries(5):
+    # The session, the user, the classes, the matches, their seats, their students' classes: not
+    # one more per match.
+    with django_assert_num_queries(6):
         response = client.get(reverse("classroom:teacher_home"))
     content = response.content.decode()
     assert reverse("games:watch", args=[match.pk]) in content
-    assert "Table 2" in content and "Ana, Ben, Bot 1" in content
+    assert "Table 2: Ana, Ben, Bot 1" in content
     assert reverse("classroom:match_new") in content
+
+
+def test_teacher_home_lists_recent_games_with_date_class_and_game(client):
+    from classroom.sessions.services import session_join, session_start
+
+    teacher = make_teacher()
+    fourth, fifth = make_class(teacher, name="Class 4A"), make_class(teacher, name="Class 5B")
+    ana, ben = make_student(fourth, "Ana"), make_student(fourth, "Ben")
+    students = [make_student(fifth, f"Student {i}") for i in range(5)]
+    make_match(game="mia", variant="express", players=[ana, ben], teacher=teacher)
+    session = make_session(fifth, table_size=2)
+    for student in students:
+        session_join(session=session, student=student)
+    session_start(session=session)
+    client.force_login(teacher)
+    content = client.get(reverse("classroom:teacher_home")).content.decode()
+    rows = re.findall(r"<tr>(.*?)</tr>", content.split("recent-games", 1)[1], re.S)[1:]
+    cells = [re.sub(r"<[^>]+>|\s+", " ", row).split() for row in rows]
+    assert len(rows) == 2  # three tables of one session are one row
+    session_row, table_row = (" ".join(c) for c in cells)
+    assert "Class 5B" in session_row and "Class session, 3 tables" in session_row
+    assert "¡Mía! · Canada 47" in session_row
+    assert "Class 4A" in table_row and "Ana, Ben" in table_row
+    assert reverse("classroom:sessions_detail", args=[session.pk]) in content
+
+
+def test_a_single_tables_seats_offer_the_chosen_class_only(client):
+    teacher = make_teacher()
+    fourth, fifth = make_class(teacher, name="Class 4A"), make_class(teacher, name="Class 5B")
+    ana, zed = make_student(fourth, "Ana"), make_student(fifth, "Zed")
+    client.force_login(teacher)
+    asked = client.get(NEW, {"variant": "mia:canada47"}).content.decode()
+    assert 'name="classroom"' in asked and "Class 5B" in asked  # two classes: which one?
+    form = client.get(NEW, {"variant": "mia:canada47", "classroom": fourth.pk}).content.decode()
+    assert f'value="student:{ana.pk}"' in form and f'value="student:{zed.pk}"' not in form
+    refused = client.post(
+        f"{NEW}?variant=mia:express&classroom={fourth.pk}",
+        {"seat_0": f"student:{ana.pk}", "seat_1": f"student:{zed.pk}"},
+    )
+    assert refused.status_code == 200 and refused.context["form"].errors["seat_1"]
 
 
 def test_student_home_links_to_their_playing_matches(client, table):

@@ -299,10 +299,7 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
                 "needs_help": flags,
             }
         )
-    leaderboard = sorted(
-        (s for s in students if s["attempts"]),
-        key=lambda s: (-s["correct"], -(s["accuracy"] or 0), s["name"].lower()),
-    )
+    leaderboard = _leaderboard(students, table_rows)
     return {
         "session": {
             "id": session.pk,
@@ -319,16 +316,55 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
         "tables": table_rows,
         "students": students,
         "needs_help": [s["id"] for s in students if s["needs_help"]],
-        "leaderboard": [
-            {
-                "rank": rank,
-                "id": s["id"],
-                "name": s["name"],
-                "correct": s["correct"],
-                "attempts": s["attempts"],
-            }
-            for rank, s in enumerate(leaderboard, start=1)
-        ],
+        "leaderboard": leaderboard,
+        "summary": _summary(session, students, table_rows),
+    }
+
+
+def _leaderboard(students: list[dict], table_rows: list[dict]) -> list[dict]:
+    """Every seated student by the points of their game, as the tables count them (a classroom
+    game's leaderboard ranks what the game scores, not the answers behind it); equal points share
+    a place, right answers then order them. Bots are not on it."""
+    seated = {
+        seat["student_id"]: (seat["score"], table["label"])
+        for table in table_rows
+        for seat in table["seats"]
+        if seat["student_id"] is not None
+    }
+    rows = [
+        {
+            "id": s["id"],
+            "name": s["name"],
+            "points": seated[s["id"]][0] or 0,
+            "table": seated[s["id"]][1],
+            "correct": s["correct"],
+            "attempts": s["attempts"],
+        }
+        for s in students
+        if s["id"] in seated
+    ]
+    rows.sort(key=lambda row: (-row["points"], -row["correct"], row["name"].lower()))
+    for index, row in enumerate(rows):
+        ahead = rows[index - 1] if index else None
+        row["rank"] = ahead["rank"] if ahead and ahead["points"] == row["points"] else index + 1
+        row["rank_label"] = place_label(row["rank"])
+    return rows
+
+
+def _summary(session: ClassSession, students: list[dict], table_rows: list[dict]) -> dict:
+    """What the projector shows at the end of a session."""
+    attempts = sum(s["attempts"] for s in students)
+    correct = sum(s["correct"] for s in students)
+    minutes = None
+    if session.started_at and session.ended_at:
+        minutes = max(1, round((session.ended_at - session.started_at).total_seconds() / 60))
+    return {
+        "students": sum(1 for t in table_rows for seat in t["seats"] if seat["student_id"]),
+        "tables": len(table_rows),
+        "attempts": attempts,
+        "correct": correct,
+        "percent": judged_percent(correct, attempts),
+        "minutes": minutes,
     }
 
 

@@ -8,9 +8,12 @@ rendered (and translated) here, once."""
 
 from __future__ import annotations
 
+import segno
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -125,12 +128,28 @@ def sessions_live(request, session_id):
 
 @teacher_required
 def sessions_projector(request, session_id):
+    """The big screen: no site chrome, the class code and a QR code to join, the leaderboard and
+    the tables, and at the end the podium and a summary."""
     session = _teacher_session(request, session_id)
     monitor = selectors.session_monitor(session=session)
+    code = session.classroom.code
+    sign_in = reverse("classroom:student_login")
+    join_url = request.build_absolute_uri(reverse("classroom:student_login_roster", args=[code]))
+    qr = segno.make(join_url, error="m", micro=False)
     return render(
         request,
         "classroom/sessions/projector.html",
-        {"session": session, "monitor": monitor, "title": monitor["session"]["title"]},
+        {
+            "session": session,
+            "classroom": session.classroom,
+            "monitor": monitor,
+            "title": monitor["session"]["title"],
+            "join_url": join_url,
+            "join_address": f"{request.get_host()}{sign_in}",
+            "code_spelled": " ".join(code),
+            # segno writes the SVG from the URL alone: nothing in it comes from a user.
+            "qr_svg": mark_safe(qr.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff")),
+        },
     )
 
 

@@ -3,10 +3,11 @@ the teacher's lobby, seating and monitor, the projector, the students' Join and 
 query counts the same for 3 and for 30 students."""
 
 import pytest
+import segno
 from django.urls import reverse
 
 from classroom.models import ClassSession, SessionPresence
-from classroom.sessions import services
+from classroom.sessions import selectors, services
 from games.models import Match
 from tests.classroom.sessions_helpers import (
     a_class,
@@ -15,7 +16,7 @@ from tests.classroom.sessions_helpers import (
     seat_of,
     started_session,
 )
-from tests.factories import make_session, make_student, make_teacher
+from tests.factories import finish_match_by_bots, make_session, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
 
@@ -289,6 +290,45 @@ def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, wor
     assert "Low accuracy" not in page  # the class sees the projector
     detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
     assert "Low accuracy (0 %)" in detail and "1 student needs help." in detail
+
+
+def test_the_projector_has_no_site_chrome_and_shows_how_to_join(client):
+    _classroom, _students, session = started_session(3, table_size=2)
+    sign_in(client, session.classroom.teacher)
+    page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
+    code = session.classroom.code
+    assert 'class="site-header"' not in page and "Sign out" not in page
+    assert f">{code}</p>" in page
+    join_url = "http://testserver" + reverse("classroom:student_login_roster", args=[code])
+    assert f'data-join-url="{join_url}"' in page and "<svg" in page
+    # The QR code on the page opens that very address.
+    matrix = segno.make(join_url, error="m", micro=False)
+    assert matrix.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff") in page
+
+
+def test_the_projector_ranks_by_the_games_points_and_ends_with_a_podium(client):
+    _classroom, students, session = started_session(4, table_size=2)
+    ana = students[0]
+    ana_match, _ = seat_of(session, ana)
+    finish_match_by_bots(ana_match, seed=3)
+    ana_match.refresh_from_db()
+    services.session_end(session=session)
+    sign_in(client, session.classroom.teacher)
+    snapshot = selectors.session_monitor(session=session)
+    board = snapshot["leaderboard"]
+    points = [row["points"] for row in board]
+    assert points == sorted(points, reverse=True)
+    scores = dict(
+        zip(
+            [seat.user_id for seat in ana_match.seats.order_by("index")],
+            ana_match.outcome["scores"],
+            strict=True,
+        )
+    )
+    assert {row["id"]: row["points"] for row in board if row["id"] in scores} == scores
+    page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
+    assert "Well played, everyone!" in page and "data-podium" in page
+    assert "4 players" in page and "2 tables" in page
 
 
 # --- students ------------------------------------------------------------------------------------

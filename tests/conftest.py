@@ -37,6 +37,17 @@ def _forget_process_caches(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_language(request):
+    # A request in Spanish leaves Spanish active in the test's thread (LocaleMiddleware activates
+    # and never deactivates): the next test on this worker would read Spanish pages.
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _own_guess_budgets(request, monkeypatch):
     # The sign-in budgets count in the cache, which outlives a test (and is shared by the test
     # processes on Redis): each test counts under keys of its own.

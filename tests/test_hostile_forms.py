@@ -101,7 +101,7 @@ def test_the_teachers_forms(client, school):
     posted = set()
     for url in (
         reverse("classroom:teacher_home"),
-        reverse("classroom:match_new") + "?variant=mia:express",
+        reverse("classroom:match_new") + f"?variant=mia:express&classroom={classroom.pk}",
         reverse("classroom:roster_class_edit", args=[classroom.pk]),
         reverse("classroom:roster_student_add", args=[classroom.pk]),
         reverse("classroom:roster_import", args=[classroom.pk]),

@@ -36,7 +36,11 @@ def test_demo_student_signs_in_with_pictures_by_tapping(page, demo):
     # Drawn pictures, the card's own, not emoji a device may lack a font for: every one loaded.
     pictures = page.locator(".picture-button img")
     expect(pictures).to_have_count(9)
-    assert pictures.evaluate_all("images => images.every(i => i.complete && i.naturalWidth > 0)")
+    # (Waited for: on a loaded machine the last pictures may still be on their way.)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.picture-button img')]"
+        ".every((i) => i.complete && i.naturalWidth > 0)"
+    )
     for picture in ("cat", "sun", "star"):
         page.get_by_role("button", name=picture, exact=True).click()
     expect(page.get_by_text("Pictures chosen: 3")).to_be_visible()

@@ -409,8 +409,10 @@ export function render(root, view, ctx) {
         "div",
         { class: "mj-side" },
         ctx.spectator ? null : rackSection(view, ctx, state),
-        state.myTurn ? turnFacts(view) : null,
+        // The buttons right under the rack, the turn's facts after them: a tablet shows the
+        // board, the rack and the buttons on its first screen.
         !ctx.spectator && state.front ? frontActions(view, ctx, state) : null,
+        state.myTurn ? turnFacts(view) : null,
         playersSection(view, ctx),
       ),
     ),

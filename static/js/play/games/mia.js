@@ -261,6 +261,21 @@ function renderTable(root, view, ctx) {
               : null,
           )
         : h("p", { class: "game-note" }, gettext("No card to solve right now.")),
+    ),
+    view.window
+      ? h(
+          "p",
+          { class: "window" },
+          ctx.isMe(view.window.seat)
+            ? gettext("Extra time: only you may claim now!")
+            : fmt(gettext("Extra time for %(name)s: wait."), { name: ctx.seatName(view.window.seat) }),
+        )
+      : null,
+  );
+
+  // The pile and the decks come after the controls: on a phone the card, the hand and the claim
+  // button must be on the first screen.
+  const facts = h("section", { class: "game-section mia-facts" },
       h(
         "ul",
         { class: "game-note" },
@@ -282,17 +297,7 @@ function renderTable(root, view, ctx) {
         h("li", {}, fmt(gettext("Number cards left in the deck: %(count)s"), { count: view.numbers_left })),
         h("li", {}, fmt(gettext("Operation cards left: %(count)s"), { count: view.operations_left })),
         view.target ? h("li", {}, fmt(gettext("First to %(target)s points wins."), { target: view.target })) : null,
-        view.window
-          ? h(
-              "li",
-              { class: "window" },
-              ctx.isMe(view.window.seat)
-                ? gettext("Extra time: only you may claim now!")
-                : fmt(gettext("Extra time for %(name)s: wait."), { name: ctx.seatName(view.window.seat) }),
-            )
-          : null,
       ),
-    ),
   );
 
   const parts = [topSection];
@@ -378,7 +383,7 @@ function renderTable(root, view, ctx) {
     }
   }
 
-  parts.push(playersSection(view, ctx));
+  parts.push(facts, playersSection(view, ctx));
   root.replaceChildren(...parts);
 }
 

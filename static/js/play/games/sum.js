@@ -151,8 +151,8 @@ function cardButton(card, view, ctx) {
   );
 }
 
-function tableSection(view, ctx) {
-  const players = (ctx.seats || []).map((seat) =>
+function playerList(view, ctx) {
+  return (ctx.seats || []).map((seat) =>
     h(
       "li",
       { class: view.turn === seat.seat ? "is-turn" : "" },
@@ -166,6 +166,9 @@ function tableSection(view, ctx) {
       ),
     ),
   );
+}
+
+function tableSection(view) {
   return h(
     "section",
     { class: "sum-table", "aria-label": gettext("Table") },
@@ -184,6 +187,15 @@ function tableSection(view, ctx) {
         String(view.centre),
       ),
     ),
+  );
+}
+
+// The decks and the other players come after the hand and the buttons, so that a phone shows the
+// centre card, the hand and "Check my equation" on its first screen.
+function factsSection(view, players) {
+  return h(
+    "section",
+    { class: "sum-facts", "aria-label": gettext("Decks and players") },
     h(
       "ul",
       { class: "sum-decks" },
@@ -464,7 +476,7 @@ export function render(root, view, ctx) {
   const hand = visibleHand(view);
   tidySelection(ctx.ui, hand);
   const state = situation(view, ctx);
-  const parts = [tableSection(view, ctx)];
+  const parts = [tableSection(view)];
   if (!ctx.spectator) {
     parts.push(
       rotationSection(view, ctx, state),
@@ -487,6 +499,7 @@ export function render(root, view, ctx) {
   } else {
     parts.push(rotationSection(view, ctx, state));
   }
+  parts.push(factsSection(view, playerList(view, ctx)));
   if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
   root.replaceChildren(h("div", { class: "board board-sum" }, parts));
   if (focused) keepFocusInside(root, focused.dataset.key);

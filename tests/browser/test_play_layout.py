@@ -1,0 +1,119 @@
+"""Play pages on a phone and a tablet (issue 15): what a child needs to play (the card to solve,
+their hand, the button that plays) is on the first screen without scrolling, disabled controls
+and texts meet WCAG 2.2 AA contrast, and the page says whose turn it is."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import add_session_cookie
+
+pytestmark = pytest.mark.browser
+
+SETUP = """
+import json
+from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
+
+teacher = make_teacher(name="Ms Rivera")
+classroom = make_class(teacher)
+ana = make_student(classroom, "Ana")
+ben = make_student(classroom, "Ben")
+carla = make_student(classroom, "Carla")
+matches = {
+    "mia": make_match(game="mia", variant="express", players=[ana], bots=["easy", "easy"],
+                      options={"pass_timeout_seconds": 120, "extra_time_seconds": 5}, seed=4),
+    "sum": make_match(game="sum", variant="standard", players=[ana], bots=["easy"], seed=4),
+    "add_up": make_match(game="add_up", variant="standard", players=[ana], bots=["easy"], seed=4),
+    "mathable_junior": make_match(game="mathable_junior", variant="front", players=[ana],
+                                  bots=["easy"], seed=4),
+    "add_or_multiply": make_match(game="add_or_multiply", variant="standard",
+                                  players=[ana, ben, carla], seed=4),
+}
+print(json.dumps({"ana": session_cookie_for(ana),
+                  "matches": {game: match.pk for game, match in matches.items()}}))
+"""
+
+# What a child must reach at once in each game, as CSS selectors of the rendered board.
+KEY_CONTROLS = {
+    "mia": [".op-card", ".hand", '[data-key="claim"]'],
+    "sum": [".sum-centre", ".sum-hand", ".sum-actions"],
+    "add_up": [".addup-rows", ".addup-hand"],
+    "mathable_junior": [".mj-rack", ".mj-actions"],
+    "add_or_multiply": ["fieldset[data-seat]", "[data-op]"],
+}
+SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024}}
+
+
+# Every button's text against the background it is drawn on (the first opaque one up the tree),
+# with the opacity it is drawn with: WCAG's relative luminance and contrast ratio.
+LOW_CONTRAST = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const [r, g, b, a = 1] = rgb(getComputedStyle(el).backgroundColor);
+      if (a > 0.5) return [r, g, b];
+    }
+    return [255, 255, 255];
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (; el; el = el.parentElement) o *= Number(getComputedStyle(el).opacity);
+    return o;
+  };
+  const low = [];
+  for (const button of document.querySelectorAll("#play-board button, .play-bar button")) {
+    if (!button.offsetParent || !button.textContent.trim()) continue;
+    const back = background(button);
+    const [r, g, b] = rgb(getComputedStyle(button).color);
+    const o = opacity(button);
+    const seen = [r, g, b].map((v, i) => v * o + back[i] * (1 - o));
+    const [light, dark] = [luminance(seen), luminance(back)].sort((x, y) => y - x);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    if (ratio < 4.5) low.push(`${button.textContent.trim().slice(0, 20)}: ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(daphne_site):
+    with daphne_site("layout", setup=SETUP) as site:
+        yield site
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", KEY_CONTROLS)
+def test_a_childs_controls_are_on_the_first_screen(browser, server, game, size):
+    viewport = SIZES[size]
+    context = browser.new_context(viewport=viewport, locale="en", has_touch=True)
+    add_session_cookie(context, server.url, server.made["ana"])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(f"{server.url}/play/{server.made['matches'][game]}/")
+        expect(page.locator("#play-status")).to_have_text("")
+        # Bots play on: the rectangles are read in one go, once every control is on the table.
+        selectors = [f"#play-board {selector}" for selector in KEY_CONTROLS[game]]
+        page.wait_for_function(
+            "(selectors) => selectors.every((s) => document.querySelector(s))", arg=selectors
+        )
+        boxes = page.evaluate(
+            """(selectors) => selectors.map((s) => {
+                const r = document.querySelector(s).getBoundingClientRect();
+                return {selector: s, left: r.left, right: r.right, bottom: r.bottom};
+            })""",
+            selectors,
+        )
+        for box in boxes:
+            where = f"{game} at {size}: {box['selector']}"
+            assert box["left"] >= 0 and box["right"] <= viewport["width"] + 1, where
+            assert box["bottom"] <= viewport["height"], f"{where} ends at {box['bottom']:.0f} px"
+        expect(page.locator("#play-turn")).not_to_be_empty()
+        low = page.evaluate(LOW_CONTRAST)
+        assert low == [], f"{game} at {size}: text under 4.5:1 {low}"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        context.close()

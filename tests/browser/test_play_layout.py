@@ -49,7 +49,10 @@ SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "heigh
 # with the opacity it is drawn with: WCAG's relative luminance and contrast ratio.
 LOW_CONTRAST = """() => {
   const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
-  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const channel = (v) => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
   const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
   const background = (el) => {
     for (; el; el = el.parentElement) {

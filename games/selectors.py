@@ -8,8 +8,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 
+import engine
 from games import async_db
-from games.models import Match, Seat
+from games.models import Match, MoveRecord, Seat
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,25 @@ def match_seats(*, match_id) -> list[dict]:
             "index", "name", "bot_level"
         )
     ]
+
+
+LOG_MOVES = 40  # the play page's log shows the latest 40 sentences
+
+
+def match_log(*, match_id: int, game: str, seat: int | None) -> dict:
+    """The events of the match's latest changes that ``seat`` may receive (``Game.event_view``, as
+    its socket would have sent them), oldest first, and the version of the latest: a page that
+    is reloaded rebuilds its "What just happened" from them."""
+    records = list(
+        MoveRecord.objects.filter(match_id=match_id)
+        .order_by("-version")
+        .values_list("version", "events")[:LOG_MOVES]
+    )
+    rules = engine.get_game(game)
+    events = []
+    for _version, recorded in reversed(records):
+        events.extend(rules.event_view(recorded or [], seat))
+    return {"version": records[0][0] if records else -1, "events": events}
 
 
 def user_matches(*, user, limit: int = 20) -> list[Match]:

@@ -56,6 +56,7 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         "socket_path": f"/ws/match/{access.match_id}/",
         "watch": watch,
         "next": _next_links(access.match_id, request.user),
+        "log": selectors.match_log(match_id=access.match_id, game=access.game, seat=access.seat),
     }
     game_title = catalog.game_title(access.game)
     variant_title = catalog.variant_title(access.game, variant)

@@ -282,10 +282,14 @@ def test_three_students_play_add_or_multiply_and_one_reloads_mid_game(browser, s
                 )
                 scores_before = page_scores(ben)
                 assert scores_before != ["0", "0", "0"]
+                log_before = ben.locator("#play-log li").all_inner_texts()
+                assert log_before
                 ben.reload()
                 expect(ben.locator("#play-status")).to_have_text("")
                 expect(ben.locator('.others li[data-seat="1"]')).to_have_text(cards_before)
                 assert page_scores(ben) == scores_before
+                # "What just happened" is rebuilt from the stored moves, as it read before.
+                assert ben.locator("#play-log li").all_inner_texts() == log_before
                 # Carla's connection drops: the page says so and comes back by itself.
                 carla = pages[2]
                 assert status_after_drop(carla) == "Reconnecting…"

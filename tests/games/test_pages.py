@@ -7,7 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
+import engine
 from games.models import Match
+from games.services import submit_move
 from tests.factories import make_class, make_match, make_session, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +59,7 @@ def test_seated_student_gets_the_page_with_their_seat_and_the_table(client, tabl
         "socket_path": f"/ws/match/{match.pk}/",
         "watch": False,
         "next": [{"label": "Back to your home page", "url": "/home/"}],
+        "log": {"version": -1, "events": []},
     }
     content = response.content.decode()
     assert "js/play/main.js" in content
@@ -100,6 +103,36 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, table):
         response = client.get(reverse(name, args=[match.pk]))
         assert response.status_code == 302
         assert response.url.startswith(reverse("accounts:login"))
+
+
+def test_a_reloaded_page_brings_its_log_filtered_for_its_seat(client, table):
+    """A claim's attempt is the claimer's and the teacher's alone (Game.event_view): a page that
+    is reloaded gets the same events its socket would have sent it."""
+    teacher, _, ana, ben, _, match = table
+    rules = engine.get_game(match.game)
+    state = rules.load(match.state)
+    claim = next(m for m in rules.legal_moves(state, 0) if m["type"] == "claim")
+    submit_move(match_id=match.pk, user=ana, move=claim)
+    match.refresh_from_db()
+
+    def log_of(user, view="games:play"):
+        client.force_login(user)
+        return page_config(client.get(reverse(view, args=[match.pk])))["log"]
+
+    for user, view, sees_the_attempt in (
+        (ana, "games:play", True),
+        (ben, "games:play", False),
+        (teacher, "games:watch", True),
+    ):
+        log = log_of(user, view)
+        assert log["version"] == match.version
+        types = [event["type"] for event in log["events"]]
+        assert ("attempt" in types) is sees_the_attempt, user
+        assert types == [
+            e["type"]
+            for e in rules.event_view(match.moves.get(version=match.version).events, None)
+            if e["type"] != "attempt" or sees_the_attempt
+        ]
 
 
 def test_a_player_opening_the_projector_view_gets_their_own_page(client, table):

@@ -79,6 +79,7 @@ const shell = {
   clockOffset: 0,
   pending: null, // {clientId, move, resolve, timer}
   countdownTimer: null,
+  logVersion: -1, // the page came with the log up to this version (a reload keeps its log)
 };
 
 const ctx = {
@@ -168,7 +169,8 @@ function onState(message) {
   shell.view = message.view;
   ctx.view = message.view;
   // Described first: a renderer may keep what an event says for the board (a wrong claim's why).
-  const sentences = describeEvents(message.events || []);
+  // Events the page's own log already holds (it came with the page) are not told twice.
+  const sentences = message.version > shell.logVersion ? describeEvents(message.events || []) : [];
   if (rightAnswerOfMine(message.events || [])) sounds.play("right");
   renderBoard();
   const ending = renderChrome();
@@ -470,12 +472,20 @@ function describeEvents(events) {
   return sentences;
 }
 
-function logSentences(sentences) {
+function logSentences(sentences, { quietly = false } = {}) {
   if (sentences.length === 0) return;
   const log = $("play-log");
   for (const sentence of sentences) log.prepend(h("li", {}, sentence));
   while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
-  announce(sentences);
+  if (!quietly) announce(sentences);
+}
+
+// A reloaded page rebuilds its log from the stored moves the server filtered for this seat
+// (games.selectors.match_log), without reading them all out again.
+function restoreLog() {
+  const stored = config.log || { version: -1, events: [] };
+  shell.logVersion = stored.version;
+  logSentences(describeEvents(stored.events), { quietly: true });
 }
 
 function announce(sentences) {
@@ -517,6 +527,7 @@ async function start() {
     return;
   }
   renderSoundToggle();
+  restoreLog();
   socket.connect();
   // Tests and curious teachers can look at the shell from the console.
   globalThis.playShell = { ctx, shell, socket, sounds };

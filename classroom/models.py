@@ -94,6 +94,9 @@ class ClassSession(models.Model):
     table_size = models.PositiveSmallIntegerField(_("players per table"))
     bot_level = models.CharField(_("bots' level"), max_length=12, default="easy")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    # A locked lobby lets nobody new in (the students already in stay): the teacher's way to start
+    # with the class as it is, or to keep out a student who should be elsewhere.
+    lobby_locked = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -22,12 +23,14 @@ from django.utils.translation import gettext_lazy
 
 import engine
 from classroom.bots import bot_name
-from classroom.models import ClassSession, SessionPlace, SessionTable
+from classroom.models import ClassSession, SessionPlace, SessionPresence, SessionTable
 from classroom.progress.numbers import judged_percent, percent, too_few
 from engine.core import Outcome
 from engine.core import places as places_of
 from games import catalog
 from games.models import Attempt, Match, MoveRecord
+
+User = get_user_model()
 
 # "Needs help" (the issue: low accuracy, long stalls, repeated errors on one skill).
 LOW_ACCURACY = 0.6
@@ -134,6 +137,21 @@ def student_open_sessions(*, student) -> list[dict]:
             else None,
         }
         for session in sessions
+    ]
+
+
+def students_not_in_lobby(*, session: ClassSession) -> list[str]:
+    """The class's students who have not joined: the teacher sees who is still signing in (or
+    stuck at it) before starting without them."""
+    present = SessionPresence.objects.filter(session=session).values("student_id")
+    return [
+        user.display_name or user.username
+        for user in User.objects.filter(
+            enrollments__classroom_id=session.classroom_id, is_active=True
+        )
+        .exclude(pk__in=present)
+        .order_by("display_name", "id")
+        .only("display_name", "username")
     ]
 
 

@@ -79,6 +79,13 @@ def session_join(*, session: ClassSession, student) -> SessionPresence:
         raise SessionError("session_ended", _("This game session has ended."))
     if not Enrollment.objects.filter(classroom_id=session.classroom_id, student=student).exists():
         raise SessionError("not_enrolled", _("This game session is for another class."))
+    if (
+        session.lobby_locked
+        and not SessionPresence.objects.filter(session=session, student=student).exists()
+    ):
+        raise SessionError(
+            "lobby_locked", _("Your teacher has closed this game session to newcomers.")
+        )
     presence, created = SessionPresence.objects.get_or_create(session=session, student=student)
     if not created:
         presence.save(update_fields=["last_seen_at"])
@@ -139,6 +146,33 @@ def session_move(*, session: ClassSession, student_id: int, table_number: int, s
         )
     SessionPlace.objects.create(table=target, seat=seat, student_id=student_id)
     _drop_empty_tables(session)
+    push.session_changed(session.pk)
+
+
+@transaction.atomic
+def session_unseat(*, session: ClassSession, student_id: int) -> None:
+    """Back to the lobby: the student keeps their presence but no seat (the teacher seats them
+    again, or the start deals them to the emptiest table)."""
+    session = _locked(session)
+    _require_lobby(session)
+    deleted, _kinds = SessionPlace.objects.filter(
+        table__session=session, student_id=student_id
+    ).delete()
+    if not deleted:
+        raise SessionError("not_placed", _("That student has no seat yet."))
+    _drop_empty_tables(session)
+    push.session_changed(session.pk)
+
+
+@transaction.atomic
+def session_lock(*, session: ClassSession, locked: bool) -> None:
+    """Close the session to newcomers, or open it again."""
+    session = _locked(session)
+    if session.status == ClassSession.Status.ENDED:
+        raise SessionError("session_ended", _("This game session has ended."))
+    session.lobby_locked = locked
+    session.save(update_fields=["lobby_locked"])
+    push.sessions_changed_for_class(session.classroom_id)
     push.session_changed(session.pk)
 
 

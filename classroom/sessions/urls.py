@@ -23,6 +23,15 @@ urlpatterns = [
     ),
     path("teacher/sessions/<int:session_id>/deal/", views.sessions_deal, name="sessions_deal"),
     path("teacher/sessions/<int:session_id>/move/", views.sessions_move, name="sessions_move"),
+    path(
+        "teacher/sessions/<int:session_id>/move/<int:student_id>/",
+        views.sessions_move_page,
+        name="sessions_move_page",
+    ),
+    path(
+        "teacher/sessions/<int:session_id>/unseat/", views.sessions_unseat, name="sessions_unseat"
+    ),
+    path("teacher/sessions/<int:session_id>/lock/", views.sessions_lock, name="sessions_lock"),
     path("teacher/sessions/<int:session_id>/start/", views.sessions_start, name="sessions_start"),
     path(
         "teacher/sessions/<int:session_id>/seat-late/",

@@ -85,13 +85,14 @@ def sessions_create(request, class_id):
 
 def _detail_context(request, session: ClassSession) -> dict:
     monitor = selectors.session_monitor(session=session)
+    in_lobby = session.status == ClassSession.Status.LOBBY
     return {
         "session": session,
         "classroom": session.classroom,
         "title": monitor["session"]["title"],
         "monitor": monitor,
         "late": [p for p in monitor["present"] if not p["seated"]],
-        "places": _place_choices(session, monitor),
+        "absent": selectors.students_not_in_lobby(session=session) if in_lobby else [],
     }
 
 
@@ -207,6 +208,64 @@ def sessions_move(request, session_id):
             session=session, student_id=student_id, table_number=table_number, seat=seat
         ),
         _("The student was moved."),
+    )
+
+
+@teacher_required
+def sessions_move_page(request, session_id, student_id):
+    """Where one student may go: every seat of every table, or a new table. One student's page,
+    so that the lobby stays as light as its class is large (a list of every place beside every
+    student grew with the square of the class)."""
+    session = _teacher_session(request, session_id)
+    monitor = selectors.session_monitor(session=session)
+    seat = next(
+        (
+            seat
+            for table in monitor["tables"]
+            for seat in table["seats"]
+            if seat["student_id"] == student_id
+        ),
+        None,
+    )
+    if seat is None or session.status != ClassSession.Status.LOBBY:
+        return redirect("classroom:sessions_detail", session_id=session.pk)
+    return render(
+        request,
+        "classroom/sessions/move.html",
+        {
+            "session": session,
+            "classroom": session.classroom,
+            "title": monitor["session"]["title"],
+            "seat": seat,
+            "places": _place_choices(session, monitor),
+        },
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_unseat(request, session_id):
+    try:
+        student_id = int(request.POST.get("student", ""))
+    except ValueError:
+        student_id = -1
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_unseat(session=session, student_id=student_id),
+        _("The student is back in the lobby, without a seat."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_lock(request, session_id):
+    locked = request.POST.get("locked") == "1"
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_lock(session=session, locked=locked),
+        _("The session is closed to newcomers.") if locked else _("Newcomers may join again."),
     )
 
 

@@ -6,7 +6,7 @@ import pytest
 import segno
 from django.urls import reverse
 
-from classroom.models import ClassSession, SessionPresence
+from classroom.models import ClassSession, SessionPlace, SessionPresence
 from classroom.sessions import selectors, services
 from games.models import Match
 from tests.classroom.sessions_helpers import (
@@ -35,6 +35,8 @@ TEACHER_GETS = ["sessions_detail", "sessions_live", "sessions_projector", "sessi
 TEACHER_POSTS = [
     "sessions_deal",
     "sessions_move",
+    "sessions_unseat",
+    "sessions_lock",
     "sessions_start",
     "sessions_seat_late",
     "sessions_end",
@@ -229,6 +231,9 @@ def test_deal_move_start_and_end_through_the_pages(client, world):
 
     assert client.post(reverse("classroom:sessions_deal", args=[session.pk])).status_code == 302
     page = client.get(detail).content.decode()
+    move_page = reverse("classroom:sessions_move_page", args=[session.pk, world["ana"].pk])
+    assert f'href="{move_page}"' in page
+    page = client.get(move_page).content.decode()
     assert "Move Student 01 to" in page and "Table 1, seat 2 (Student 02)" in page
     response = client.post(
         reverse("classroom:sessions_move", args=[session.pk]),
@@ -237,6 +242,7 @@ def test_deal_move_start_and_end_through_the_pages(client, world):
     assert response.status_code == 302
     page = client.get(detail).content.decode()
     assert "The student was moved." in page
+    page = client.get(move_page).content.decode()
     assert "A new table (3)" in page  # two tables now: a third can be opened
 
     response = client.post(reverse("classroom:sessions_move", args=[session.pk]), {"place": "x"})
@@ -408,10 +414,41 @@ def test_the_lobby_page_reads_as_many_queries_for_3_as_for_30_students(
     _classroom, _students, session = joined_session(size, table_size=4)
     services.session_deal(session=session)
     sign_in(client, session.classroom.teacher)
-    # the auth session, the user, the session, presences, tables, places (no match yet)
-    with django_assert_num_queries(6):
+    # the auth session, the user, the session, presences, tables, places (no match yet), the
+    # students not in the lobby
+    with django_assert_num_queries(7):
         response = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
-    assert response.content.decode().count('class="move-form"') == size
+    page = response.content.decode()
+    assert page.count("data-seat-of=") == size
+    # Each student's controls are a link and a button: the page grows with the class, not with
+    # its square (a list of every place beside every student was 48 MB for 900).
+    assert page.split("data-live-region", 1)[1].count("<option") == 0
+
+
+def test_the_lobby_sends_a_student_back_locks_out_newcomers_and_names_who_is_missing(client):
+    classroom, students, session = joined_session(3, table_size=2)
+    late = make_student(classroom, "Student 04")
+    services.session_deal(session=session)
+    sign_in(client, classroom.teacher)
+    detail = reverse("classroom:sessions_detail", args=[session.pk])
+    page = client.get(detail).content.decode()
+    assert "Not here yet (1):" in page and "Student 04" in page
+    client.post(
+        reverse("classroom:sessions_unseat", args=[session.pk]), {"student": students[0].pk}
+    )
+    assert not SessionPlace.objects.filter(student=students[0]).exists()
+    assert SessionPresence.objects.filter(session=session, student=students[0]).exists()
+    assert "(no seat yet)" in client.get(detail).content.decode()
+    client.post(reverse("classroom:sessions_lock", args=[session.pk]), {"locked": "1"})
+    with pytest.raises(services.SessionError) as refused:
+        services.session_join(session=session, student=late)
+    assert refused.value.code == "lobby_locked"
+    services.session_join(session=session, student=students[1])  # already in: still welcome
+    client.post(reverse("classroom:sessions_lock", args=[session.pk]), {"locked": "0"})
+    services.session_join(session=session, student=late)
+    # The start seats the student sent back, like any other.
+    services.session_start(session=session)
+    assert seat_of(session, students[0])[0].status == Match.Status.PLAYING
 
 
 @pytest.mark.parametrize("size", [3, 30])

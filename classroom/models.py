@@ -97,6 +97,8 @@ class ClassSession(models.Model):
     # A locked lobby lets nobody new in (the students already in stay): the teacher's way to start
     # with the class as it is, or to keep out a student who should be elsewhere.
     lobby_locked = models.BooleanField(default=False)
+    # Every table's clock stands still while this is set (games.services.match_pause).
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -206,5 +206,21 @@ async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:
         )
 
 
+def match_clock(
+    match_id: int, *, paused_at_ms: int | None, clock_offset_ms: int, wake_at_ms: int | None
+) -> None:
+    """The match's clock was paused, resumed or given more time: its sockets tell their pages
+    and schedule the next wake-up."""
+    _send(
+        match_id,
+        {
+            "type": "match.clock",
+            "paused_at_ms": paused_at_ms,
+            "clock_offset_ms": clock_offset_ms,
+            "wake_at_ms": wake_at_ms,
+        },
+    )
+
+
 def match_stopped(match_id: int, version: int, state: dict) -> None:
     _send(match_id, {"type": "match.stopped", "version": version, "state": state})

@@ -7,10 +7,13 @@ Wire contract (DESIGN.md, "Live play"):
     client -> server  {"type": "move", "move": {...}, "client_id": "..."} | {"type": "sync"}
                       | {"type": "ping"}
     server -> client  {"type": "state", "version": n, "view": {...}, "events": [...]}
+                      | {"type": "clock", "paused": bool, "server_time": ms}
                       | {"type": "error", "code": "...", "message": "..."} | {"type": "pong"}
 
-State messages also carry ``server_time`` (epoch ms, so a page can count down deadlines whatever
-its own clock says) and, on the mover's own socket, the ``client_id`` of the move they answer.
+State messages also carry ``server_time`` (the match's clock in ms, which its deadlines are on,
+so a page can count down whatever its own clock says; it stands still while the game is paused),
+``paused`` and, on the mover's own socket, the ``client_id`` of the move they answer. A ``clock``
+message says the teacher paused, resumed or added time.
 """
 
 from __future__ import annotations
@@ -111,6 +114,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seat = access.seat
         self.rules = engine.get_game(access.game)
         self.version = -1
+        self._clock_from(access.clock_offset_ms, access.paused_at_ms)
         self.tokens = float(FLOOD_BURST)
         self.tokens_at = time.monotonic()
         self.refused = 0
@@ -188,6 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if access is None:
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
+            self._clock_from(access.clock_offset_ms, access.paused_at_ms)
             await self._send_state(access.version, access.state, [], force=True)
             self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
@@ -206,6 +211,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send_state(message["version"], message["state"], [], force=True)
         elif kind == "match.version":
             await self._heartbeat(message["version"])
+        elif kind == "match.clock":
+            self._clock_from(message["clock_offset_ms"], message["paused_at_ms"])
+            payload = {"type": "clock", "paused": self.paused_at_ms is not None}
+            payload["server_time"] = self._match_time()
+            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+            clock().schedule(self.match_id, message["wake_at_ms"])
         else:
             log.warning("unknown match news %r", kind)
 
@@ -259,12 +270,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
             "version": version,
             "view": view,
             "events": self.rules.event_view(events, self.seat),
-            "server_time": services.now_ms(),
+            # The match's own clock (paused, or behind by the time added), as its deadlines are.
+            "server_time": self._match_time(),
+            "paused": self.paused_at_ms is not None,
         }
         if client_id:
             payload["client_id"] = client_id
         self.version = max(self.version, version)
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    def _clock_from(self, clock_offset_ms: int, paused_at_ms: int | None) -> None:
+        self.clock_offset_ms = clock_offset_ms
+        self.paused_at_ms = paused_at_ms
+
+    def _match_time(self) -> int:
+        wall = self.paused_at_ms if self.paused_at_ms is not None else services.now_ms()
+        return wall - self.clock_offset_ms
 
     async def _error(self, code, message, client_id=""):
         payload = {"type": "error", "code": code, "message": message}

@@ -41,6 +41,12 @@ class Match(models.Model):
     # The earliest epoch ms at which a timer fires or a bot moves; the clocks of every server
     # process (and the sweep after a restart) look here, so the schedule survives a restart.
     wake_at_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # The match's own clock runs this many ms behind the wall clock: the time it spent paused and
+    # the time a teacher added. The engine only ever sees the match's clock (wall - offset), so a
+    # pause freezes every timer and bot, and its seconds count in nobody's answer time.
+    clock_offset_ms = models.BigIntegerField(default=0)
+    # While paused (the wall-clock ms it was paused at): no move, no timer, no bot.
+    paused_at_ms = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

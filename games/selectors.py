@@ -24,6 +24,8 @@ class MatchAccess:
     version: int
     wake_at_ms: int | None
     status: str
+    clock_offset_ms: int = 0
+    paused_at_ms: int | None = None
 
     @property
     def spectator(self) -> bool:
@@ -78,6 +80,8 @@ _ACCESS_COLUMNS = (
     "wake_at_ms",
     "status",
     "created_by_id",
+    "clock_offset_ms",
+    "paused_at_ms",
     "seat",
 )
 
@@ -101,7 +105,18 @@ def _access_query(match_id, user):
 def _access_from(row, user) -> MatchAccess | None:
     if row is None:
         return None
-    match_id, game, state, version, wake_at_ms, status, created_by_id, seat = row
+    (
+        match_id,
+        game,
+        state,
+        version,
+        wake_at_ms,
+        status,
+        created_by_id,
+        clock_offset_ms,
+        paused_at_ms,
+        seat,
+    ) = row
     if seat is None and not (created_by_id == user.pk or user.is_staff):
         return None
     return MatchAccess(
@@ -112,6 +127,8 @@ def _access_from(row, user) -> MatchAccess | None:
         version=version,
         wake_at_ms=wake_at_ms if status == Match.Status.PLAYING else None,
         status=status,
+        clock_offset_ms=clock_offset_ms,
+        paused_at_ms=paused_at_ms,
     )
 
 

@@ -33,6 +33,8 @@ from games.models import Attempt, Match, MoveRecord, Seat
 log = logging.getLogger(__name__)
 
 MAX_CLIENT_ID = 64
+PAUSED = "paused"  # a move while the teacher has paused the game
+MAX_ADDED_SECONDS = 300
 # Seconds a bot "thinks" before it acts, per level (a range, drawn afresh each time): slow enough
 # that a child can play along, quick enough that nobody waits long. GAMES_BOT_DELAY_SCALE shrinks
 # them (tests, demos).
@@ -205,7 +207,9 @@ class _PlayerMove:
             return MoveResult(match.pk, match.version, match.state, duplicate=True), []
         if not match.is_playing:
             raise IllegalMove(engine.core.GAME_OVER, "the game is over")
-        at_ms = now_ms() if self.at_ms is None else self.at_ms
+        if match.paused_at_ms is not None:
+            raise MatchError(PAUSED, "the teacher paused the game")
+        at_ms = (now_ms() if self.at_ms is None else self.at_ms) - match.clock_offset_ms
         rules = engine.get_game(match.game)
         step = rules.apply(rules.load(match.state), seat, self.move, at_ms)
         statements: list[Statement] = []
@@ -233,15 +237,18 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     may call it at any time, as often as it likes: under the lock it acts only on what is due in
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
-    at_ms = now_ms() if at_ms is None else at_ms
+    wall_ms = now_ms() if at_ms is None else at_ms
     with transaction.atomic(), _pipelined():
         try:
             # The same one statement as a player's move: every bot move and timer comes here.
             match, seats = _locked_with_seats(match_id)
         except MatchError:
             return None
-        if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > at_ms:
+        if match.paused_at_ms is not None:
+            return None  # nothing is due while paused; the resume schedules the next wake
+        if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > wall_ms:
             return match.wake_at_ms if match.is_playing else None
+        at_ms = wall_ms - match.clock_offset_ms  # the match's own clock, which the engine reads
         rules = engine.get_game(match.game)
         bots = _bots(seats)
         state = rules.load(match.state)
@@ -334,6 +341,63 @@ def match_abandon(*, match_id: int) -> None:
         match.bot_plan = {}
         match.save(update_fields=["status", "finished_at", "wake_at_ms", "bot_plan", "updated_at"])
         transaction.on_commit(lambda: broadcast.match_stopped(match.pk, match.version, match.state))
+
+
+def match_pause(*, match_id: int) -> bool:
+    """Freeze the match: no move, timer or bot until ``match_resume``. Returns whether it was
+    playing and not already paused."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.is_playing or match.paused_at_ms is not None:
+            return False
+        match.paused_at_ms = now_ms()
+        match.save(update_fields=["paused_at_ms", "updated_at"])
+        transaction.on_commit(lambda: _tell_the_clock(match))
+    return True
+
+
+def match_resume(*, match_id: int) -> bool:
+    """Let the match's clock run again where it stopped: every deadline and bot moves later by
+    the time it was paused."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.is_playing or match.paused_at_ms is None:
+            return False
+        _hold_the_clock(match, now_ms() - match.paused_at_ms)
+        match.paused_at_ms = None
+        match.save(update_fields=["clock_offset_ms", "paused_at_ms", "wake_at_ms", "updated_at"])
+        transaction.on_commit(lambda: _tell_the_clock(match))
+    return True
+
+
+def match_add_time(*, match_id: int, seconds: int) -> bool:
+    """Give the table ``seconds`` more: its clock goes back, so its running deadline (and its
+    bots) come that much later. The answer being timed then counts those seconds less."""
+    if not isinstance(seconds, int) or not 1 <= seconds <= MAX_ADDED_SECONDS:
+        raise MatchError("bad_seconds", f"add 1 to {MAX_ADDED_SECONDS} seconds")
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.is_playing:
+            return False
+        _hold_the_clock(match, seconds * 1000)
+        match.save(update_fields=["clock_offset_ms", "wake_at_ms", "updated_at"])
+        transaction.on_commit(lambda: _tell_the_clock(match))
+    return True
+
+
+def _hold_the_clock(match: Match, held_ms: int) -> None:
+    match.clock_offset_ms += held_ms
+    if match.wake_at_ms is not None:
+        match.wake_at_ms += held_ms
+
+
+def _tell_the_clock(match: Match) -> None:
+    broadcast.match_clock(
+        match.pk,
+        paused_at_ms=match.paused_at_ms,
+        clock_offset_ms=match.clock_offset_ms,
+        wake_at_ms=match.wake_at_ms,
+    )
 
 
 # --- the parts -----------------------------------------------------------------------------------
@@ -586,7 +650,8 @@ def _plan(
     deadline = rules.deadline(state) if rules.outcome(state) is None else None
     if deadline is not None:
         dues.append(deadline)
-    match.wake_at_ms = min(dues) if dues else None
+    # Dues are on the match's clock; the wake-up is on the wall clock, which the clocks read.
+    match.wake_at_ms = min(dues) + match.clock_offset_ms if dues else None
 
 
 def _due_bot(match: Match, rules, state, at_ms: int) -> int | None:

@@ -13,7 +13,9 @@ SWEEP_GRACE_MS = 2000
 @shared_task(ignore_result=True)
 def wake_overdue_matches() -> int:
     overdue = Match.objects.filter(
-        status=Match.Status.PLAYING, wake_at_ms__lte=services.now_ms() - SWEEP_GRACE_MS
+        status=Match.Status.PLAYING,
+        paused_at_ms__isnull=True,  # a paused match is due nothing until it resumes
+        wake_at_ms__lte=services.now_ms() - SWEEP_GRACE_MS,
     ).values_list("id", flat=True)
     woken = 0
     for match_id in overdue[:500]:

@@ -27,7 +27,14 @@ from classroom.models import (
 from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Match
-from games.services import SeatSpec, match_abandon, match_create
+from games.services import (
+    SeatSpec,
+    match_abandon,
+    match_add_time,
+    match_create,
+    match_pause,
+    match_resume,
+)
 
 
 class SessionError(Exception):
@@ -223,6 +230,8 @@ def session_seat_late_arrivals(*, session: ClassSession) -> list[SessionTable]:
     teacher = session.classroom.teacher
     for table in tables:
         _open_table(session, table, teacher)
+        if session.paused_at is not None:  # the class is paused: so is the new table
+            match_pause(match_id=table.match_id)
     push.session_changed(session.pk)
     return tables
 
@@ -241,10 +250,45 @@ def session_end(*, session: ClassSession) -> ClassSession:
         match_abandon(match_id=match_id)
     session.status = ClassSession.Status.ENDED
     session.ended_at = timezone.now()
-    session.save(update_fields=["status", "ended_at"])
+    session.paused_at = None
+    session.save(update_fields=["status", "ended_at", "paused_at"])
     push.sessions_changed_for_class(session.classroom_id)
     push.session_changed(session.pk)
     return session
+
+
+@transaction.atomic
+def session_pause(*, session: ClassSession, paused: bool) -> None:
+    """Pause every table at once (their timers and bots stand still on the server, the pages say
+    so), or let them all go on."""
+    session = _locked(session)
+    if session.status != ClassSession.Status.PLAYING:
+        raise SessionError("not_playing", _("The session is not playing."))
+    for match_id in _playing_match_ids(session):
+        (match_pause if paused else match_resume)(match_id=match_id)
+    session.paused_at = timezone.now() if paused else None
+    session.save(update_fields=["paused_at"])
+    push.session_changed(session.pk)
+
+
+def session_add_time(*, session: ClassSession, table_number: int, seconds: int = 30) -> None:
+    """``seconds`` more for one table (its running countdown and its bots come that much later)."""
+    match_id = (
+        SessionTable.objects.filter(session=session, number=table_number)
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    if match_id is None or not match_add_time(match_id=match_id, seconds=seconds):
+        raise SessionError("not_playing", _("That table is not playing."))
+    push.session_changed(session.pk)
+
+
+def _playing_match_ids(session: ClassSession) -> list[int]:
+    return list(
+        SessionTable.objects.filter(
+            session=session, match__status=Match.Status.PLAYING
+        ).values_list("match_id", flat=True)
+    )
 
 
 @transaction.atomic

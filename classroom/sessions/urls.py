@@ -32,6 +32,12 @@ urlpatterns = [
         "teacher/sessions/<int:session_id>/unseat/", views.sessions_unseat, name="sessions_unseat"
     ),
     path("teacher/sessions/<int:session_id>/lock/", views.sessions_lock, name="sessions_lock"),
+    path("teacher/sessions/<int:session_id>/pause/", views.sessions_pause, name="sessions_pause"),
+    path(
+        "teacher/sessions/<int:session_id>/add-time/",
+        views.sessions_add_time,
+        name="sessions_add_time",
+    ),
     path("teacher/sessions/<int:session_id>/start/", views.sessions_start, name="sessions_start"),
     path(
         "teacher/sessions/<int:session_id>/seat-late/",

@@ -271,6 +271,35 @@ def sessions_lock(request, session_id):
 
 @teacher_required
 @require_POST
+def sessions_pause(request, session_id):
+    paused = request.POST.get("paused") == "1"
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_pause(session=session, paused=paused),
+        _("Every table is paused: their clocks stand still.")
+        if paused
+        else _("Every table plays on."),
+    )
+
+
+@teacher_required
+@require_POST
+def sessions_add_time(request, session_id):
+    try:
+        table_number = int(request.POST.get("table", ""))
+    except ValueError:
+        table_number = -1
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_add_time(session=session, table_number=table_number),
+        _("30 seconds more for that table."),
+    )
+
+
+@teacher_required
+@require_POST
 def sessions_start(request, session_id):
     return _act(
         request,

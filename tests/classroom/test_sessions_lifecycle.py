@@ -8,11 +8,12 @@ import pytest
 from django.urls import reverse
 
 import engine
-from classroom.models import ClassSession, SessionPlace
+from classroom.models import ClassSession, SessionPlace, SessionTable
 from classroom.sessions import selectors, services
 from games.models import Match
 from games.services import match_abandon, submit_move
 from tests.classroom.sessions_helpers import joined_session, seat_of, started_session
+from tests.factories import make_student
 
 GAME = {"game": "add_up", "variant": "no_jokers"}
 
@@ -124,3 +125,34 @@ def test_the_first_deal_is_not_called_dealt_again(client):
     assert "The tables were dealt." in first and "dealt again" not in first
     second = client.post(url, follow=True).content.decode()
     assert "The tables were dealt again." in second
+
+
+@pytest.mark.django_db
+def test_pausing_a_session_pauses_every_table_and_added_time_goes_to_one(client):
+    classroom, students, session = started_session(4, table_size=2)
+    matches = [seat_of(session, s)[0] for s in (students[0], students[1])]
+    client.force_login(classroom.teacher)
+    client.post(reverse("classroom:sessions_pause", args=[session.pk]), {"paused": "1"})
+    session.refresh_from_db()
+    assert session.paused_at is not None
+    for match in matches:
+        match.refresh_from_db()
+        assert match.paused_at_ms is not None
+    detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "Resume every table" in detail
+    # A late arrival's new table starts paused like the rest.
+    late = make_student(classroom, "Student 05")
+    services.session_join(session=session, student=late)
+    services.session_seat_late_arrivals(session=session)
+    assert seat_of(session, late)[0].paused_at_ms is not None
+    client.post(reverse("classroom:sessions_pause", args=[session.pk]), {"paused": "0"})
+    for match in matches:
+        match.refresh_from_db()
+        assert match.paused_at_ms is None
+    before = matches[0].clock_offset_ms
+    number = SessionTable.objects.get(match=matches[0]).number
+    client.post(reverse("classroom:sessions_add_time", args=[session.pk]), {"table": number})
+    matches[0].refresh_from_db()
+    matches[1].refresh_from_db()
+    assert matches[0].clock_offset_ms == before + 30_000
+    assert matches[1].clock_offset_ms < 30_000

@@ -400,3 +400,30 @@ async def test_a_stopped_match_tells_its_sockets_and_leaves_them_the_last_state(
     assert last["type"] == "state" and last["version"] == first["version"]
     assert last["view"] == first["view"]
     await ana.disconnect()
+
+
+async def test_a_pause_reaches_the_sockets_and_their_clock_stands_still():
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    first = await receive_state(ana)
+    assert first["paused"] is False
+
+    await database_sync_to_async(services.match_pause)(match_id=match.pk)
+    told = await receive_state(ana)
+    assert told["type"] == "clock" and told["paused"] is True
+    frozen = told["server_time"]
+    rules, state = await current(match)
+    await ana.send_json_to({"type": "move", "move": rules.legal_moves(state, 0)[0]})
+    refused = await receive_state(ana)
+    assert refused["type"] == "error" and refused["code"] == "paused"
+    # A state read while paused says so, at the same standing time.
+    await ana.send_json_to({"type": "sync"})
+    synced = await receive_state(ana)
+    assert synced["paused"] is True and synced["server_time"] == frozen
+
+    await database_sync_to_async(services.match_resume)(match_id=match.pk)
+    resumed = await receive_state(ana)
+    assert resumed["type"] == "clock" and resumed["paused"] is False
+    assert resumed["server_time"] >= frozen
+    await ana.disconnect()

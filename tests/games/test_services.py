@@ -526,3 +526,61 @@ def test_a_moves_answers_count_on_the_players_day(submit):
         assert list(SkillDay.objects.filter(student=student).values_list("day", flat=True)) == [day]
         played.append(day)
     assert played[0] != played[1]
+
+
+# --- pausing and added time ----------------------------------------------------------------------
+
+
+def test_a_paused_match_freezes_its_timer_moves_and_bots_and_resumes_where_it_stood(
+    table, monkeypatch
+):
+    """Issue 15: the teacher's pause freezes every table's timers on the server."""
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    assert match.wake_at_ms == T0 + 20_000  # the pass timeout: 20 s on the match's clock
+    clock = {"now": T0 + 5_000}
+    monkeypatch.setattr(services, "now_ms", lambda: clock["now"])
+    assert services.match_pause(match_id=match.pk) is True
+    assert services.match_pause(match_id=match.pk) is False  # already paused
+    rules, state = state_of(match)
+    with pytest.raises(MatchError) as refused:
+        submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
+    assert refused.value.code == "paused"
+    # A minute later the timer would long have fired: paused, nothing is due.
+    clock["now"] = T0 + 65_000
+    assert match_wake(match_id=match.pk) is None
+    assert wake_overdue_matches() == 0
+    match.refresh_from_db()
+    assert match.version == 0
+    # Resumed after 60 s: the 15 s that were left are left again.
+    assert services.match_resume(match_id=match.pk) is True
+    match.refresh_from_db()
+    assert match.paused_at_ms is None and match.clock_offset_ms == 60_000
+    assert match.wake_at_ms == T0 + 80_000
+    clock["now"] = T0 + 79_999
+    assert match_wake(match_id=match.pk) == T0 + 80_000
+    match.refresh_from_db()
+    assert match.version == 0
+    clock["now"] = T0 + 80_000
+    match_wake(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.version == 1  # the pass timeout fired, 20 s of play after the start
+    timer = MoveRecord.objects.get(match=match)
+    assert timer.now_ms == T0 + 20_000  # on the match's clock: the pause is nobody's time
+
+
+def test_added_time_moves_the_deadline_and_a_move_sees_the_matchs_clock(table, monkeypatch):
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    clock = {"now": T0 + 10_000}
+    monkeypatch.setattr(services, "now_ms", lambda: clock["now"])
+    with pytest.raises(MatchError):
+        services.match_add_time(match_id=match.pk, seconds=0)
+    assert services.match_add_time(match_id=match.pk, seconds=30) is True
+    match.refresh_from_db()
+    assert match.wake_at_ms == T0 + 50_000 and match.clock_offset_ms == 30_000
+    clock["now"] = T0 + 45_000  # 25 s on the wall after the start is 15 s on the match's clock
+    rules, state = state_of(match)
+    submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
+    record = MoveRecord.objects.get(match=match)
+    assert record.now_ms == T0 + 15_000

@@ -55,6 +55,8 @@ function sharedErrorMessage(code) {
       return gettext("You do not have a seat at this game.");
     case "match_stopped":
       return gettext("The teacher stopped this game.");
+    case "paused":
+      return gettext("The game is paused. Wait for your teacher.");
     case "timeout":
       return gettext("The game did not answer. Try again.");
     case "disconnected":
@@ -80,6 +82,8 @@ const shell = {
   pending: null, // {clientId, move, resolve, timer}
   countdownTimer: null,
   logVersion: -1, // the page came with the log up to this version (a reload keeps its log)
+  paused: false, // the teacher paused the game: the match's clock stands at frozenAt
+  frozenAt: 0,
 };
 
 const ctx = {
@@ -107,7 +111,7 @@ const ctx = {
     return config.seat !== null && index === config.seat;
   },
   now() {
-    return Date.now() + shell.clockOffset;
+    return shell.paused ? shell.frozenAt : Date.now() + shell.clockOffset;
   },
   send(move) {
     return sendMove(move);
@@ -156,13 +160,31 @@ function setBusy(busy) {
 
 function onMessage(message) {
   if (message.type === "state") onState(message);
+  else if (message.type === "clock") onClock(message);
   else if (message.type === "error") onError(message);
 }
 
-function onState(message) {
-  if (typeof message.server_time === "number") {
-    shell.clockOffset = message.server_time - Date.now();
+function setClock(message) {
+  if (typeof message.server_time !== "number") return;
+  shell.paused = Boolean(message.paused);
+  shell.frozenAt = message.server_time;
+  shell.clockOffset = message.server_time - Date.now();
+}
+
+// The teacher paused, resumed or added time: the board and the countdown follow.
+function onClock(message) {
+  const was = shell.paused;
+  setClock(message);
+  if (!shell.view) return;
+  renderBoard();
+  renderChrome();
+  if (was !== shell.paused) {
+    announce([shell.paused ? gettext("The teacher paused the game.") : gettext("The game goes on!")]);
   }
+}
+
+function onState(message) {
+  setClock(message);
   if (message.version < shell.version) return; // older than what is shown already
   const gap = shell.version >= 0 && message.version > shell.version + 1;
   shell.version = message.version;
@@ -241,9 +263,13 @@ function renderBoard() {
   shell.renderer.render(board, shell.view, ctx);
   const over = Boolean(shell.view.outcome);
   board.classList.toggle("is-over", over);
-  // Once the game is over nothing on the table may be played (a renderer need not know).
-  if (over) for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
-  else restoreFocus(key);
+  board.classList.toggle("is-paused", shell.paused && !over);
+  // Once the game is over, or while it is paused, nothing on the table may be played (a
+  // renderer need not know).
+  if (over || shell.paused) {
+    for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
+  }
+  if (!over) restoreFocus(key);
 }
 
 function rightAnswerOfMine(events) {
@@ -260,6 +286,7 @@ function seatScores(view) {
 
 function renderChrome() {
   const view = shell.view;
+  $("play-paused").hidden = !shell.paused || Boolean(view.outcome);
   renderTurn(view);
   renderScores(view);
   tickCountdown();
@@ -439,6 +466,7 @@ function renderSoundToggle() {
 function tickCountdown() {
   const element = $("play-countdown");
   const deadline = shell.view && !shell.view.outcome ? shell.view.deadline : null;
+  element.classList.toggle("is-paused", shell.paused);
   clearTimeout(shell.countdownTimer);
   if (typeof deadline !== "number") {
     element.hidden = true;
@@ -452,8 +480,8 @@ function tickCountdown() {
     { seconds },
     true,
   );
-  element.classList.toggle("is-urgent", seconds <= 5);
-  if (seconds > 0) shell.countdownTimer = setTimeout(tickCountdown, 250);
+  element.classList.toggle("is-urgent", seconds <= 5 && !shell.paused);
+  if (seconds > 0 && !shell.paused) shell.countdownTimer = setTimeout(tickCountdown, 250);
 }
 
 // --- what just happened ----------------------------------------------------------------------

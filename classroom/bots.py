@@ -18,9 +18,17 @@ LEVEL_LABELS = {
     "easy": _("Easy"),
     "strong": _("Strong"),
 }
+# Homework's default: each child's bots follow their own results (``adaptive_level``).
+ADAPTIVE = "adaptive"
+ADAPTIVE_LABEL = _("Adaptive: follows each child's results")
+ADAPTIVE_GAMES = 3  # the latest games against bots that decide the next level
 LEVEL_HELP = _(
     "Beginner bots play at random, wrong moves included; easy bots play right but plainly; "
     "strong bots play their best."
+)
+ADAPTIVE_HELP = _(
+    "Adaptive: each child starts with beginner bots, meets the next level up after winning two "
+    "games at a level and the next level down after losing three in a row."
 )
 
 assert set(LEVEL_LABELS) == set(LEVELS), "every engine level needs a label"
@@ -40,4 +48,34 @@ def level_choices() -> list[tuple[str, str]]:
 
 
 def level_label(level: str) -> str:
+    if level == ADAPTIVE:
+        return str(ADAPTIVE_LABEL)
     return str(LEVEL_LABELS.get(level, level))
+
+
+def homework_level_choices() -> list[tuple[str, str]]:
+    return [(ADAPTIVE, ADAPTIVE_LABEL), *level_choices()]
+
+
+def adaptive_level(results: list[tuple[str, bool]]) -> str:
+    """The bots' level for a child's next game from their latest games against bots, newest
+    first, as (the bots' level, whether the child won): a child who won two of their last games
+    (up to three) at the current level meets the next level up, one who lost three in a row there
+    the next level down, anyone else the same level again. A child new to bots starts with beginners. (A strong bot beat a child 455 to 99
+    at homework: a level the child cannot reach teaches nothing.)"""
+    if not results:
+        return LEVELS[0]
+    current = results[0][0] if results[0][0] in LEVELS else LEVELS[0]
+    # Only the games at the current level count: a level is judged on its own games.
+    latest = []
+    for level, won in results[:ADAPTIVE_GAMES]:
+        if level != current:
+            break
+        latest.append(won)
+    index = LEVELS.index(current)
+    wins = sum(latest)
+    if len(latest) >= 2 and wins >= 2:
+        index = min(index + 1, len(LEVELS) - 1)
+    elif len(latest) == ADAPTIVE_GAMES and wins == 0:
+        index = max(index - 1, 0)
+    return LEVELS[index]

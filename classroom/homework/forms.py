@@ -160,9 +160,9 @@ class AssignmentForm(forms.Form):
     bot_level = forms.ChoiceField(
         label=_("Bots' level"),
         required=False,
-        choices=bots.level_choices,
-        initial="easy",
-        help_text=bots.LEVEL_HELP,
+        choices=bots.homework_level_choices,
+        initial=bots.ADAPTIVE,
+        help_text=bots.ADAPTIVE_HELP,
     )
 
     def __init__(self, *args, assignment: Assignment | None = None, locked: bool = False, **kw):

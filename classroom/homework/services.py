@@ -12,11 +12,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 import engine
+from classroom import bots
 from classroom.bots import bot_name
 from classroom.models import Assignment, AssignmentWork, Classroom
 from engine import mia_solo
 from games import services as games_services
-from games.models import Match
+from games.models import Match, Seat
 from games.services import SeatSpec
 
 PUZZLE_GAME = "mia"
@@ -82,8 +83,9 @@ def spec_check(spec: Spec) -> None:
         if not 1 <= spec.difficulty <= 5:
             raise engine.SetupError("bad_difficulty", "difficulty is 1 to 5")
         return
-    if spec.bot_level not in engine.bots.LEVELS:
-        raise engine.SetupError("bad_bot_level", f"bots play at {', '.join(engine.bots.LEVELS)}")
+    if spec.bot_level not in (*engine.bots.LEVELS, bots.ADAPTIVE):
+        levels = ", ".join((*engine.bots.LEVELS, bots.ADAPTIVE))
+        raise engine.SetupError("bad_bot_level", f"bots play at {levels}")
     if spec.players < 2:
         raise engine.SetupError("bad_players", "a game against bots needs at least one bot")
     engine.get_game(spec.game).new(
@@ -188,12 +190,34 @@ def assignment_delete(*, assignment: Assignment) -> None:
 
 
 def _seats(assignment: Assignment, student) -> list[SeatSpec]:
+    level = assignment.bot_level
+    if level == bots.ADAPTIVE:
+        level = bots.adaptive_level(bot_results(student=student, game=assignment.game))
     seats = [SeatSpec(name=student.display_name or str(student), user=student)]
-    seats += [
-        SeatSpec(name=bot_name(n), bot_level=assignment.bot_level)
-        for n in range(1, assignment.players)
-    ]
+    seats += [SeatSpec(name=bot_name(n), bot_level=level) for n in range(1, assignment.players)]
     return seats
+
+
+def bot_results(*, student, game: str) -> list[tuple[str, bool]]:
+    """The student's latest finished games of ``game`` against bots, newest first: the bots'
+    level and whether the student won."""
+    seats = (
+        Seat.objects.filter(user=student, match__game=game, match__status=Match.Status.FINISHED)
+        .exclude(match__outcome__isnull=True)
+        .order_by("-match__finished_at", "-match_id")
+        .values_list("match_id", "index", "match__outcome")[: bots.ADAPTIVE_GAMES]
+    )
+    seats = list(seats)
+    levels = dict(
+        Seat.objects.filter(match_id__in=[match_id for match_id, _i, _o in seats])
+        .exclude(bot_level="")
+        .values_list("match_id", "bot_level")
+    )
+    return [
+        (levels[match_id], index in (outcome or {}).get("winners", []))
+        for match_id, index, outcome in seats
+        if match_id in levels
+    ]
 
 
 def _existing_work(assignment: Assignment, student, item: int) -> AssignmentWork | None:

@@ -10,6 +10,7 @@ BOT_LEVELS = {
     "random": lambda: _("beginner bots"),
     "easy": lambda: _("easy bots"),
     "strong": lambda: _("strong bots"),
+    "adaptive": lambda: _("bots that follow each child's results"),
 }
 
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from classroom.bots import BOT_NAMES, bot_name
+from classroom.bots import BOT_NAMES, adaptive_level, bot_name
 from tests.factories import make_class, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +35,60 @@ def test_every_form_names_the_bots_levels_the_same(client):
     table_form = client.get(reverse("classroom:match_new"), {"variant": "mia:canada47"}).content
     session_levels = _level_options(session_form.decode(), "bot_level")
     homework_levels = _level_options(homework_form.decode(), "bot_level")
-    assert session_levels == homework_levels == ["Beginner", "Easy", "Strong"]
+    assert session_levels == ["Beginner", "Easy", "Strong"]
+    # Homework offers the adaptive level first (its default), then the same three names.
+    assert homework_levels == ["Adaptive: follows each child&#x27;s results", *session_levels]
     seat_options = _level_options(table_form.decode(), "seat_0")
     assert [o for o in seat_options if o.startswith("Bot: ")] == [
         f"Bot: {level}" for level in session_levels
     ]
+
+
+@pytest.mark.parametrize(
+    ("results", "level"),
+    [
+        ([], "random"),  # new to bots: beginners first
+        ([("random", True)], "random"),  # one win is not yet a pattern
+        ([("random", True), ("random", True)], "easy"),
+        ([("easy", True), ("easy", False), ("easy", True)], "strong"),
+        ([("strong", True)] * 3, "strong"),  # no level above the strongest
+        ([("strong", False)] * 3, "easy"),
+        ([("easy", False), ("easy", False)], "easy"),  # two losses: the same level once more
+        ([("random", False)] * 3, "random"),
+        ([("easy", False), ("strong", True), ("strong", True)], "easy"),  # the newest level counts
+    ],
+)
+def test_the_adaptive_level_follows_the_latest_results(results, level):
+    assert adaptive_level(results) == level
+
+
+def test_adaptive_homework_meets_a_child_at_their_level():
+    from django.utils import timezone
+
+    from classroom.homework.services import BotGamesSpec, work_start
+    from games.models import Match
+    from tests.factories import make_assignment, make_student
+
+    classroom = make_class(make_teacher())
+    ana = make_student(classroom, "Ana")
+    spec = BotGamesSpec("add_up", "no_jokers", 2, "adaptive", 4, {})
+    assignment = make_assignment(classroom, spec=spec)
+
+    def bots_of(work):
+        return set(work.match.seats.exclude(bot_level="").values_list("bot_level", flat=True))
+
+    def finish(work, ana_won):
+        Match.objects.filter(pk=work.match_id).update(
+            status=Match.Status.FINISHED,
+            outcome={"scores": [9, 3] if ana_won else [3, 9], "winners": [0 if ana_won else 1]},
+            finished_at=timezone.now(),
+        )
+
+    first = work_start(assignment=assignment, student=ana, item=0)
+    assert bots_of(first) == {"random"}
+    finish(first, ana_won=True)
+    second = work_start(assignment=assignment, student=ana, item=1)
+    assert bots_of(second) == {"random"}
+    finish(second, ana_won=True)
+    third = work_start(assignment=assignment, student=ana, item=2)
+    assert bots_of(third) == {"easy"}  # two wins: one level up

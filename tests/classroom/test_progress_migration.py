@@ -26,6 +26,16 @@ def _migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+@pytest.fixture(autouse=True)
+def _latest_schema_afterwards():
+    # The test leaves the database at AFTER; later migrations (any added since) must be applied
+    # again, or the next tests on this worker meet tables without their newest columns.
+    yield
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    _migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_stored_attempts_get_the_problems_range_their_slip_and_fresh_rollups():
     apps = _migrate(BEFORE)

@@ -61,8 +61,8 @@ def adaptive_level(results: list[tuple[str, bool]]) -> str:
     """The bots' level for a child's next game from their latest games against bots, newest
     first, as (the bots' level, whether the child won): a child who won two of their last games
     (up to three) at the current level meets the next level up, one who lost three in a row there
-    the next level down, anyone else the same level again. A child new to bots starts with beginners. (A strong bot beat a child 455 to 99
-    at homework: a level the child cannot reach teaches nothing.)"""
+    the next level down, anyone else the same level again. A child new to bots starts with
+    beginners: a level the child cannot reach teaches nothing."""
     if not results:
         return LEVELS[0]
     current = results[0][0] if results[0][0] in LEVELS else LEVELS[0]

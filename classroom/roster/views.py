@@ -121,7 +121,8 @@ def student_add(request, classroom):
             generate=form.cleaned_data["kind"],
         )
         messages.success(request, _("%(name)s is in the class.") % {"name": student})
-        return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+        page = reverse("classroom:roster_student", args=[classroom.pk, student.pk])
+        return redirect(f"{page}?added=1")  # the page then offers "Add another student"
     return render(
         request,
         "classroom/roster/student_add.html",

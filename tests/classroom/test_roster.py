@@ -140,8 +140,13 @@ def test_deleting_a_class_asks_first_then_deletes_it_and_its_only_students(
 def test_add_a_student_with_a_pin_they_can_sign_in_with(teacher_client, classroom):
     response = add(teacher_client, classroom, "Ben", kind="pin", secret="2468")
     ben = User.objects.get(display_name="Ben")
-    assert response["Location"] == url("roster_student", classroom, ben)
+    assert response["Location"] == url("roster_student", classroom, ben) + "?added=1"
     assert ben.enrollments.get().classroom == classroom
+    # The page that shows the new student's secret offers the next one at once.
+    page = teacher_client.get(response["Location"]).content.decode()
+    assert "Add another student" in page and url("roster_student_add", classroom) in page
+    again = teacher_client.get(url("roster_student", classroom, ben)).content.decode()
+    assert "Add another student" not in again
     assert signs_in(teacher_client, classroom, ben, "2468")
 
 

@@ -261,6 +261,9 @@ function renderBoard() {
   const key = focusedKey();
   ctx._focusKey = key;
   shell.renderer.render(board, shell.view, ctx);
+  // The table is drawn: no longer busy (the page starts busy until its first state), unless a
+  // move is on its way.
+  setBusy(shell.pending !== null);
   const over = Boolean(shell.view.outcome);
   board.classList.toggle("is-over", over);
   board.classList.toggle("is-paused", shell.paused && !over);

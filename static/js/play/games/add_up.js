@@ -76,7 +76,7 @@ function rowSection(row, view, ctx) {
   return h(
     "section",
     { class: `addup-row addup-row-${row}`, "aria-label": rowName(row) },
-    h("h3", { class: "addup-row-title" }, rowName(row)),
+    h("h2", { class: "addup-row-title" }, rowName(row)),
     cards.length
       ? h(
           "ul",
@@ -197,7 +197,7 @@ function handSection(view, ctx) {
   return h(
     "section",
     { class: "addup-hand", "aria-label": gettext("Your hand") },
-    h("h3", {}, gettext("Your hand")),
+    h("h2", {}, gettext("Your hand")),
     hand.length
       ? h(
           "ul",

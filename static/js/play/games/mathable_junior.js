@@ -199,7 +199,7 @@ function rackSection(view, ctx, state) {
   return h(
     "section",
     { class: "mj-rack", "aria-label": gettext("Your tiles") },
-    h("h3", {}, gettext("Your tiles")),
+    h("h2", {}, gettext("Your tiles")),
     tiles.length
       ? h(
           "ul",

@@ -257,7 +257,7 @@ function equationSection(view, ctx, state) {
   return h(
     "section",
     { class: "sum-equation", "aria-label": gettext("Your equation") },
-    h("h3", {}, gettext("Your equation")),
+    h("h2", {}, gettext("Your equation")),
     h(
       "div",
       { class: "sum-equation-line" },
@@ -382,7 +382,7 @@ function wildSection(view, ctx, state) {
   return h(
     "section",
     { class: "sum-wild", "aria-label": wildName(card.wild) },
-    h("h3", {}, wildName(card.wild)),
+    h("h2", {}, wildName(card.wild)),
     h("p", {}, wildHelp(card.wild)),
     note ? h("p", { class: "sum-note" }, note) : null,
     h(
@@ -455,7 +455,7 @@ function rotationSection(view, ctx, state) {
   return h(
     "section",
     { class: "sum-rotation", role: "group", "aria-label": gettext("Rotation") },
-    h("h3", {}, gettext("Rotation")),
+    h("h2", {}, gettext("Rotation")),
     body,
   );
 }
@@ -483,7 +483,7 @@ export function render(root, view, ctx) {
       h(
         "section",
         { class: "sum-hand", "aria-label": gettext("Your hand") },
-        h("h3", {}, gettext("Your hand")),
+        h("h2", {}, gettext("Your hand")),
         hand.length
           ? h(
               "ul",

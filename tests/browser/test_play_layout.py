@@ -27,6 +27,7 @@ matches = {
     "add_up": make_match(game="add_up", variant="standard", players=[ana], bots=["easy"], seed=4),
     "mathable_junior": make_match(game="mathable_junior", variant="front", players=[ana],
                                   bots=["easy"], seed=4),
+    "mia_solo": make_match(game="mia", variant="solo3", players=[ana], seed=4),
     "add_or_multiply": make_match(game="add_or_multiply", variant="standard",
                                   players=[ana, ben, carla], seed=4),
 }
@@ -118,5 +119,34 @@ def test_a_childs_controls_are_on_the_first_screen(browser, server, game, size):
         low = page.evaluate(LOW_CONTRAST)
         assert low == [], f"{game} at {size}: text under 4.5:1 {low}"
         assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        context.close()
+
+
+def test_the_solo_squares_open_and_blocked_cards_differ_by_more_than_colour(browser, server):
+    context = browser.new_context(viewport=SIZES["phone"], locale="en")
+    add_session_cookie(context, server.url, server.made["ana"])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(f"{server.url}/play/{server.made['matches']['mia_solo']}/")
+        expect(page.locator("#play-status")).to_have_text("")
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('.square-cell:not(.is-empty)')].map((c) => ({
+                open: c.classList.contains('is-open'),
+                said: c.querySelector('.square-state').textContent,
+                pattern: getComputedStyle(c).backgroundImage,
+                border: getComputedStyle(c).borderTopStyle}))"""
+        )
+        assert {cell["open"] for cell in cells} == {True, False}
+        for cell in cells:
+            if cell["open"]:
+                assert cell["said"] == "open" and cell["border"] == "solid"
+            else:
+                assert cell["said"] == "blocked" and cell["border"] == "dashed"
+                assert cell["pattern"].startswith("repeating-linear-gradient")
+        # One meaning for the score column from start to end: the cards solved.
+        expect(page.locator(".score-table thead th").nth(1)).to_have_text("Cards solved")
+        expect(page.locator(".score-table tbody td")).to_have_text("0")
     finally:
         context.close()

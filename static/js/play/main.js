@@ -11,6 +11,7 @@
 //                                             //   (default: view.scores, else view.totals)
 //   export function errorMessage(code, ctx)   // optional: a child-friendly text for a game's code
 //   export function result(view, ctx)         // optional: the sentence announcing the end
+//   export function scoreHeading(view, ctx)   // optional: the score column's heading ("Points")
 // ctx = {seat, spectator, watch, seats: [{seat, name, bot}], game, variant,
 //        send(move) -> Promise<{ok, code?, message?}>, pending (a move awaits its answer),
 //        t: gettext, ngettext, fmt: interpolate, seatName(i), isMe(i), now() (server ms),
@@ -340,7 +341,12 @@ function renderScores(view) {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", { scope: "col" }, gettext("Player")), h("th", { scope: "col" }, gettext("Points"))),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, gettext("Player")),
+          h("th", { scope: "col" }, (shell.renderer.scoreHeading && shell.renderer.scoreHeading(view, ctx)) || gettext("Points")),
+        ),
       ),
       h("tbody", {}, rows),
     ),

@@ -474,7 +474,17 @@ function renderSolo(root, view, ctx) {
               ctx.rerender();
             },
           },
-          card ? card.options.map((o) => h("span", {}, optionText(o))) : "·",
+          card
+            ? [
+                ...card.options.map((o) => h("span", {}, optionText(o))),
+                // Open or blocked is said in words and drawn as a pattern, not by colour alone.
+                h(
+                  "small",
+                  { class: "square-state", "aria-hidden": "true" },
+                  open ? gettext("open") : gettext("blocked"),
+                ),
+              ]
+            : "·",
         );
       }),
     ),
@@ -486,7 +496,7 @@ function renderSolo(root, view, ctx) {
       "section",
       { class: "game-section" },
       h("h2", {}, gettext("The square")),
-      h("p", { class: "game-note" }, gettext("Green cards are open: solve them with two of your cards.")),
+      h("p", { class: "game-note" }, gettext("Cards marked “open” can be solved with two of your cards.")),
       grid,
     ),
   ];
@@ -579,8 +589,13 @@ export function render(root, view, ctx) {
 }
 
 export function scores(view) {
-  if (view.size) return [view.result === null ? view.cleared : view.stars];
+  // The solo square's column counts solved cards from start to end; its stars are the result's.
+  if (view.size) return [view.cleared];
   return view.scores;
+}
+
+export function scoreHeading(view) {
+  return view.size ? gettext("Cards solved") : null;
 }
 
 export function result(view, ctx) {

@@ -153,9 +153,25 @@ def play_mia_turn(page) -> str:
     return "claimed"
 
 
+# What the table showed in motion: the scorers' chips and the cards dealt in, as they appeared.
+WATCH_THE_TABLE = """() => {
+  window.seenOnTable = {chips: [], dealt: 0};
+  new MutationObserver(() => {
+    for (const chip of document.querySelectorAll('#play-scored:not([hidden]) .scored-chip')) {
+      if (!window.seenOnTable.chips.includes(chip.textContent)) {
+        window.seenOnTable.chips.push(chip.textContent);
+      }
+    }
+    window.seenOnTable.dealt += document.querySelectorAll('#play-board .is-dealt').length;
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+
 def test_three_students_and_a_bot_play_mia_express_to_the_end(browser, server):
     path = f"/play/{server.made['mia']}/"
     pages = [open_as(browser, server, cookie, path) for cookie in server.made["students"]]
+    for page in pages:
+        page.evaluate(WATCH_THE_TABLE)
     try:
         expect(pages[0].locator("#play-turn")).to_have_text("Your turn!")
         expect(pages[0].get_by_role("heading", name=re.compile(r"^Round \d+"))).to_be_visible()
@@ -179,6 +195,10 @@ def test_three_students_and_a_bot_play_mia_express_to_the_end(browser, server):
             assert page.locator("#play-log li").count() > 0
         # A wrong claim's reason was never needed here; the shell's log announced every card.
         expect(pages[1].locator("#play-announcer")).not_to_be_empty()
+        # Who scored was shown on the table as it happened, and new cards were dealt in.
+        seen = [page.evaluate("() => window.seenOnTable") for page in pages]
+        assert any(chip.startswith("You +") for s in seen for chip in s["chips"]), seen
+        assert all(s["dealt"] > 0 for s in seen), seen
     finally:
         for page in pages:
             page.context.close()

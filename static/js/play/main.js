@@ -85,7 +85,11 @@ const shell = {
   logVersion: -1, // the page came with the log up to this version (a reload keeps its log)
   paused: false, // the teacher paused the game: the match's clock stands at frozenAt
   frozenAt: 0,
+  seenCards: null, // the cards on the table at the last drawing (new ones are dealt in)
+  lastScores: null,
+  scoredTimer: null,
 };
+const SCORED_SHOWN_MS = 4000;
 
 const ctx = {
   seat: config.seat,
@@ -262,6 +266,7 @@ function renderBoard() {
   const key = focusedKey();
   ctx._focusKey = key;
   shell.renderer.render(board, shell.view, ctx);
+  dealIn();
   // The table is drawn: no longer busy (the page starts busy until its first state), unless a
   // move is on its way.
   setBusy(shell.pending !== null);
@@ -274,6 +279,16 @@ function renderBoard() {
     for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
   }
   if (!over) restoreFocus(key);
+}
+
+// Cards that were not on the table at the last drawing arrive with a short motion (CSS, only
+// where motion is welcome); the page's first drawing deals nothing.
+function dealIn() {
+  const cards = [...board.querySelectorAll("[data-card]")];
+  if (shell.seenCards) {
+    for (const card of cards) if (!shell.seenCards.has(card.dataset.card)) card.classList.add("is-dealt");
+  }
+  shell.seenCards = new Set(cards.map((card) => card.dataset.card));
 }
 
 function rightAnswerOfMine(events) {
@@ -310,8 +325,38 @@ function renderTurn(view) {
   }
 }
 
+// Who just scored is shown on the table's bar (on a phone the score table is below the board)
+// and in the score table, for a few seconds.
+function showWhoScored(scores) {
+  const before = shell.lastScores;
+  shell.lastScores = [...scores];
+  if (!before) return new Set();
+  const gained = config.seats
+    .map((seat) => ({ seat, gain: (scores[seat.seat] ?? 0) - (before[seat.seat] ?? 0) }))
+    .filter(({ gain }) => gain > 0);
+  if (gained.length === 0) return new Set();
+  const line = $("play-scored");
+  line.replaceChildren(
+    ...gained.map(({ seat, gain }) =>
+      h(
+        "span",
+        { class: `scored-chip${ctx.isMe(seat.seat) ? " is-me" : ""}` },
+        interpolate(gettext("%(name)s +%(points)s"), { name: ctx.isMe(seat.seat) ? gettext("You") : seat.name, points: gain }, true),
+      ),
+    ),
+  );
+  line.hidden = false;
+  clearTimeout(shell.scoredTimer);
+  shell.scoredTimer = setTimeout(() => {
+    line.hidden = true;
+    for (const row of document.querySelectorAll(".score-table tr.just-scored")) row.classList.remove("just-scored");
+  }, SCORED_SHOWN_MS);
+  return new Set(gained.map(({ seat }) => seat.seat));
+}
+
 function renderScores(view) {
   const scores = seatScores(view) || [];
+  const scored = showWhoScored(scores);
   const active = new Set(view.active || []);
   const rows = config.seats.map((seat) =>
     h(
@@ -320,6 +365,7 @@ function renderScores(view) {
         class: [
           ctx.isMe(seat.seat) ? "is-me" : "",
           active.has(seat.seat) ? "is-active" : "",
+          scored.has(seat.seat) ? "just-scored" : "",
         ].join(" "),
       },
       h(

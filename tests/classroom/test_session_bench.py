@@ -1,0 +1,33 @@
+"""The session benchmark runs end to end (tiny sizes here; `bench_session` alone runs 30, 300 and
+900 students) and leaves nothing behind."""
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import User
+from classroom.models import ClassSession, Classroom
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bench_session_prints_its_figures_and_cleans_up():
+    out = io.StringIO()
+    call_command("bench_session", sizes=[4, 7], requests=1, stdout=out)
+    text = out.getvalue()
+    assert "4 students, 2 tables" in text and "7 students, 3 tables" in text
+    pages = re.findall(r"^  (.+?): median (\d+) ms, (\d+) KB", text, re.M)
+    assert [name for name, _, _ in pages] == [
+        "lobby page",
+        "lobby live part",
+        "session page, playing",
+        "live part, playing",
+        "projector",
+    ] * 2
+    assert len(re.findall(r"^  start: [\d.]+ s", text, re.M)) == 2
+    assert len(re.findall(r"^  monitor snapshot: median \d+ ms", text, re.M)) == 2
+    assert not Match.objects.exists() and not ClassSession.objects.exists()
+    assert not Classroom.objects.exists() and not User.objects.exists()

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import User
-from classroom.models import ClassSession, Classroom
+from classroom.models import Classroom, ClassSession
 from games.models import Match
 
 pytestmark = pytest.mark.django_db

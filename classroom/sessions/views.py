@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
@@ -115,19 +116,25 @@ def _place_choices(session: ClassSession, monitor: dict) -> list[tuple[str, str]
     return choices
 
 
+# The teacher's session pages grow with the class (a school assembly is 900 students): they go
+# out compressed. They hold no secret but the CSRF token, which Django masks anew for every
+# response (the defence against BREACH-style guessing through compressed sizes).
 @teacher_required
+@gzip_page
 def sessions_detail(request, session_id):
     session = _teacher_session(request, session_id)
     return render(request, "classroom/sessions/detail.html", _detail_context(request, session))
 
 
 @teacher_required
+@gzip_page
 def sessions_live(request, session_id):
     session = _teacher_session(request, session_id)
     return render(request, "classroom/sessions/_live.html", _detail_context(request, session))
 
 
 @teacher_required
+@gzip_page
 def sessions_projector(request, session_id):
     """The big screen: no site chrome, the class code and a QR code to join, the leaderboard and
     the tables, and at the end the podium and a summary."""
@@ -155,6 +162,7 @@ def sessions_projector(request, session_id):
 
 
 @teacher_required
+@gzip_page
 def sessions_projector_live(request, session_id):
     session = _teacher_session(request, session_id)
     monitor = selectors.session_monitor(session=session)

@@ -19,8 +19,8 @@ def test_bench_session_prints_its_figures_and_cleans_up():
     call_command("bench_session", sizes=[4, 7], requests=1, stdout=out)
     text = out.getvalue()
     assert "4 students, 2 tables" in text and "7 students, 3 tables" in text
-    pages = re.findall(r"^  (.+?): median (\d+) ms, (\d+) KB", text, re.M)
-    assert [name for name, _, _ in pages] == [
+    pages = re.findall(r"^  (.+?): median (\d+) ms, (\d+) KB sent \((\d+) KB HTML\)", text, re.M)
+    assert [name for name, *_figures in pages] == [
         "lobby page",
         "lobby live part",
         "session page, playing",

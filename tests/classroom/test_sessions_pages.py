@@ -476,3 +476,14 @@ def test_the_students_open_sessions_read_two_queries_whatever_the_class(
         sessions = student_open_sessions(student=students[0])
     assert [s["status"] for s in sessions] == ["playing", "lobby"]
     assert sessions[0]["play_url"] and sessions[1]["play_url"] is None
+
+
+def test_the_teachers_session_pages_go_out_compressed(client):
+    _classroom, _students, session = joined_session(6, table_size=2)
+    services.session_deal(session=session)
+    sign_in(client, session.classroom.teacher)
+    for name in TEACHER_GETS:
+        response = client.get(
+            reverse(f"classroom:{name}", args=[session.pk]), HTTP_ACCEPT_ENCODING="gzip"
+        )
+        assert response["Content-Encoding"] == "gzip", name

@@ -28,10 +28,11 @@ from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Match
 from games.services import (
+    NewMatch,
     SeatSpec,
     match_abandon,
     match_add_time,
-    match_create,
+    match_create_many,
     match_pause,
     match_resume,
 )
@@ -202,9 +203,7 @@ def session_start(*, session: ClassSession) -> list[SessionTable]:
     tables = _tables_with_students(session)
     if not tables:
         raise SessionError("nobody_present", _("No student has joined the lobby yet."))
-    teacher = session.classroom.teacher
-    for table in tables:
-        _open_table(session, table, teacher)
+    _open_tables(session, tables, session.classroom.teacher)
     session.status = ClassSession.Status.PLAYING
     session.started_at = timezone.now()
     session.save(update_fields=["status", "started_at"])
@@ -227,10 +226,9 @@ def session_seat_late_arrivals(*, session: ClassSession) -> list[SessionTable]:
         return []
     numbers = set(_deal(session, late))
     tables = [t for t in _tables_with_students(session) if t.number in numbers]
-    teacher = session.classroom.teacher
-    for table in tables:
-        _open_table(session, table, teacher)
-        if session.paused_at is not None:  # the class is paused: so is the new table
+    _open_tables(session, tables, session.classroom.teacher)
+    if session.paused_at is not None:  # the class is paused: so are the new tables
+        for table in tables:
             match_pause(match_id=table.match_id)
     push.session_changed(session.pk)
     return tables
@@ -434,26 +432,34 @@ def _tables_with_students(session: ClassSession) -> list[SessionTable]:
     )
 
 
-def _open_table(session: ClassSession, table: SessionTable, teacher) -> None:
-    students = {place.seat: place.student for place in table.places.all()}
-    seats = []
-    bots = 0
-    for index in range(session.table_size):
-        student = students.get(index)
-        if student is not None:
-            seats.append(SeatSpec(name=student.display_name or student.username, user=student))
-        else:
-            bots += 1
-            seats.append(SeatSpec(name=bot_name(bots), bot_level=session.bot_level))
-    match = match_create(
-        game=session.game,
-        variant=session.variant,
-        options=session.options,
-        seats=seats,
-        created_by=teacher,
-        label=_("Table %(number)s") % {"number": table.number},
-    )
-    table.match = match
-    table.save(update_fields=["match"])
-    for student in students.values():
-        push.seated(student.pk, session.pk, match.pk)
+def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> None:
+    """One match per table, made together (``match_create_many``), and each student told."""
+    news = []
+    for table in tables:
+        students = {place.seat: place.student for place in table.places.all()}
+        seats = []
+        bots = 0
+        for index in range(session.table_size):
+            student = students.get(index)
+            if student is not None:
+                seats.append(SeatSpec(name=student.display_name or student.username, user=student))
+            else:
+                bots += 1
+                seats.append(SeatSpec(name=bot_name(bots), bot_level=session.bot_level))
+        news.append(
+            NewMatch(
+                game=session.game,
+                variant=session.variant,
+                options=session.options,
+                seats=seats,
+                created_by=teacher,
+                label=_("Table %(number)s") % {"number": table.number},
+            )
+        )
+    matches = match_create_many(news)
+    for table, match in zip(tables, matches, strict=True):
+        table.match = match
+    SessionTable.objects.bulk_update(tables, ["match"])
+    for table, match in zip(tables, matches, strict=True):
+        for place in table.places.all():
+            push.seated(place.student_id, session.pk, match.pk)

@@ -96,3 +96,78 @@ def test_pausing_freezes_a_mia_timer_on_the_server_and_resuming_runs_it_on(brows
     finally:
         ana.context.close()
         teacher.context.close()
+
+
+# --- a session that finishes by itself -------------------------------------------------------
+
+FINISH_SETUP = """
+import json, random
+import engine
+from classroom.sessions.services import session_join, session_start
+from games.models import Match
+from games.services import submit_move
+from tests.factories import make_class, make_session, make_student, make_teacher, session_cookie_for
+
+teacher = make_teacher(name="Ms Rivera")
+classroom = make_class(teacher)
+ana, ben = make_student(classroom, "Ana"), make_student(classroom, "Ben")
+session = make_session(classroom, game="add_up", variant="no_jokers", table_size=2)
+for student in (ana, ben):
+    session_join(session=session, student=student)
+session_start(session=session)
+match = Match.objects.get(session_table__session=session)
+users = {seat.index: seat.user for seat in match.seats.all()}
+rules, choose = engine.get_game("add_up"), random.Random(3)
+# Played through the service, as the children would, until one card is left: in the hand of the
+# child whose turn it is. Playing it ends the game.
+for _ in range(500):
+    match.refresh_from_db()
+    data = rules.load(match.state).data
+    if not data["deck"] and sum(len(hand) for hand in data["hands"]) == 1:
+        break
+    state = rules.load(match.state)
+    move = engine.bots.choose(rules, state, data["turn"], "easy", choose)
+    submit_move(match_id=match.pk, user=users[data["turn"]], move=move)
+last = users[rules.load(match.state).data["turn"]]
+print(json.dumps({"teacher": session_cookie_for(teacher), "last": session_cookie_for(last),
+                  "session": session.pk, "match": match.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def finishing(daphne_site):
+    with daphne_site("finishing", setup=FINISH_SETUP) as site:
+        yield site
+
+
+def test_a_session_finishes_by_itself_when_its_last_table_ends(browser, finishing):
+    server = finishing
+    home = open_as(browser, server, server.made["last"], "/me/", {"width": 390, "height": 844})
+    teacher = open_as(
+        browser,
+        server,
+        server.made["teacher"],
+        f"/teacher/sessions/{server.made['session']}/",
+        {"width": 1280, "height": 900},
+    )
+    play = home.context.new_page()
+    play.set_default_timeout(10_000)
+    try:
+        expect(home.get_by_role("link", name="Go to your table")).to_be_visible()
+        play.goto(f"{server.url}/play/{server.made['match']}/")
+        expect(play.locator("#play-turn")).to_have_text("Your turn!")
+        play.locator(".addup-hand [data-card]").click()
+        play.locator(".addup-row-target:enabled").first.click()
+        expect(play.locator("#play-result")).to_contain_text("Game over")
+        # The last table's end ends the session: the teacher's page and the child's home follow.
+        expect(teacher.get_by_role("heading", name="This session has ended")).to_be_visible()
+        expect(home.get_by_role("link", name="Go to your table")).to_have_count(0)
+        status = server.rows(
+            "select status from classroom_classsession where id = ?", server.made["session"]
+        )
+        assert status == [("ended",)]
+        # The end offers the way back to the lesson.
+        expect(play.get_by_role("link", name="Back to the lesson")).to_be_visible()
+    finally:
+        home.context.close()
+        teacher.context.close()

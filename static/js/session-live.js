@@ -75,10 +75,9 @@ function follow(region) {
   const tellWhoNeedsHelp = (snapshot) => {
     if (!announce || !announce.dataset.helpTemplate) return;
     const names = [];
-    const now = new Set(snapshot.needs_help || []);
-    for (const student of snapshot.students || []) {
-      if (now.has(student.id) && !helped.has(student.id)) names.push(student.name);
-    }
+    const needing = snapshot.needs_help || [];
+    const now = new Set(needing.map((student) => student.id));
+    for (const student of needing) if (!helped.has(student.id)) names.push(student.name);
     for (const id of [...helped]) if (!now.has(id)) helped.delete(id);
     for (const id of now) helped.add(id);
     if (names.length) {

@@ -39,6 +39,9 @@ TEACHER_POSTS = [
     "sessions_lock",
     "sessions_start",
     "sessions_seat_late",
+    "sessions_pause",
+    "sessions_add_time",
+    "sessions_next_round",
     "sessions_end",
 ]
 CLASS_URLS = ["sessions_list", "sessions_create"]
@@ -65,6 +68,7 @@ def teacher_urls(world):
     urls = [("get", reverse(f"classroom:{name}", args=[classroom.pk])) for name in CLASS_URLS]
     urls += [("get", reverse(f"classroom:{name}", args=[session.pk])) for name in TEACHER_GETS]
     urls += [("post", reverse(f"classroom:{name}", args=[session.pk])) for name in TEACHER_POSTS]
+    urls.append(("get", reverse("classroom:sessions_end", args=[session.pk])))
     return urls
 
 
@@ -487,3 +491,16 @@ def test_the_teachers_session_pages_go_out_compressed(client):
             reverse(f"classroom:{name}", args=[session.pk]), HTTP_ACCEPT_ENCODING="gzip"
         )
         assert response["Content-Encoding"] == "gzip", name
+
+
+def test_only_the_classes_teacher_opens_a_students_move_page(client, world):
+    session = world["session"]
+    services.session_join(session=session, student=world["ana"])
+    services.session_deal(session=session)
+    url = reverse("classroom:sessions_move_page", args=[session.pk, world["ana"].pk])
+    sign_in(client, world["other_teacher"])
+    assert client.get(url).status_code == 404
+    sign_in(client, world["ana"])
+    assert client.get(url).status_code == 403
+    sign_in(client, world["teacher"])
+    assert client.get(url).status_code == 200

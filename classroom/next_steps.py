@@ -3,10 +3,13 @@ homework, or their home (games.signals.play_page_links; live play does not know 
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from classroom.models import AssignmentWork, SessionTable
+from classroom.models import AssignmentWork, Enrollment, SessionTable
+from games.models import Match
 
 
 def play_page_links(sender, match_id: int, user, **kwargs) -> list[dict]:
@@ -27,4 +30,31 @@ def play_page_links(sender, match_id: int, user, **kwargs) -> list[dict]:
     if assignment_id is not None:
         url = reverse("classroom:homework_student", args=[assignment_id])
         return [{"label": _("Back to your homework"), "url": url}]
+    if user.is_teacher:
+        return _play_again(match_id, user)
     return []
+
+
+def _play_again(match_id: int, teacher) -> list[dict]:
+    """A table the teacher started by hand: the same players and options, one click away."""
+    match = Match.objects.filter(pk=match_id, created_by=teacher).first()
+    if match is None:
+        return []
+    student_ids = match.seats.exclude(user=None).values_list("user_id", flat=True)
+    classroom_id = (
+        Enrollment.objects.filter(student_id__in=student_ids, classroom__teacher=teacher)
+        .values_list("classroom_id", flat=True)
+        .first()
+    )
+    if classroom_id is None:
+        return []
+    query = urlencode(
+        {"variant": f"{match.game}:{match.variant}", "classroom": classroom_id, "again": match.pk}
+    )
+    return [
+        {
+            "label": _("Play again with the same players"),
+            "url": f"{reverse('classroom:match_new')}?{query}",
+        },
+        {"label": _("Back to your classes"), "url": reverse("classroom:teacher_home")},
+    ]

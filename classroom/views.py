@@ -25,6 +25,7 @@ from classroom.homework import selectors as homework_selectors
 from classroom.sessions import selectors as session_selectors
 from games import catalog
 from games import selectors as game_selectors
+from games.models import Match
 from games.services import MatchError, SeatSpec, match_create
 
 
@@ -71,6 +72,25 @@ def _titled(matches):
     return matches
 
 
+def _same_table(teacher, match_id: str, game: str, variant: str) -> dict | None:
+    """The seats and options of one of the teacher's tables, to play it again."""
+    match = (
+        Match.objects.filter(pk=match_id, created_by=teacher, game=game, variant=variant)
+        .prefetch_related("seats")
+        .first()
+        if match_id.isdigit()
+        else None
+    )
+    if match is None:
+        return None
+    initial = {f"option_{name}": value for name, value in match.options.items()}
+    for seat in match.seats.all():
+        initial[f"seat_{seat.index}"] = (
+            f"student:{seat.user_id}" if seat.user_id else f"bot:{seat.bot_level}"
+        )
+    return initial
+
+
 @teacher_required
 @require_http_methods(["GET", "POST"])
 def match_new(request):
@@ -91,7 +111,13 @@ def match_new(request):
             pick_form.is_valid()  # shows what is missing
         return render(request, "classroom/match_new.html", {"pick_form": pick_form})
     game, variant = picked
-    form = MatchCreateForm(request.POST or None, classroom=chosen, game=game, variant=variant)
+    form = MatchCreateForm(
+        request.POST or None,
+        classroom=chosen,
+        game=game,
+        variant=variant,
+        initial=_same_table(request.user, request.GET.get("again", ""), game, variant),
+    )
     if request.method == "POST" and form.is_valid():
         seats = []
         for kind, who in form.cleaned_data["seats"]:

@@ -51,3 +51,32 @@ def test_spanish_readers_get_the_links_in_spanish(client, settings):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     config = page_config(client.get(reverse("games:play", args=[match.pk])))
     assert config["next"][0]["label"] == "Volver a la clase"
+
+
+def test_a_teachers_own_table_offers_the_same_players_again(client):
+    from tests.factories import make_match
+
+    teacher = make_teacher()
+    classroom = make_class(teacher)
+    ana, ben = make_student(classroom, "Ana"), make_student(classroom, "Ben")
+    match = make_match(
+        game="mia",
+        variant="canada47",
+        players=[ana, ben],
+        bots=["strong"],
+        teacher=teacher,
+        options={"target": 30},
+    )
+    links = next_links(client, teacher, match.pk, "games:watch")
+    assert [link["label"] for link in links] == [
+        "Play again with the same players",
+        "Back to your classes",
+    ]
+    form = client.get(links[0]["url"]).content.decode()
+    for value in (f"student:{ana.pk}", f"student:{ben.pk}", "bot:strong"):
+        assert f'<option value="{value}" selected>' in form
+    assert 'name="option_target" value="30"' in form
+    # The children at the table are sent home, not to the teacher's form.
+    assert next_links(client, ana, match.pk) == [
+        {"label": "Back to your home page", "url": reverse("home")}
+    ]

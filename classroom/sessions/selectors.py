@@ -248,7 +248,12 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
         ):
             last_move[(match_id, seat)] = at
 
-    table_rows = [_table_row(session, table, last_move, now) for table in tables]
+    # Each table's last change, once: looked up per seat it grew with the square of the class.
+    table_last: dict[int, datetime] = {}
+    for (match_id, _seat), at in last_move.items():
+        if match_id not in table_last or at > table_last[match_id]:
+            table_last[match_id] = at
+    table_rows = [_table_row(session, table, last_move, table_last, now) for table in tables]
     waiting_since = {
         seat["student_id"]: seat["waiting_seconds"]
         for row in table_rows
@@ -401,7 +406,7 @@ def _name(user) -> str:
     return user.display_name or user.username
 
 
-def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
+def _table_row(session, table: SessionTable, last_move, table_last, now: datetime) -> dict:
     students = {place.seat: place for place in table.places.all()}
     match: Match | None = table.match
     active: frozenset[int] = frozenset()
@@ -434,7 +439,7 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
         waiting = None
         rank = places[index] if places and index < len(places) else None
         if place is not None and match is not None and index in active:
-            waiting = _waiting_seconds(match, index, last_move, now)
+            waiting = _waiting_seconds(match, index, last_move, table_last, now)
         seats.append(
             {
                 "seat": index,
@@ -473,7 +478,7 @@ def _table_row(session, table: SessionTable, last_move, now: datetime) -> dict:
 REAL_TIME_GAMES = frozenset({"mia"})
 
 
-def _waiting_seconds(match: Match, seat: int, last_move, now: datetime) -> int:
+def _waiting_seconds(match: Match, seat: int, last_move, table_last, now: datetime) -> int:
     """How long the seat has been free to act without acting. In turn games (and the rounds of
     Add or Multiply?) the seat's chance came with the table's last change; in real-time games
     it has been there since the child's own last move (or the start)."""
@@ -482,12 +487,9 @@ def _waiting_seconds(match: Match, seat: int, last_move, now: datetime) -> int:
     if own is not None and own > since:
         since = own
     if match.game not in REAL_TIME_GAMES:
-        table_last = max(
-            (at for (match_id, _seat), at in last_move.items() if match_id == match.pk),
-            default=None,
-        )
-        if table_last is not None and table_last > since:
-            since = table_last
+        last = table_last.get(match.pk)
+        if last is not None and last > since:
+            since = last
     return max(0, int((now - since).total_seconds()))
 
 

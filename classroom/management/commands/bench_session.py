@@ -14,18 +14,20 @@ import gzip
 import statistics
 import time
 import uuid
+from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import teacher_create
 from classroom.models import SessionPresence
 from classroom.services import classroom_add_student, classroom_create
 from classroom.sessions import selectors, services
-from games.models import Match
+from games.models import Attempt, Match, MoveRecord
 
 PAGE_TARGET_KB = 200
 PAGE_TARGET_S = 0.5
@@ -39,6 +41,9 @@ class Command(BaseCommand):
         parser.add_argument("--sizes", type=int, nargs="+", default=[30, 300, 900])
         parser.add_argument("--table-size", type=int, default=3)
         parser.add_argument("--requests", type=int, default=5, help="timed requests per page")
+        parser.add_argument(
+            "--answers", type=int, default=20, help="answers per student once playing"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the seeded data")
 
     def handle(self, *args, **options):
@@ -46,9 +51,15 @@ class Command(BaseCommand):
             f"bench_session on {connection.vendor}: ADD UP, tables of {options['table_size']}"
         )
         for size in options["sizes"]:
-            self._one(size, options["table_size"], options["requests"], options["keep"])
+            self._one(
+                size,
+                options["table_size"],
+                options["requests"],
+                options["answers"],
+                options["keep"],
+            )
 
-    def _one(self, size, table_size, requests, keep):
+    def _one(self, size, table_size, requests, answers, keep):
         tag = uuid.uuid4().hex[:8]
         teacher = teacher_create(
             email=f"bench-{tag}@example.com", password=uuid.uuid4().hex, display_name="Bench"
@@ -82,6 +93,7 @@ class Command(BaseCommand):
             took = time.perf_counter() - started
             self._line("start", f"{took:.2f} s", took <= START_TARGET_S)
             session.refresh_from_db()
+            self._answers(session, answers)
             self._page(client, "session page, playing", detail, requests)
             self._page(
                 client,
@@ -110,6 +122,56 @@ class Command(BaseCommand):
                 Match.objects.filter(created_by=teacher).delete()
                 classroom.delete()
                 User.objects.filter(pk__in=[s.pk for s in students] + [teacher.pk]).delete()
+
+    def _answers(self, session, answers):
+        """``answers`` stored answers per student, each with its move, as live play saves them
+        (the monitor reads both): the session as it is some minutes into play."""
+        now = timezone.now()
+        records, attempts = [], []
+        for match in Match.objects.filter(session_table__session=session).prefetch_related("seats"):
+            version = match.version
+            for n in range(answers):
+                for seat in match.seats.all():
+                    if seat.user_id is None:
+                        continue
+                    version += 1
+                    when = now - timedelta(seconds=answers - n)
+                    record = MoveRecord(
+                        match=match,
+                        version=version,
+                        actor=MoveRecord.Actor.PLAYER,
+                        seat=seat.index,
+                        move={"type": "bench"},
+                        events=[],
+                        received_at=when,
+                        now_ms=int(when.timestamp() * 1000),
+                    )
+                    records.append(record)
+                    attempts.append((record, match, seat, n))
+        MoveRecord.objects.bulk_create(records, batch_size=5000)
+        Attempt.objects.bulk_create(
+            (
+                Attempt(
+                    match=match,
+                    move=record,
+                    user_id=seat.user_id,
+                    seat=seat.index,
+                    game=match.game,
+                    operator="+",
+                    operation="add",
+                    skill="add.within20",
+                    operands=[7, 8],
+                    answer=15 if n % 4 else 14,
+                    expected=15,
+                    correct=bool(n % 4),
+                    elapsed_ms=2000 + 37 * n,
+                    created_at=record.received_at,
+                )
+                for record, match, seat, n in attempts
+            ),
+            batch_size=5000,
+        )
+        self.stdout.write(f"  ({len(attempts):,} answers stored, as after some minutes of play)")
 
     def _page(self, client, name, url, requests):
         """Asked for as a browser asks (gzip accepted): the size is what goes over the wire, the

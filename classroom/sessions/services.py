@@ -246,12 +246,7 @@ def session_end(*, session: ClassSession) -> ClassSession:
     ).values_list("match_id", flat=True)
     for match_id in list(playing):
         match_abandon(match_id=match_id)
-    session.status = ClassSession.Status.ENDED
-    session.ended_at = timezone.now()
-    session.paused_at = None
-    session.save(update_fields=["status", "ended_at", "paused_at"])
-    push.sessions_changed_for_class(session.classroom_id)
-    push.session_changed(session.pk)
+    _close(session)
     return session
 
 
@@ -305,11 +300,7 @@ def session_finish_if_done(*, session_id: int) -> bool:
     tables = SessionTable.objects.filter(session=session, match__isnull=False)
     if not tables.exists() or tables.filter(match__status=Match.Status.PLAYING).exists():
         return False
-    session.status = ClassSession.Status.ENDED
-    session.ended_at = timezone.now()
-    session.save(update_fields=["status", "ended_at"])
-    push.sessions_changed_for_class(session.classroom_id)
-    push.session_changed(session.pk)
+    _close(session)
     return True
 
 
@@ -360,6 +351,16 @@ def session_next_round(*, session: ClassSession) -> ClassSession:
 
 
 # --- the parts -----------------------------------------------------------------------------------
+
+
+def _close(session: ClassSession) -> None:
+    """The session has ended: the students' home pages and the teacher's displays are told."""
+    session.status = ClassSession.Status.ENDED
+    session.ended_at = timezone.now()
+    session.paused_at = None
+    session.save(update_fields=["status", "ended_at", "paused_at"])
+    push.sessions_changed_for_class(session.classroom_id)
+    push.session_changed(session.pk)
 
 
 def _locked(session: ClassSession) -> ClassSession:

@@ -171,6 +171,15 @@ def sessions_projector_live(request, session_id):
     )
 
 
+def _posted_number(request, name: str) -> int:
+    """A posted id or number; -1 (which no row has) for anything else, so the service refuses it
+    with its own message."""
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return -1
+
+
 def _act(request, session_id, action, done: str):
     session = _teacher_session(request, session_id)
     try:
@@ -253,10 +262,7 @@ def sessions_move_page(request, session_id, student_id):
 @teacher_required
 @require_POST
 def sessions_unseat(request, session_id):
-    try:
-        student_id = int(request.POST.get("student", ""))
-    except ValueError:
-        student_id = -1
+    student_id = _posted_number(request, "student")
     return _act(
         request,
         session_id,
@@ -294,10 +300,7 @@ def sessions_pause(request, session_id):
 @teacher_required
 @require_POST
 def sessions_add_time(request, session_id):
-    try:
-        table_number = int(request.POST.get("table", ""))
-    except ValueError:
-        table_number = -1
+    table_number = _posted_number(request, "table")
     return _act(
         request,
         session_id,

@@ -138,7 +138,12 @@ def test_the_teachers_screen_starts_silent(browser, server):
         assert teacher.evaluate("() => playShell.sounds.played") == []
         assert [row["place"] for row in podium(teacher)] == [1, 1, 3, 4]
         config = json.loads(teacher.locator("#play-config").text_content())
-        assert config["next"] == [{"label": "Back to your home page", "url": "/home/"}]
+        # The teacher's own table: the same players again, or back to the classes.
+        assert [link["label"] for link in config["next"]] == [
+            "Play again with the same players",
+            "Back to your classes",
+        ]
+        assert config["next"][0]["url"].startswith("/teacher/matches/new/?variant=add_up")
     finally:
         teacher.context.close()
 

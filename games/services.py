@@ -68,7 +68,7 @@ class Change:
     events: list
     actor_seat: int | None
     client_id: str = ""
-    finished: bool = False  # this version ended the game
+    finished: bool = False  # this version ended the game (set when the match is saved)
 
 
 @dataclass
@@ -260,6 +260,7 @@ class _PlayerMove:
         )
         _plan(match, rules, step.state, _bots(seats), at_ms, acted=seat)
         _save(match, rules, step.state, statements)
+        change.finished = match.status == Match.Status.FINISHED
         self.wake_at_ms = match.wake_at_ms
         return MoveResult(match.pk, match.version, match.state, changes=[change]), statements
 
@@ -351,6 +352,8 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
             _plan(match, rules, state, bots, at_ms, acted=bot_seat)
         _plan(match, rules, state, bots, at_ms, acted=None, waiting=frozenset(waiting))
         _save(match, rules, state, statements)
+        if changes:  # only the last change of a wake-up can have ended the game
+            changes[-1].finished = match.status == Match.Status.FINISHED
         with connection.cursor() as cursor:
             for sql, params in statements:
                 cursor.execute(sql, params)
@@ -597,7 +600,6 @@ def _record(
         events=step.events,
         actor_seat=seat,
         client_id=client_id,
-        finished=rules.outcome(step.state) is not None,
     )
 
 

@@ -31,12 +31,12 @@ from django.db.models.functions import Cast, RowNumber
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE as MIN_ANSWERS
 from classroom.progress.numbers import percent
 from games.models import Attempt
 
 FLUENT_MS = 3000
 RECENT_ANSWERS = 10
-MIN_ANSWERS = 5
 
 
 class Level(enum.IntEnum):
@@ -248,6 +248,18 @@ def _with_operands(query):
     )
 
 
+def latest_per_skill(attempts):
+    """Each student's ``RECENT_ANSWERS`` newest of ``attempts`` per skill, numbered ``newest``
+    (1 the newest): what a level and the list of who is stuck are judged on."""
+    return attempts.annotate(
+        newest=Window(
+            RowNumber(),
+            partition_by=[F("user_id"), F("skill")],
+            order_by=[F("created_at").desc(), F("id").desc()],
+        )
+    ).filter(newest__lte=RECENT_ANSWERS)
+
+
 def class_fact_grids(*, student_ids: list[int], start, end) -> list[Grid]:
     """The class's answers per fact in [start, end): one grouped query per table."""
     grids = []
@@ -360,18 +372,9 @@ def skill_mastery_by_student(
     """``student_skill_mastery`` of several students in one query."""
     if not student_ids:
         return {}
-    rows = (
+    rows = latest_per_skill(
         Attempt.objects.filter(user_id__in=student_ids, created_at__gte=start, created_at__lt=end)
-        .annotate(
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("user_id"), F("skill")],
-                order_by=[F("created_at").desc(), F("id").desc()],
-            )
-        )
-        .filter(newest__lte=RECENT_ANSWERS)
-        .values_list("user_id", "skill", "correct", "elapsed_ms")
-    )
+    ).values_list("user_id", "skill", "correct", "elapsed_ms")
     latest: dict[int, dict[str, list[tuple[bool, int]]]] = defaultdict(lambda: defaultdict(list))
     for user_id, skill, correct, elapsed_ms in rows:
         latest[user_id][skill].append((correct, elapsed_ms))

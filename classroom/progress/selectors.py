@@ -46,7 +46,7 @@ from classroom.progress.models import (
 )
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.rollup import week_start
-from classroom.progress.wording import SIGNS, wording
+from classroom.progress.wording import SIGNS, WORDED_FIELDS, wording
 from classroom.selectors import classroom_roster
 from games.catalog import game_title
 from games.models import Attempt
@@ -589,17 +589,7 @@ def student_progress(*, student, period: Period) -> Progress:
         Attempt.objects.filter(
             user=student, correct=False, created_at__gte=start, created_at__lt=end
         )
-        .only(
-            "game",
-            "operands",
-            "operator",
-            "answer",
-            "expected",
-            "target",
-            "mistake",
-            "detail",
-            "created_at",
-        )
+        .only(*WORDED_FIELDS, "mistake", "created_at")
         .order_by("-created_at", "-id")[:RECENT_MISTAKES]
     )
     return Progress(
@@ -640,20 +630,7 @@ def student_attempts(*, student):
     """All of a student's attempts, oldest first, streamed from the database."""
     return (
         Attempt.objects.filter(user=student)
-        .only(
-            "game",
-            "operands",
-            "operator",
-            "answer",
-            "expected",
-            "target",
-            "correct",
-            "elapsed_ms",
-            "skill",
-            "mistake",
-            "detail",
-            "created_at",
-        )
+        .only(*WORDED_FIELDS, "correct", "elapsed_ms", "skill", "mistake", "created_at")
         .order_by("created_at", "id")
         .iterator(chunk_size=2000)
     )

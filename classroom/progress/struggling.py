@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import F, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Sum
 from django.utils import timezone
 
 from classroom.models import Classroom
+from classroom.progress.mastery import MIN_ANSWERS, RECENT_ANSWERS, latest_per_skill
 from classroom.progress.models import SkillDay
 from classroom.progress.numbers import percent
 from classroom.progress.selectors import skill_label
@@ -30,10 +30,8 @@ from classroom.progress.wording import Wording, wording
 from classroom.selectors import classroom_roster
 from games.models import Attempt
 
-RECENT_ANSWERS = 10
 SHOWN = 12  # with their evidence, most urgent first; the others are named in one line
 LOOK_BACK_DAYS = 14
-MIN_ANSWERS = 5
 LOW_SHARE = 0.6
 WRONG_IN_A_ROW = 3
 EVIDENCE = 5
@@ -192,17 +190,11 @@ def _latest_answers(student_ids: list[int], since, until) -> list[Answer]:
             cursor.execute(sql, params)
             return [Answer(*row) for row in cursor.fetchall()]
     rows = (
-        Attempt.objects.filter(
-            user_id__in=student_ids, created_at__gte=since, created_at__lte=until
-        )
-        .annotate(
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("user_id"), F("skill")],
-                order_by=[F("created_at").desc(), F("id").desc()],
+        latest_per_skill(
+            Attempt.objects.filter(
+                user_id__in=student_ids, created_at__gte=since, created_at__lte=until
             )
         )
-        .filter(newest__lte=RECENT_ANSWERS)
         .order_by("user_id", "skill", "newest")
         .values_list(*Answer._fields)
     )

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
+# The Attempt fields ``wording`` reads: a query that words answers loads these (``.only``).
+WORDED_FIELDS = ("game", "operands", "operator", "answer", "expected", "target", "detail")
 _BINARY_SIGN = re.compile(r"(?<=\d)([+\-x÷])")
 
 

@@ -189,6 +189,18 @@ def add_session_cookie(context, url: str, cookie: str) -> None:
     context.add_cookies([{"name": name, "value": value, "url": url}])
 
 
+def signed_in_page(browser, site, cookie, path, *, viewport, locale="en", **context_options):
+    """A page of a new browser context signed in with ``cookie`` (None: a visitor), opened at
+    ``path`` of the site; close it with ``page.context.close()``."""
+    context = browser.new_context(viewport=viewport, locale=locale, **context_options)
+    if cookie:
+        add_session_cookie(context, site.url, cookie)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(site.url + path)
+    return page
+
+
 def student_signs_in_with_pin(page, url: str, code: str, name: str, pin: str) -> None:
     """The student's way in: the class code, their name, their PIN; they land on their home."""
     page.goto(url + "/student/")

@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -46,11 +46,9 @@ def server(daphne_site):
 
 
 def open_page(browser, server, cookie, path, *, reduced_motion="no-preference", viewport=PHONE):
-    context = browser.new_context(viewport=viewport, locale="en", reduced_motion=reduced_motion)
-    add_session_cookie(context, server.url, cookie)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(server.url + path)
+    page = signed_in_page(
+        browser, server, cookie, path, viewport=viewport, reduced_motion=reduced_motion
+    )
     expect(page.locator("#play-result")).to_be_visible()
     return page
 
@@ -180,12 +178,15 @@ DESCRIBE = """async ([game, event]) => {
 def test_the_logs_sentences_agree_in_number_and_say_pairs_as_the_rulebook(
     browser, server, locale, expected
 ):
-    context = browser.new_context(viewport=PHONE, locale=locale)
-    add_session_cookie(context, server.url, server.made["students"][0])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["students"][0],
+        f"/play/{server.made['match']}/",
+        viewport=PHONE,
+        locale=locale,
+    )
     try:
-        page.goto(f"{server.url}/play/{server.made['match']}/")
         page.wait_for_function("() => globalThis.playShell !== undefined")
         events = [
             (
@@ -217,4 +218,4 @@ def test_the_logs_sentences_agree_in_number_and_say_pairs_as_the_rulebook(
         said = [page.evaluate(DESCRIBE, [game, event]) for game, event in events]
         assert said == expected
     finally:
-        context.close()
+        page.context.close()

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -44,12 +44,7 @@ def server(daphne_site):
 
 
 def open_as(browser, server, cookie, path, viewport):
-    context = browser.new_context(viewport=viewport, locale="en")
-    add_session_cookie(context, server.url, cookie)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(server.url + path)
-    return page
+    return signed_in_page(browser, server, cookie, path, viewport=viewport)
 
 
 def version(server) -> int:

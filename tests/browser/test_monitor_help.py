@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -37,13 +37,15 @@ def server(daphne_site):
 
 
 def test_the_session_page_announces_who_needs_help(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
-    add_session_cookie(context, server.url, server.made["teacher"])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["teacher"],
+        f"/teacher/sessions/{server.made['session']}/",
+        viewport={"width": 1280, "height": 900},
+    )
     try:
-        page.goto(f"{server.url}/teacher/sessions/{server.made['session']}/")
         expect(page.locator("[data-announce]")).to_have_text("Ana needs help")
         expect(page.locator("[data-monitor] tr.needs-help")).to_have_count(1)
     finally:
-        context.close()
+        page.context.close()

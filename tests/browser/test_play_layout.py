@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -93,14 +93,16 @@ def server(daphne_site):
 def test_a_childs_controls_are_on_the_first_screen(browser, server, game, size):
     viewport = SIZES[size]
     # Without motion: contrast is read on the table at rest, not on a card being dealt in.
-    context = browser.new_context(
-        viewport=viewport, locale="en", has_touch=True, reduced_motion="reduce"
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["ana"],
+        f"/play/{server.made['matches'][game]}/",
+        viewport=viewport,
+        has_touch=True,
+        reduced_motion="reduce",
     )
-    add_session_cookie(context, server.url, server.made["ana"])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
     try:
-        page.goto(f"{server.url}/play/{server.made['matches'][game]}/")
         expect(page.locator("#play-status")).to_have_text("")
         # Bots play on: the rectangles are read in one go, once every control is on the table.
         selectors = [f"#play-board {selector}" for selector in KEY_CONTROLS[game]]
@@ -123,16 +125,18 @@ def test_a_childs_controls_are_on_the_first_screen(browser, server, game, size):
         assert low == [], f"{game} at {size}: text under 4.5:1 {low}"
         assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     finally:
-        context.close()
+        page.context.close()
 
 
 def test_the_solo_squares_open_and_blocked_cards_differ_by_more_than_colour(browser, server):
-    context = browser.new_context(viewport=SIZES["phone"], locale="en")
-    add_session_cookie(context, server.url, server.made["ana"])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["ana"],
+        f"/play/{server.made['matches']['mia_solo']}/",
+        viewport=SIZES["phone"],
+    )
     try:
-        page.goto(f"{server.url}/play/{server.made['matches']['mia_solo']}/")
         expect(page.locator("#play-status")).to_have_text("")
         cells = page.evaluate(
             """() => [...document.querySelectorAll('.square-cell:not(.is-empty)')].map((c) => ({
@@ -152,4 +156,4 @@ def test_the_solo_squares_open_and_blocked_cards_differ_by_more_than_colour(brow
         expect(page.locator(".score-table thead th").nth(1)).to_have_text("Cards solved")
         expect(page.locator(".score-table tbody td")).to_have_text("0")
     finally:
-        context.close()
+        page.context.close()

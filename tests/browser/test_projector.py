@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +47,13 @@ def server(daphne_site):
 
 
 def open_projector(browser, server, session_id):
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en")
-    add_session_cookie(context, server.url, server.made["teacher"])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{server.url}/teacher/sessions/{session_id}/projector/")
-    return page
+    return signed_in_page(
+        browser,
+        server,
+        server.made["teacher"],
+        f"/teacher/sessions/{session_id}/projector/",
+        viewport={"width": 1280, "height": 720},
+    )
 
 
 def test_the_projector_shows_the_code_and_a_qr_code_to_join_and_no_chrome(browser, server):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
+from tests.browser.conftest import signed_in_page
 
 pytestmark = pytest.mark.browser
 
@@ -27,14 +27,15 @@ def server(daphne_site):
 
 
 def test_a_teacher_taps_picture_passwords_and_adds_another(browser, server):
-    context = browser.new_context(
-        viewport={"width": 768, "height": 1024}, locale="en", has_touch=True
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["teacher"],
+        f"/teacher/classes/{server.made['class']}/students/new/",
+        viewport={"width": 768, "height": 1024},
+        has_touch=True,
     )
-    add_session_cookie(context, server.url, server.made["teacher"])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
     try:
-        page.goto(f"{server.url}/teacher/classes/{server.made['class']}/students/new/")
         for name, pictures in (
             ("Ana", ["cat", "sun", "star"]),
             ("Ben", ["dog", "fish", "apple", "tree"]),
@@ -53,4 +54,4 @@ def test_a_teacher_taps_picture_passwords_and_adds_another(browser, server):
             page.get_by_role("link", name="Add another student").click()
         assert server.rows("select count(*) from accounts_user where role = 'student'") == [(2,)]
     finally:
-        context.close()
+        page.context.close()

@@ -156,3 +156,54 @@ def test_pausing_a_session_pauses_every_table_and_added_time_goes_to_one(client)
     matches[1].refresh_from_db()
     assert matches[0].clock_offset_ms == before + 30_000
     assert matches[1].clock_offset_ms < 30_000
+
+
+@pytest.mark.django_db
+def test_the_lessons_controls_refuse_what_does_not_apply_and_change_nothing(client):
+    classroom, students, lobby = joined_session(2, table_size=2)
+    client.force_login(classroom.teacher)
+
+    def post(name, session, data):
+        url = reverse(f"classroom:{name}", args=[session.pk])
+        return client.post(url, data, follow=True).content.decode()
+
+    # Nobody is seated yet: nobody can be sent back to the lobby, whatever is posted.
+    for student in (str(students[0].pk), "x", ""):
+        assert "That student has no seat yet." in post(
+            "sessions_unseat", lobby, {"student": student}
+        )
+    # A lobby is not playing: no pause, no added time.
+    assert "The session is not playing." in post("sessions_pause", lobby, {"paused": "1"})
+    assert "That table is not playing." in post("sessions_add_time", lobby, {"table": "1"})
+    lobby.refresh_from_db()
+    assert lobby.paused_at is None and lobby.status == ClassSession.Status.LOBBY
+    # Playing: an unknown table gets no time; an ended session cannot be locked or paused.
+    services.session_start(session=lobby)
+    assert "That table is not playing." in post("sessions_add_time", lobby, {"table": "9"})
+    assert "That table is not playing." in post("sessions_add_time", lobby, {"table": "one"})
+    services.session_end(session=lobby)
+    assert "This game session has ended." in post("sessions_lock", lobby, {"locked": "1"})
+    assert "The session is not playing." in post("sessions_pause", lobby, {"paused": "1"})
+    lobby.refresh_from_db()
+    assert not lobby.lobby_locked and lobby.paused_at is None
+    assert not Match.objects.filter(clock_offset_ms__gt=0).exists()
+
+
+@pytest.mark.django_db
+def test_another_teachers_table_is_not_offered_again(client):
+    from tests.factories import make_class, make_match, make_teacher
+
+    classroom, _students, _session = joined_session(2, table_size=2)
+    stranger = make_teacher()
+    theirs = make_match(
+        game="mia", variant="canada47", players=[make_student(make_class(stranger), "Zed")],
+        bots=["strong"], teacher=stranger,
+    )  # fmt: skip
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:match_new")
+    page = client.get(
+        url, {"variant": "mia:canada47", "classroom": classroom.pk, "again": theirs.pk}
+    ).content.decode()
+    # The form opens as for a new table: nothing of the other teacher's seats is filled in.
+    seat = page.split('name="seat_0"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="" selected>' in seat and seat.count(" selected>") == 1

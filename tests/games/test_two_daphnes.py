@@ -85,7 +85,8 @@ async def play_match(urls, match_id, cookies):
     )
 
 
-def test_a_match_is_played_to_the_end_across_two_daphne_processes(services):
+def add_up_for_ana_and_ben():
+    """An ADD UP table of Ana, Ben and a bot, Ana first, and the two children's cookies."""
     classroom = make_class()
     ana = make_student(classroom, "Ana")
     ben = make_student(classroom, "Ben", secret="1111")
@@ -96,7 +97,11 @@ def test_a_match_is_played_to_the_end_across_two_daphne_processes(services):
         bots=["easy"],
         options={"first_player": "seat0"},
     )
-    cookies = [session_cookie_for(ana), session_cookie_for(ben)]
+    return match, [session_cookie_for(ana), session_cookie_for(ben)]
+
+
+def test_a_match_is_played_to_the_end_across_two_daphne_processes(services):
+    match, cookies = add_up_for_ana_and_ben()
 
     with DaphneFleet(2, env={"GAMES_BOT_DELAY_SCALE": "0.05"}) as fleet:
         assert len(set(fleet.urls)) == 2
@@ -150,17 +155,7 @@ async def poll_readiness(urls, until: asyncio.Event) -> list[tuple[int, dict]]:
 def test_both_processes_stay_ready_while_their_sockets_play(services):
     """With sockets open and moves flowing on both processes, each one's readiness is 200 the
     whole time (its channel-layer check once timed out whenever a match socket was open)."""
-    classroom = make_class()
-    ana = make_student(classroom, "Ana")
-    ben = make_student(classroom, "Ben", secret="1111")
-    match = make_match(
-        game="add_up",
-        variant="no_jokers",
-        players=[ana, ben],
-        bots=["easy"],
-        options={"first_player": "seat0"},
-    )
-    cookies = [session_cookie_for(ana), session_cookie_for(ben)]
+    match, cookies = add_up_for_ana_and_ben()
 
     async def play_and_poll(urls):
         done = asyncio.Event()

@@ -292,8 +292,43 @@ class ProgressReport(models.Model):
 
 # The analytics rollups live with the code that keeps them (classroom/progress/models.py).
 from classroom.progress.models import (  # noqa: E402, F401
+    TIME_BUCKET_FIELDS,
     FactMissDay,
     FactMissWeek,
     SkillDay,
     SkillWeek,
 )
+
+
+class SessionSkillFigures(models.Model):
+    """A student's answers of one skill in one class session, kept as they are written (in the
+    move's transaction: classroom.sessions.figures), so the live monitor reads one row per student
+    and skill however long the session has run, instead of every answer on every change."""
+
+    session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="skill_figures"
+    )
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    skill = models.CharField(max_length=32)
+    attempts = models.PositiveIntegerField(default=0, db_default=0)
+    correct = models.PositiveIntegerField(default=0, db_default=0)
+    # Wrong answers since the last right one: the monitor's "wrong in a row" flag.
+    wrong_in_a_row = models.PositiveIntegerField(default=0, db_default=0)
+    elapsed_ms_sum = models.BigIntegerField(default=0, db_default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "student", "skill"], name="session_figures_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.skill}: {self.correct}/{self.attempts}"
+
+
+# The answer-time histogram (classroom/progress/models.py): medians within the rollups' bound.
+for _field in TIME_BUCKET_FIELDS:
+    SessionSkillFigures.add_to_class(_field, models.PositiveIntegerField(default=0, db_default=0))

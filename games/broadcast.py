@@ -184,6 +184,7 @@ def _tell_the_teaching_layer(match_id: int, changes) -> None:
             version=change.version,
             events=change.events,
             finished=change.finished,
+            actor_seat=change.actor_seat,
         )
 
 
@@ -203,6 +204,7 @@ async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:
             version=change.version,
             events=change.events,
             finished=change.finished,
+            actor_seat=change.actor_seat,
         )
 
 

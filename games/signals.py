@@ -9,7 +9,8 @@ the event loop, on a connection of its own (games/async_db.py).
 it for every move on its event loop (``asend``): a receiver that runs for every move should be a
 coroutine, or each move costs a thread.
 ``play_page_links`` is sent when a play page is rendered: a receiver returns where the person may
-go once the game is over (``[{"label": ..., "url": ...}]``, the most likely first), since only
+go once the game is over (``[{"label": ..., "url": ..., "post": bool}]``, the most likely first;
+``post`` makes it a form's button, for a step that creates something), since only
 the layers above know the lesson or the homework a match belongs to.
 """
 
@@ -18,8 +19,9 @@ from django.dispatch import Signal
 # sender=Match; kwargs: match (the Match row), attempts (its Attempt rows, about to be saved),
 # statements (the list of the move's (sql, params) writes, to add to)
 attempts_recorded = Signal()
-# sender=None; kwargs: match_id, version, events, finished (this version ended the game); one send
-# per new version, in order
+# sender=None; kwargs: match_id, version, events, finished (this version ended the game),
+# actor_seat (the seat that moved, None for a timer); one send per new version, in order
 match_changed = Signal()
-# sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"}
+# sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"} and
+# optionally "post"
 play_page_links = Signal()

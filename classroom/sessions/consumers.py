@@ -15,13 +15,18 @@ after every change of the session or of one of its matches (at most ``MONITOR_MI
 apart, however busy the tables are) and every ``MONITOR_TICK_SECONDS`` while it plays (stalls
 grow without any event):
 
-    server -> client  {"type": "monitor", "session": {id, status, ...}, "present": [...] (in
-                        the lobby), "attempts": n, "needs_help": [{id, name, reasons}],
-                        "server_time": ms}
+    server -> client  {"type": "monitor", "session": {id, status, paused}, "tables": [match ids]
+                        | null, "answered": ["<match id>:<seat>", ...]}
 
-The page then fetches its live part again (rendered, compressed HTML); the message carries only
-what the page announces (who needs help) and what it cannot read off the HTML. A full snapshot per
-change was half a megabyte at 900 students, twice a second per teacher screen.
+``tables`` names the matches that moved since the last message, ``answered`` the seats whose
+figures changed with them (only their rows of the page need fetching: a move changes its table's
+card and its player's figures; ``<match>:*`` is every seat); null means "look at everything"
+(on connect, after a change of the session itself). The tick names the tables that have not moved
+for a while (``IDLE_SECONDS``): only their "no move for ..." can have changed. The page then
+fetches its live part again, only those tables and their students when it can (``?tables=``):
+the work and the bytes of a change follow what changed, not the size of the class. The message
+reads only the session's row and its playing tables: the page's fetch is the one read of the
+figures (a snapshot here as well was twice the work, and at 900 students half a megabyte).
 """
 
 from __future__ import annotations
@@ -39,11 +44,12 @@ from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
 from games import wire
-from games.services import now_ms
 
 MAX_MESSAGE_BYTES = 1024
-MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two snapshots a second
+MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two messages a second
 MONITOR_TICK_SECONDS = 10.0
+# A table quiet for this long may hold a stalled student (selectors.STALL_SECONDS) by the next tick.
+IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
 
 
 class _SmallJsonConsumer(AsyncWebsocketConsumer):
@@ -134,6 +140,11 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         self.sent_at = 0.0
         self.pending: asyncio.TimerHandle | None = None
         self.playing = session.status == ClassSession.Status.PLAYING
+        self.moved: set[int] | None = None  # matches moved since the last message; None: all
+        self.answered: set[tuple[int, int]] = set()  # (match, seat) that answered since then
+        self.tables: list[int] = []  # the session's playing matches, as of the last message
+        self.last_moved: dict[int, float] = {}  # match -> when its news came (monotonic)
+        self.connected_at = time.monotonic()
         await self.channel_layer.group_add(push.session_group(self.session_id), self.channel_name)
         await self.accept()
         await self.sync()
@@ -153,16 +164,31 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
 
     async def sync(self):
         self.sent_at = time.monotonic()
-        snapshot = await database_sync_to_async(_monitor_snapshot)(
-            self.session_id, self.scope["user"]
-        )
-        if snapshot is None:
+        moved, self.moved = self.moved, set()
+        answered, self.answered = self.answered, set()
+        news = await database_sync_to_async(_session_news)(self.session_id, self.scope["user"])
+        if news is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.playing = snapshot["session"]["status"] == ClassSession.Status.PLAYING
-        await self._send_json(snapshot)
+        session, self.tables = news
+        self.playing = session["status"] == ClassSession.Status.PLAYING
+        tables = None if moved is None else sorted(moved)
+        seats = sorted(f"{match_id}:{seat}" for match_id, seat in answered)
+        await self._send_json(
+            {"type": "monitor", "session": session, "tables": tables, "answered": seats}
+        )
 
     async def sessions_changed(self, message):
+        match_ids = message.get("match_ids")
+        if match_ids is None:  # the session itself changed
+            self.moved = None
+        else:
+            now = time.monotonic()
+            for match_id in match_ids:
+                self.last_moved[match_id] = now
+            if self.moved is not None:
+                self.moved.update(match_ids)
+            self.answered.update((match_id, seat) for match_id, seat in message.get("answered", ()))
         self._soon()
 
     def _soon(self) -> None:
@@ -182,28 +208,26 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         while True:
             await asyncio.sleep(MONITOR_TICK_SECONDS)
             if self.playing:
-                self._soon()
+                idle = self._idle_tables()
+                if idle and self.moved is not None:
+                    # Every seat of a quiet table: any of its players' "no move for" may grow.
+                    self.moved.update(idle)
+                    self.answered.update((match_id, "*") for match_id in idle)
+                    self._soon()
+
+    def _idle_tables(self) -> list[int]:
+        quiet_since = time.monotonic() - IDLE_SECONDS
+        return [
+            match_id
+            for match_id in self.tables
+            if self.last_moved.get(match_id, self.connected_at) <= quiet_since
+        ]
 
 
-def _monitor_snapshot(session_id: int, teacher) -> dict | None:
+def _session_news(session_id: int, teacher) -> tuple[dict, list[int]] | None:
+    """The session's status, and its tables' matches still playing."""
     session = selectors.teacher_session(teacher=teacher, session_id=session_id)
     if session is None:
         return None
-    snapshot = selectors.session_monitor(session=session)
-    lobby = snapshot["session"]["status"] == ClassSession.Status.LOBBY
-    return {
-        "type": "monitor",
-        "session": snapshot["session"],
-        "present": snapshot["present"] if lobby else [],
-        "attempts": sum(student["attempts"] for student in snapshot["students"]),
-        "needs_help": [
-            {
-                "id": student["id"],
-                "name": student["name"],
-                "reasons": [flag["reason"] for flag in student["needs_help"]],
-            }
-            for student in snapshot["students"]
-            if student["needs_help"]
-        ],
-        "server_time": now_ms(),
-    }
+    status = {"id": session.pk, "status": session.status, "paused": session.paused_at is not None}
+    return status, selectors.playing_matches(session=session)

@@ -2,33 +2,43 @@
 
 ``session_monitor`` is what the teacher's session page, the projector and the monitor socket show.
 It reads a fixed number of queries whatever the class size (the session, its presences, its tables
-with their places and matches, the session's attempts, the last move of every seat) and computes
-the figures in Python: a session's attempts are a few thousand rows at most, and the medians and
-the "wrong in a row" streaks need them in order anyway.
+with their places and matches, its running figures per student and skill, the last move of each
+seat in real-time games). The figures are kept as answers are written
+(classroom.sessions.figures), so a change costs the same at the end of a long lesson as at its
+start: medians come from answer-time histograms, within the analytics' stated bound.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property, lru_cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import engine
 from classroom.bots import bot_name
-from classroom.models import ClassSession, SessionPlace, SessionPresence, SessionTable
+from classroom.models import (
+    ClassSession,
+    SessionPlace,
+    SessionPresence,
+    SessionSkillFigures,
+    SessionTable,
+)
+from classroom.progress.models import TIME_BUCKET_FIELDS
 from classroom.progress.numbers import judged_percent, percent, too_few
+from classroom.progress.selectors import median_from_histogram
 from engine.core import Outcome
 from engine.core import places as places_of
 from games import catalog
-from games.models import Attempt, Match, MoveRecord
+from games.models import Match, MoveRecord, Seat
 
 User = get_user_model()
 
@@ -54,6 +64,11 @@ RANGE_NAMES = {
 
 
 def skill_label(skill: str) -> str:
+    return _skill_label(skill, get_language())
+
+
+@lru_cache(maxsize=512)
+def _skill_label(skill: str, language: str | None) -> str:
     operation, _dot, band = skill.partition(".")
     name = OPERATION_NAMES.get(operation)
     if name is None:
@@ -160,6 +175,29 @@ def tables_playing(*, session: ClassSession) -> int:
     return SessionTable.objects.filter(session=session, match__status=Match.Status.PLAYING).count()
 
 
+def playing_matches(*, session: ClassSession) -> list[int]:
+    return list(
+        SessionTable.objects.filter(session=session, match__status=Match.Status.PLAYING)
+        .order_by("number")
+        .values_list("match_id", flat=True)
+    )
+
+
+def students_at(*, session: ClassSession, seats: set[tuple[int, int | None]]) -> set[int]:
+    """The students sitting at these (match id, seat) places of the session (seat None: all of
+    that match's)."""
+    if not seats:
+        return set()
+    places = SessionPlace.objects.filter(
+        table__session=session, table__match_id__in={match_id for match_id, _seat in seats}
+    ).values_list("table__match_id", "seat", "student_id")
+    return {
+        student_id
+        for match_id, seat, student_id in places
+        if (match_id, seat) in seats or (match_id, None) in seats
+    }
+
+
 def student_table(*, session: ClassSession, student) -> int | None:
     """The match of the student's table in the session, once it has started."""
     return (
@@ -175,85 +213,117 @@ def student_table(*, session: ClassSession, student) -> int | None:
 @dataclass
 class SkillFigures:
     skill: str
-    attempts: int = 0
-    correct: int = 0
-    wrong_in_a_row: int = 0
-    times: list[int] = field(default_factory=list)
+    attempts: int
+    correct: int
+    wrong_in_a_row: int
+    elapsed_ms_sum: int
+    histogram: list[int]
 
-    def add(self, correct: bool, elapsed_ms: int) -> None:
-        self.attempts += 1
-        self.times.append(elapsed_ms)
-        if correct:
-            self.correct += 1
-            self.wrong_in_a_row = 0
-        else:
-            self.wrong_in_a_row += 1
+    @cached_property
+    def median_ms(self) -> int | None:
+        return _median_ms(self.histogram, self.elapsed_ms_sum)
 
 
 def _accuracy(correct: int, attempts: int) -> float | None:
     return round(correct / attempts, 3) if attempts else None
 
 
-def _median(times: list[int]) -> int | None:
-    return int(statistics.median(times)) if times else None
+def _figures_by_student(
+    session: ClassSession, detailed: set[int] | None
+) -> dict[int, dict[str, SkillFigures]]:
+    """Each student's running figures by skill; the answer-time histograms (a hundred-odd columns
+    a row) only for the ``detailed`` students (all when None), the others' medians not being
+    shown."""
+    rows = SessionSkillFigures.objects.filter(session=session)
+    counts = ("student_id", "skill", "attempts", "correct", "wrong_in_a_row", "elapsed_ms_sum")
+    if detailed is None:
+        rows = rows.values_list(*counts, *TIME_BUCKET_FIELDS)
+    else:
+        rows = rows.values_list(*counts)
+        times = {
+            (row[0], row[1]): list(row[2:])
+            for row in SessionSkillFigures.objects.filter(
+                session=session, student_id__in=detailed
+            ).values_list("student_id", "skill", *TIME_BUCKET_FIELDS)
+        }
+    figures: dict[int, dict[str, SkillFigures]] = defaultdict(dict)
+    for row in rows:
+        student_id, skill, attempts, correct, wrong_in_a_row, elapsed_ms_sum = row[:6]
+        histogram = list(row[6:]) if detailed is None else times.get((student_id, skill), [])
+        figures[student_id][skill] = SkillFigures(
+            skill, attempts, correct, wrong_in_a_row, elapsed_ms_sum, histogram
+        )
+    return figures
+
+
+def _median_ms(histogram: list[int], elapsed_ms_sum: int) -> int | None:
+    median = median_from_histogram(histogram, elapsed_ms_sum)
+    return None if median is None else median.ms
 
 
 def _seconds(ms: int | None) -> float | None:
     return None if ms is None else round(ms / 1000, 1)
 
 
-def session_monitor(*, session: ClassSession, now: datetime | None = None) -> dict:
+def session_monitor(
+    *, session: ClassSession, now: datetime | None = None, detailed: set[int] | None = None
+) -> dict:
     """Everything the teacher's live displays show, JSON-safe: who is present, the tables (who
     sits where, each match's status and scores), each student's figures by skill with their
-    "needs help" flags, and a leaderboard."""
+    "needs help" flags, and a leaderboard. With ``detailed`` (student ids) only those students
+    get their medians and figures by skill (the page's parts for the tables that moved): the
+    others keep what the flags, the counts and the leaderboard need."""
     now = now or timezone.now()
-    presences = list(session.presences.select_related("student").order_by("joined_at", "id"))
+    # Plain rows, not model instances: at 900 students building those was most of a snapshot.
+    presences = list(
+        session.presences.order_by("joined_at", "id").values_list(
+            "student_id", "student__display_name", "student__username"
+        )
+    )
     tables = list(
         SessionTable.objects.filter(session=session)
         .select_related("match")
-        .prefetch_related(
-            Prefetch("places", queryset=SessionPlace.objects.select_related("student")),
-            "match__seats",
-        )
+        .defer("match__state", "match__bot_plan")  # read only for the tables that moved
         .order_by("number")
     )
     matches = {table.match_id: table.match for table in tables if table.match_id}
+    seated: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)  # table -> seat -> student
     where: dict[int, tuple[int, int]] = {}  # student -> (table number, seat)
     names: dict[int, str] = {}
-    for presence in presences:
-        names[presence.student_id] = _name(presence.student)
-    for table in tables:
-        for place in table.places.all():
-            where[place.student_id] = (table.number, place.seat)
-            names.setdefault(place.student_id, _name(place.student))
+    for student_id, display_name, username in presences:
+        names[student_id] = display_name or username
+    numbers = {table.pk: table.number for table in tables}
+    for table_id, seat, student_id, display_name, username in SessionPlace.objects.filter(
+        table__session=session
+    ).values_list("table_id", "seat", "student_id", "student__display_name", "student__username"):
+        name = names.setdefault(student_id, display_name or username)
+        seated[table_id][seat] = (student_id, name)
+        where[student_id] = (numbers[table_id], seat)
+    bot_seats: dict[int, set[int]] = {match_id: set() for match_id in matches}
+    for match_id, index in (
+        Seat.objects.filter(match_id__in=list(matches))
+        .exclude(bot_level="")
+        .values_list("match_id", "index")
+    ):
+        bot_seats[match_id].add(index)
 
-    figures: dict[int, dict[str, SkillFigures]] = defaultdict(dict)
-    last_move: dict[tuple[int, int | None], datetime] = {}
-    if matches:
-        rows = (
-            Attempt.objects.filter(match_id__in=list(matches), user__isnull=False)
-            .order_by("created_at", "id")
-            .values_list("user_id", "skill", "correct", "elapsed_ms")
+    figures = _figures_by_student(session, detailed) if matches else {}
+    own_last_move = _own_last_moves(
+        [m.pk for m in matches.values() if m.game in REAL_TIME_GAMES and m.is_playing]
+    )
+    table_facts = _tables_facts([m for m in matches.values() if not m.outcome])
+    table_rows = [
+        _table_row(
+            session,
+            table,
+            seated.get(table.pk, {}),
+            bot_seats.get(table.match_id),
+            table_facts,
+            own_last_move,
+            now,
         )
-        for user_id, skill, correct, elapsed_ms in rows:
-            per_skill = figures[user_id]
-            if skill not in per_skill:
-                per_skill[skill] = SkillFigures(skill)
-            per_skill[skill].add(correct, elapsed_ms)
-        for match_id, seat, at in (
-            MoveRecord.objects.filter(match_id__in=list(matches))
-            .values("match_id", "seat")
-            .annotate(at=Max("received_at"))
-            .values_list("match_id", "seat", "at")
-        ):
-            last_move[(match_id, seat)] = at
-
-    # Each table's last change, once: looked up per seat it grew with the square of the class.
-    table_last: dict[int, datetime] = {}
-    for (match_id, _seat), at in last_move.items():
-        if match_id not in table_last or at > table_last[match_id]:
-            table_last[match_id] = at
-    table_rows = [_table_row(session, table, last_move, table_last, now) for table in tables]
+        for table in tables
+    ]
     waiting_since = {
         seat["student_id"]: seat["waiting_seconds"]
         for row in table_rows
@@ -266,7 +336,6 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
         per_skill = figures.get(student_id, {})
         attempts = sum(f.attempts for f in per_skill.values())
         correct = sum(f.correct for f in per_skill.values())
-        all_times = [t for f in per_skill.values() for t in f.times]
         table, seat = where.get(student_id, (None, None))
         flags = []
         accuracy = _accuracy(correct, attempts)
@@ -291,19 +360,33 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
                         "wrong_in_a_row": per_skill[skill].wrong_in_a_row,
                     }
                 )
-        students.append(
+        row = {
+            "id": student_id,
+            "name": name,
+            "table": table,
+            "seat": seat,
+            "attempts": attempts,
+            "correct": correct,
+            "needs_help": flags,
+        }
+        students.append(row)
+        if detailed is not None and student_id not in detailed:
+            continue
+        if len(per_skill) == 1:
+            median_ms = next(iter(per_skill.values())).median_ms
+        else:
+            histogram = [
+                sum(n) for n in zip(*(f.histogram for f in per_skill.values()), strict=True)
+            ]
+            elapsed_ms_sum = sum(f.elapsed_ms_sum for f in per_skill.values())
+            median_ms = _median_ms(histogram, elapsed_ms_sum) if attempts else None
+        row.update(
             {
-                "id": student_id,
-                "name": name,
-                "table": table,
-                "seat": seat,
-                "attempts": attempts,
-                "correct": correct,
                 "accuracy": accuracy,
                 "accuracy_percent": judged_percent(correct, attempts),
                 "too_few": too_few(attempts),
-                "median_ms": _median(all_times),
-                "median_seconds": _seconds(_median(all_times)),
+                "median_ms": median_ms,
+                "median_seconds": _seconds(median_ms),
                 "skills": [
                     {
                         "skill": f.skill,
@@ -313,16 +396,16 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
                         "accuracy": _accuracy(f.correct, f.attempts),
                         "accuracy_percent": judged_percent(f.correct, f.attempts),
                         "too_few": too_few(f.attempts),
-                        "median_ms": _median(f.times),
-                        "median_seconds": _seconds(_median(f.times)),
+                        "median_ms": f.median_ms,
+                        "median_seconds": _seconds(f.median_ms),
                         "wrong_in_a_row": f.wrong_in_a_row,
                     }
                     for f in sorted(per_skill.values(), key=lambda f: f.skill)
                 ],
-                "needs_help": flags,
             }
         )
-    leaderboard = _leaderboard(students, table_rows)
+    # The page's parts (``detailed``) show neither the leaderboard nor the summary.
+    leaderboard = _leaderboard(students, table_rows) if detailed is None else []
     return {
         "session": {
             "id": session.pk,
@@ -333,14 +416,14 @@ def session_monitor(*, session: ClassSession, now: datetime | None = None) -> di
             "table_size": session.table_size,
         },
         "present": [
-            {"id": p.student_id, "name": names[p.student_id], "seated": p.student_id in where}
-            for p in presences
+            {"id": student_id, "name": names[student_id], "seated": student_id in where}
+            for student_id, _display_name, _username in presences
         ],
         "tables": table_rows,
         "students": students,
         "needs_help": [s["id"] for s in students if s["needs_help"]],
         "leaderboard": leaderboard,
-        "summary": _summary(session, students, table_rows),
+        "summary": _summary(session, students, table_rows) if detailed is None else {},
     }
 
 
@@ -402,33 +485,25 @@ def place_label(place: int) -> str:
     return _("%(place)sth") % {"place": place}
 
 
-def _name(user) -> str:
-    return user.display_name or user.username
-
-
-def _table_row(session, table: SessionTable, last_move, table_last, now: datetime) -> dict:
-    students = {place.seat: place for place in table.places.all()}
+def _table_row(
+    session, table: SessionTable, students, bot_seats, table_facts, own_last_move, now: datetime
+) -> dict:
+    """One table: ``students`` its seated students (seat -> (id, name)), ``bot_seats`` its
+    match's bots' seats (None before the start)."""
     match: Match | None = table.match
     active: frozenset[int] = frozenset()
     scores = winners = places = None
     status = None
     if match is not None:
         status = match.status
-        rules = engine.get_game(match.game)
-        state = rules.load(match.state)
         if match.outcome:
             scores, winners = match.outcome["scores"], match.outcome["winners"]
             # Matches finished before places were stored get them from the same rule.
             places = match.outcome.get("places") or places_of(Outcome(scores, winners))
         else:
-            scores = _live_scores(rules.view(state, None))
-            if match.is_playing:
-                active = rules.active(state)
+            scores, active = table_facts[match.pk]
     # A seat without a place is a bot's, unless the match has no bot there: its student was
     # deleted (with their place and seat), and the history must not make them a bot.
-    bot_seats = (
-        None if match is None else {seat.index for seat in match.seats.all() if seat.bot_level}
-    )
     seats = []
     bot_number = 0
     for index in range(session.table_size):
@@ -439,13 +514,13 @@ def _table_row(session, table: SessionTable, last_move, table_last, now: datetim
         waiting = None
         rank = places[index] if places and index < len(places) else None
         if place is not None and match is not None and index in active:
-            waiting = _waiting_seconds(match, index, last_move, table_last, now)
+            waiting = _waiting_seconds(match, index, own_last_move, now)
         seats.append(
             {
                 "seat": index,
                 "place": f"{table.number}:{index}",
-                "student_id": place.student_id if place else None,
-                "name": _name(place.student)
+                "student_id": place[0] if place else None,
+                "name": place[1]
                 if place
                 else _("Removed player")
                 if removed
@@ -478,19 +553,81 @@ def _table_row(session, table: SessionTable, last_move, table_last, now: datetim
 REAL_TIME_GAMES = frozenset({"mia"})
 
 
-def _waiting_seconds(match: Match, seat: int, last_move, table_last, now: datetime) -> int:
+def _waiting_seconds(match: Match, seat: int, own_last_move, now: datetime) -> int:
     """How long the seat has been free to act without acting. In turn games (and the rounds of
-    Add or Multiply?) the seat's chance came with the table's last change; in real-time games
-    it has been there since the child's own last move (or the start)."""
-    since = match.created_at
-    own = last_move.get((match.pk, seat))
-    if own is not None and own > since:
-        since = own
+    Add or Multiply?) the seat's chance came with the table's last change (the match's
+    ``updated_at``); in real-time games it has been there since the child's own last move (or the
+    start)."""
     if match.game not in REAL_TIME_GAMES:
-        last = table_last.get(match.pk)
-        if last is not None and last > since:
-            since = last
+        since = match.updated_at
+    else:
+        since = max(match.created_at, own_last_move.get((match.pk, seat)) or match.created_at)
     return max(0, int((now - since).total_seconds()))
+
+
+def _own_last_moves(match_ids: list[int]) -> dict[tuple[int, int], datetime]:
+    """(match, seat) -> when that seat last moved, for the seats of these matches: one index walk
+    back from each match's newest move (the match's length bounds it, not the session's)."""
+    if not match_ids:
+        return {}
+    latest = (
+        MoveRecord.objects.filter(match_id=OuterRef("match_id"), seat=OuterRef("index"))
+        .order_by("-version")
+        .values("received_at")[:1]
+    )
+    return {
+        (match_id, index): at
+        for match_id, index, at in Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
+        .annotate(at=Subquery(latest))
+        .values_list("match_id", "index", "at")
+        if at is not None
+    }
+
+
+# match id -> (version, running scores, seats free to act): a table that has not moved since the
+# last look is not read from its JSON state again (at 900 students that was most of a snapshot).
+# Keyed by version, so never stale; bounded, so a long-lived process does not grow with it.
+_TABLE_FACTS_LIMIT = 5_000
+_table_facts_cache: OrderedDict[int, tuple[int, list | None, frozenset[int]]] = OrderedDict()
+_table_facts_lock = threading.Lock()
+
+
+def _tables_facts(matches: list[Match]) -> dict[int, tuple[list | None, frozenset[int]]]:
+    """Each unfinished match's running scores and the seats that may act now (none unless it is
+    playing); the states of the tables that moved since the last look are read in one query."""
+    facts: dict[int, tuple[list | None, frozenset[int]]] = {}
+    missing: dict[int, Match] = {}
+    with _table_facts_lock:
+        for match in matches:
+            known = _table_facts_cache.get(match.pk)
+            if known is not None and known[0] == match.version:
+                _table_facts_cache.move_to_end(match.pk)
+                facts[match.pk] = (known[1], known[2])
+            else:
+                missing[match.pk] = match
+    if missing:
+        rows = Match.objects.filter(pk__in=list(missing)).values_list("pk", "version", "state")
+        for match_id, version, state_json in rows:
+            rules = engine.get_game(missing[match_id].game)
+            state = rules.load(state_json)
+            scores = _live_scores(rules.view(state, None))
+            active = frozenset(rules.active(state))
+            facts[match_id] = (scores, active)
+            with _table_facts_lock:
+                _table_facts_cache[match_id] = (version, scores, active)
+                if len(_table_facts_cache) > _TABLE_FACTS_LIMIT:
+                    _table_facts_cache.popitem(last=False)
+    playing = {match.pk for match in matches if match.is_playing}
+    return {
+        match_id: (scores, active if match_id in playing else frozenset())
+        for match_id, (scores, active) in facts.items()
+    }
+
+
+def forget_table_facts() -> None:
+    """For tests: a test database that rolls back hands the same match ids out again."""
+    with _table_facts_lock:
+        _table_facts_cache.clear()
 
 
 _SCORE_KEYS = ("scores", "totals", "pile_counts", "captured_counts")

@@ -23,6 +23,7 @@ from accounts.permissions import student_required, teacher_required
 from classroom.models import Classroom, ClassSession
 from classroom.sessions import selectors, services
 from classroom.sessions.forms import SessionCreateForm
+from games.services import now_ms
 
 
 def _teacher_session(request, session_id) -> ClassSession:
@@ -129,8 +130,64 @@ def sessions_detail(request, session_id):
 @teacher_required
 @gzip_page
 def sessions_live(request, session_id):
+    """The page's live part; with ``?tables=<match ids>`` (the monitor socket's news of what
+    moved) only those tables' cards, the rows of the students at ``&answered=<match>:<seat>,...``
+    (whose figures changed) and the help summary, for the page to swap in.
+    ``X-As-Of``: the server's clock before reading, every move committed earlier is shown."""
     session = _teacher_session(request, session_id)
-    return render(request, "classroom/sessions/_live.html", _detail_context(request, session))
+    as_of = now_ms()
+    moved = _match_ids(request.GET.get("tables"))
+    answered = _seats(request.GET.get("answered"))
+    if moved is None or answered is None or session.status != ClassSession.Status.PLAYING:
+        response = render(
+            request, "classroom/sessions/_live.html", _detail_context(request, session)
+        )
+    else:
+        seated = selectors.students_at(session=session, seats=answered)
+        monitor = selectors.session_monitor(session=session, detailed=seated)
+        response = render(
+            request,
+            "classroom/sessions/_live_parts.html",
+            {
+                "session": session,
+                "monitor": monitor,
+                "tables": [table for table in monitor["tables"] if table["match_id"] in moved],
+                "students": [s for s in monitor["students"] if s["id"] in seated],
+            },
+        )
+    response["X-As-Of"] = str(as_of)
+    return response
+
+
+MAX_TABLES_ASKED = 1000
+
+
+def _match_ids(text: str | None) -> set[int] | None:
+    """The ids of ``?tables=3,17``; None (everything) when absent or not such a list."""
+    if not text:
+        return None
+    parts = text.split(",")
+    if len(parts) > MAX_TABLES_ASKED or not all(_number(part) for part in parts):
+        return None
+    return {int(part) for part in parts}
+
+
+def _seats(text: str | None) -> set[tuple[int, int | None]] | None:
+    """The (match id, seat) pairs of ``?answered=3:0,17:2,20:*`` (``*``, as None: every seat);
+    empty when absent; None (everything) when not such a list."""
+    if not text:
+        return set()
+    pairs = [part.split(":") for part in text.split(",")]
+    if len(pairs) > MAX_TABLES_ASKED * 8 or not all(
+        len(pair) == 2 and _number(pair[0]) and (_number(pair[1]) or pair[1] == "*")
+        for pair in pairs
+    ):
+        return None
+    return {(int(match_id), None if seat == "*" else int(seat)) for match_id, seat in pairs}
+
+
+def _number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 @teacher_required

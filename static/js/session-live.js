@@ -1,7 +1,10 @@
 // Keeps the live part of a teacher's session page (or the projector) fresh. The monitor socket
-// (/ws/session/<id>/) sends a snapshot whenever something changes (at most twice a second) and on
-// a regular tick; the page then fetches its server-rendered part again and swaps it in, so all
-// the text stays server-translated. Without the socket it falls back to a light poll.
+// (/ws/session/<id>/) says whenever something changes (at most twice a second, and on a regular
+// tick) and which tables moved; the page then fetches its server-rendered part again and swaps it
+// in, so all the text stays server-translated. A page marked data-live-parts fetches only the
+// tables that moved, their students and the help summary (?tables=), and swaps each part for the
+// element with the same data-part: a change costs what it touched, not the whole class. Without
+// the socket it falls back to a light poll.
 
 const region = document.querySelector("[data-live-region]");
 if (region) follow(region);
@@ -15,48 +18,94 @@ function follow(region) {
   // Tests drop the line as a network would, to see what the page does next.
   window.sessionLive = { drop: () => socket && socket.close() };
   let fetching = false;
-  let again = false;
+  // What to fetch once the fetch under way is done: null for nothing, "all", or the tables that
+  // moved and the seats that answered ({tables: Set, answered: Set}).
+  let queued = null;
+  const partsOnly = "liveParts" in region.dataset;
 
-  const refresh = async () => {
+  const queue = (change) => {
+    if (queued === "all" || change === "all" || !partsOnly) queued = "all";
+    else {
+      queued = queued || { tables: new Set(), answered: new Set() };
+      for (const table of change.tables) queued.tables.add(table);
+      for (const seat of change.answered) queued.answered.add(seat);
+    }
+  };
+
+  const refresh = async (change = "all") => {
     if (fetching) {
-      again = true;
+      queue(change);
       return;
     }
     // Never pull a select away from a teacher who is choosing in it; try again when they leave.
     const focused = document.activeElement;
     if (focused && region.contains(focused) && focused.matches("select, input")) {
-      region.addEventListener("focusout", () => setTimeout(refresh, 50), { once: true });
+      region.addEventListener("focusout", () => setTimeout(() => refresh("all"), 50), { once: true });
       return;
     }
+    const parts = partsOnly && change !== "all";
+    if (parts && change.tables.size === 0) return;
     fetching = true;
     try {
-      const response = await fetch(region.dataset.liveUrl, {
+      const url = parts
+        ? `${region.dataset.liveUrl}?tables=${[...change.tables].join(",")}` +
+          `&answered=${[...change.answered].join(",")}`
+        : region.dataset.liveUrl;
+      const response = await fetch(url, {
         credentials: "same-origin",
         headers: { "X-Requested-With": "fetch" },
       });
       if (response.ok) {
         const html = await response.text();
         const focusKey = keyOf(document.activeElement);
-        const open = [...region.querySelectorAll("details[data-key][open]")].map(
-          (details) => details.dataset.key,
-        );
-        region.innerHTML = html;
-        region.dataset.refreshed = String(Number(region.dataset.refreshed || 0) + 1);
-        for (const key of open) {
-          const details = region.querySelector(`details[data-key="${CSS.escape(key)}"]`);
-          if (details) details.open = true;
+        if (!parts) {
+          const open = [...region.querySelectorAll("details[data-key][open]")].map(
+            (details) => details.dataset.key,
+          );
+          region.innerHTML = html;
+          for (const key of open) {
+            const details = region.querySelector(`details[data-key="${CSS.escape(key)}"]`);
+            if (details) details.open = true;
+          }
+        } else if (!swapParts(html)) {
+          queue("all"); // a part the page does not have (a new table, say): look at everything
         }
+        region.dataset.refreshed = String(Number(region.dataset.refreshed || 0) + 1);
         if (focusKey) region.querySelector(focusKey)?.focus();
+        tellWhoNeedsHelp();
       }
     } catch {
       // Offline for a moment: the next message or poll tries again.
     } finally {
       fetching = false;
-      if (again) {
-        again = false;
-        refresh();
+      if (queued !== null) {
+        const next = queued;
+        queued = null;
+        refresh(next);
       }
     }
+  };
+
+  // Each <template data-part> of the answer replaces the element with the same data-part, keeping
+  // an open "By skill" list open. False when some part has no place on the page.
+  const swapParts = (html) => {
+    const holder = document.createElement("template");
+    holder.innerHTML = html;
+    const parts = holder.content.querySelectorAll("template[data-part]");
+    let complete = parts.length > 0; // none: the answer was the whole part (the session changed)
+    for (const part of parts) {
+      const fresh = part.content.firstElementChild;
+      const old = region.querySelector(`[data-part="${CSS.escape(part.dataset.part)}"]`);
+      if (!old || !fresh) {
+        complete = false;
+        continue;
+      }
+      for (const details of old.querySelectorAll("details[data-key][open]")) {
+        fresh.querySelector(`details[data-key="${CSS.escape(details.dataset.key)}"]`)?.setAttribute("open", "");
+      }
+      old.replaceWith(fresh);
+    }
+    return complete;
   };
 
   // Where the keyboard was, as a selector that finds the same control in the new HTML.
@@ -72,12 +121,14 @@ function follow(region) {
     return null;
   };
 
-  const tellWhoNeedsHelp = (snapshot) => {
+  // Read off the rows just shown (the server's figures), so the announcement never disagrees
+  // with the page.
+  const tellWhoNeedsHelp = () => {
     if (!announce || !announce.dataset.helpTemplate) return;
     const names = [];
-    const needing = snapshot.needs_help || [];
-    const now = new Set(needing.map((student) => student.id));
-    for (const student of needing) if (!helped.has(student.id)) names.push(student.name);
+    const needing = [...region.querySelectorAll("[data-needs-help][data-student]")];
+    const now = new Set(needing.map((row) => row.dataset.student));
+    for (const row of needing) if (!helped.has(row.dataset.student)) names.push(row.dataset.name);
     for (const id of [...helped]) if (!now.has(id)) helped.delete(id);
     for (const id of now) helped.add(id);
     if (names.length) {
@@ -103,8 +154,11 @@ function follow(region) {
       }
       if (message.type !== "monitor") return;
       region.dataset.snapshots = String(Number(region.dataset.snapshots || 0) + 1);
-      tellWhoNeedsHelp(message);
-      refresh();
+      refresh(
+        Array.isArray(message.tables)
+          ? { tables: new Set(message.tables), answered: new Set(message.answered || []) }
+          : "all",
+      );
     });
     socket.addEventListener("close", (event) => {
       delete region.dataset.connected;

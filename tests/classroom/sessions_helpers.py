@@ -2,12 +2,14 @@
 
 from datetime import timedelta
 
+from django.db import connection
 from django.utils import timezone
 
 import engine
 from classroom.sessions.services import session_join, session_start
 from games.models import Attempt, Match, MoveRecord
 from games.services import now_ms
+from games.signals import attempts_recorded
 from tests.factories import make_class, make_session, make_student, make_teacher
 
 
@@ -42,7 +44,8 @@ def seat_of(session, student):
 def record_attempts(match, student, seat, outcomes, at=None):
     """Hand-made attempts for the monitor's figures: ``outcomes`` is a list of
     (skill, correct, elapsed_ms), saved in order as one move each (the way live play saves them,
-    minus the engine: the figures do not care which card was played)."""
+    minus the engine: the figures do not care which card was played). The running figures are
+    written as a move writes them: through ``attempts_recorded``'s statements."""
     at = at or timezone.now()
     first = MoveRecord.objects.filter(match=match).count() + 1000
     for i, (skill, correct, elapsed_ms) in enumerate(outcomes):
@@ -58,7 +61,7 @@ def record_attempts(match, student, seat, outcomes, at=None):
             now_ms=int(when.timestamp() * 1000),
         )
         operation = skill.split(".")[0]
-        Attempt.objects.create(
+        attempt = Attempt(
             match=match,
             move=record,
             user=student,
@@ -75,6 +78,12 @@ def record_attempts(match, student, seat, outcomes, at=None):
             mistake="" if correct else "off_by_one",
             created_at=when,
         )
+        attempt.save()
+        statements = []
+        attempts_recorded.send(sender=Match, match=match, attempts=[attempt], statements=statements)
+        with connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
 
 
 def any_move(match, seat):

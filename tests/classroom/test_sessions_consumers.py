@@ -13,6 +13,7 @@ from config.asgi import application
 from games.services import submit_move
 from tests.classroom.sessions_helpers import (
     a_class,
+    any_move,
     record_attempts,
     seat_of,
     started_session,
@@ -31,6 +32,22 @@ async def connect(path, user=None):
     ws = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await ws.connect()
     return ws, connected, code
+
+
+def live_part(teacher, session, tables=None, answered=()):
+    """The teacher's page's live part as its script fetches it (only these tables' parts and these
+    seats' rows)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(teacher)
+    url = reverse("classroom:sessions_live", args=[session.pk])
+    if tables is not None:
+        url += "?tables=" + ",".join(str(t) for t in tables) + "&answered=" + ",".join(answered)
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
 
 
 async def next_of(ws, kind, timeout=3):
@@ -56,12 +73,12 @@ async def test_the_classes_teacher_gets_a_snapshot_at_once():
     ws, connected, _ = await connect(f"/ws/session/{session.pk}/", teacher)
     assert connected
     snapshot = await ws.receive_json_from(timeout=3)
-    assert snapshot["type"] == "monitor"
-    assert snapshot["session"]["id"] == session.pk and snapshot["session"]["status"] == "playing"
-    assert (snapshot["attempts"], snapshot["needs_help"], snapshot["present"]) == (0, [], [])
-    assert isinstance(snapshot["server_time"], int)
-    # Only what the page announces or cannot read off its HTML: no student's figures.
-    assert set(snapshot) == {"type", "session", "present", "attempts", "needs_help", "server_time"}
+    assert snapshot == {
+        "type": "monitor",
+        "session": {"id": session.pk, "status": "playing", "paused": False},
+        "tables": None,  # on connect: look at everything
+        "answered": [],
+    }
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from() == {"type": "pong"}
     await ws.send_json_to({"type": "move"})
@@ -97,10 +114,12 @@ async def test_the_lobby_shows_who_joins_live():
     teacher = await database_sync_to_async(lambda: classroom.teacher)()
     ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
     first = await ws.receive_json_from(timeout=3)
-    assert first["present"] == [] and first["session"]["status"] == "lobby"
+    assert first["session"]["status"] == "lobby"
     await database_sync_to_async(services.session_join)(session=session, student=ben)
     snapshot = await next_of(ws, "monitor")
-    assert [p["name"] for p in snapshot["present"]] == ["Student 02"]
+    assert snapshot["tables"] is None  # the session itself changed: the page looks again
+    live = await database_sync_to_async(live_part)(teacher, session)
+    assert "1 student in the lobby" in live and "Student 02" in live
     await ws.disconnect()
 
 
@@ -109,16 +128,17 @@ async def test_the_monitor_updates_after_a_move():
     teacher = await database_sync_to_async(lambda: classroom.teacher)()
     ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
     first = await ws.receive_json_from(timeout=3)
-    assert first["attempts"] == 0
+    assert first["tables"] is None
 
     @database_sync_to_async
     def ana_claims_wrong():
         match, seat = seat_of(session, ana)
         submit_move(match_id=match.pk, user=ana, move=wrong_claim(match, seat), client_id="a1")
+        return match
 
-    await ana_claims_wrong()
+    match = await ana_claims_wrong()
     snapshot = await next_of(ws, "monitor")
-    assert snapshot["attempts"] == 1
+    assert snapshot["tables"] == [match.pk]  # only Ana's table moved
     # The figures themselves are on the page the news makes the teacher's screen fetch again.
     row = await database_sync_to_async(
         lambda: {s["name"]: s for s in selectors.session_monitor(session=session)["students"]}
@@ -143,9 +163,16 @@ async def test_needs_help_flags_reach_the_teacher_as_students_play():
 
     await ana_struggles()
     snapshot = await next_of(ws, "monitor")
-    [needing] = snapshot["needs_help"]
-    assert (needing["id"], needing["name"]) == (ana.pk, "Student 01")
-    assert set(needing["reasons"]) == {"low_accuracy", "repeated_errors"}
+    # The page asks for the tables that moved and the seats that answered: Ana's row comes back
+    # flagged.
+    match, seat = await database_sync_to_async(seat_of)(session, ana)
+    assert snapshot["answered"] == [f"{match.pk}:{seat}"]
+    parts = await database_sync_to_async(live_part)(
+        teacher, session, snapshot["tables"], snapshot["answered"]
+    )
+    row = parts.split(f'data-part="student-{ana.pk}"', 2)[2].split("</tr>")[0]
+    assert "data-needs-help" in row and "Low accuracy (0 %)" in row
+    assert "wrong in a row:" in row
     await ws.disconnect()
 
 
@@ -184,14 +211,29 @@ async def test_a_burst_of_news_gives_at_most_two_snapshots_a_second():
     await ws.disconnect()
 
 
-async def test_the_tick_refreshes_a_playing_session_without_news(monkeypatch):
+async def test_the_tick_names_the_tables_that_have_been_quiet(monkeypatch):
+    """Stalls grow without any event: the tick has the page look again at the quiet tables (their
+    "no move for ..."), not at the busy ones, whose moves bring their own news."""
     monkeypatch.setattr(consumers, "MONITOR_TICK_SECONDS", 0.3)
-    classroom, _students, session = await a_started_session(2, table_size=3)
+    monkeypatch.setattr(consumers, "IDLE_SECONDS", 5.0)
+    classroom, (ana, ben, _carla, _dan), session = await a_started_session(4, table_size=2)
     teacher = await database_sync_to_async(lambda: classroom.teacher)()
     ws, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
-    await ws.receive_json_from(timeout=3)
-    again = await ws.receive_json_from(timeout=2)  # no move, no join: the tick alone
-    assert again["type"] == "monitor"
+    assert (await ws.receive_json_from(timeout=3))["tables"] is None
+    assert await ws.receive_nothing(timeout=0.8)  # nobody quiet for 5 s yet: ticks say nothing
+
+    @database_sync_to_async
+    def ana_moves():
+        match, seat = seat_of(session, ana)
+        submit_move(match_id=match.pk, user=ana, move=any_move(match, seat))
+        return match.pk, seat_of(session, ben)[0].pk
+
+    ana_table, ben_table = await ana_moves()
+    assert ana_table != ben_table
+    assert (await ws.receive_json_from(timeout=3))["tables"] == [ana_table]
+    monkeypatch.setattr(consumers, "IDLE_SECONDS", 0.5)
+    quiet = await ws.receive_json_from(timeout=3)
+    assert ben_table in quiet["tables"]
     await ws.disconnect()
 
 
@@ -258,3 +300,31 @@ async def test_students_who_did_not_join_are_not_seated():
     assert listed["sessions"][0]["play_url"] is None and not listed["sessions"][0]["joined"]
     assert await ben_ws.receive_nothing(timeout=0.5)  # and no "seated"
     await ben_ws.disconnect()
+
+
+async def test_news_of_many_moves_is_gathered_into_one_message_per_session():
+    """A Redis round trip per move was most of what a busy session's monitor cost the players."""
+    from classroom.sessions.receivers import tell_the_session_monitor
+
+    _classroom, students, session = await a_started_session(4, table_size=2)
+    tables = await database_sync_to_async(
+        lambda: sorted({seat_of(session, student)[0].pk for student in students})
+    )()
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(push.session_group(session.pk), listener)
+    answer = {"type": "attempt", "seat": 1}
+    moves = [
+        tell_the_session_monitor(None, match_id=tables[0], version=1, events=[], actor_seat=0),
+        tell_the_session_monitor(None, match_id=tables[1], version=1, events=[answer]),
+        tell_the_session_monitor(None, match_id=tables[1], version=2, events=[], actor_seat=None),
+    ]
+    await asyncio.wait_for(asyncio.gather(*moves), timeout=5)
+    message = await asyncio.wait_for(layer.receive(listener), timeout=2)
+    assert message == {
+        "type": "sessions.changed",
+        "match_ids": tables,
+        "answered": [[tables[0], 0], [tables[1], 1]],
+    }
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(listener), timeout=0.3)

@@ -2,6 +2,9 @@
 the teacher's lobby, seating and monitor, the projector, the students' Join and waiting room, and
 query counts the same for 3 and for 30 students."""
 
+import re
+import time
+
 import pytest
 import segno
 from django.urls import reverse
@@ -285,7 +288,7 @@ def test_late_arrivals_are_listed_and_seated(client, world):
     page = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
     assert "Seat 1 late arrival" in page
     client.post(reverse("classroom:sessions_seat_late", args=[session.pk]))
-    assert seat_of(session, world["ben"])[0].label == "Table 2"
+    assert seat_of(session, world["ben"])[0].shown_label == "Table 2"
 
 
 def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, world):
@@ -389,11 +392,11 @@ def a_busy_session(size):
 
 
 PAGES_PLAYING = [
-    # name, queries: the auth session, the user, the session, then the monitor's six
-    ("sessions_detail", 9),
-    ("sessions_live", 9),
-    ("sessions_projector", 9),
-    ("sessions_projector_live", 9),
+    # name, queries: the auth session, the user, the session, then the monitor's seven
+    ("sessions_detail", 10),
+    ("sessions_live", 10),
+    ("sessions_projector", 10),
+    ("sessions_projector_live", 10),
 ]
 
 
@@ -504,3 +507,54 @@ def test_only_the_classes_teacher_opens_a_students_move_page(client, world):
     assert client.get(url).status_code == 403
     sign_in(client, world["teacher"])
     assert client.get(url).status_code == 200
+
+
+def test_a_table_is_named_in_the_readers_language_not_the_starting_teachers(client):
+    from django.utils import translation
+
+    _classroom, students, session = joined_session(2, table_size=2)
+    with translation.override("es"):  # the teacher runs the site in Spanish
+        services.session_start(session=session)
+    match, _seat = seat_of(session, students[0])
+    sign_in(client, students[0])
+    play = reverse("games:play", args=[match.pk])
+    assert '<p class="play-label">Table 1</p>' in client.get(play).content.decode()
+    spanish = client.get(play, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '<p class="play-label">Mesa 1</p>' in spanish
+
+
+def test_the_live_part_of_the_tables_that_moved_holds_only_them_and_who_answered(client):
+    _classroom, students, session = started_session(6, table_size=2)
+    ana = students[0]
+    match, seat = seat_of(session, ana)
+    record_attempts(match, ana, seat, [("add.within10", False, 900)] * 5)
+    sign_in(client, session.classroom.teacher)
+    live = reverse("classroom:sessions_live", args=[session.pk])
+    table_number = SessionPlace.objects.get(student=ana, table__session=session).table.number
+
+    def parts_of(query):
+        response = client.get(f"{live}?{query}")
+        return response, re.findall(r'<template data-part="([^"]+)">', response.content.decode())
+
+    before = time.time() * 1000
+    response, names = parts_of(f"tables={match.pk}&answered={match.pk}:{seat}")
+    assert before <= int(response["X-As-Of"]) <= time.time() * 1000
+    assert sorted(names) == sorted(["help-summary", f"table-{table_number}", f"student-{ana.pk}"])
+    parts = response.content.decode()
+    assert "1 student needs help." in parts and "Low accuracy (0 %)" in parts
+    # "<match>:*": every seat of a quiet table (whose players' stalls grow).
+    mates = SessionPlace.objects.filter(table__number=table_number, table__session=session)
+    _response, names = parts_of(f"tables={match.pk}&answered={match.pk}:*")
+    assert sorted(names) == sorted(
+        ["help-summary", f"table-{table_number}"] + [f"student-{p.student_id}" for p in mates]
+    )
+    # Each part is the element of the whole page with the same data-part, as rendered there.
+    whole = client.get(live).content.decode()
+    for name in names:
+        assert f'data-part="{name}"' in whole
+    # Anything but lists of ids is the whole part again.
+    for asked in ("tables=", "tables=x", "tables=1,,2", "tables=²", "tables=" + "1," * 1001 + "1"):
+        assert "<template" not in client.get(f"{live}?{asked}").content.decode()
+    for asked in ("1", "1:x", "1:2:3", "²:1"):
+        query = f"{live}?tables={match.pk}&answered={asked}"
+        assert "<template" not in client.get(query).content.decode()

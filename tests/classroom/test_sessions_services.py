@@ -5,6 +5,8 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 import engine
 from classroom.models import ClassSession, SessionPlace, SessionPresence, SessionTable
@@ -202,7 +204,7 @@ def test_start_opens_one_match_per_table_with_bots_in_the_empty_seats():
     assert [t.number for t in tables] == [1, 2]
     for table in SessionTable.objects.filter(session=session).select_related("match"):
         match = table.match
-        assert match.label == f"Table {table.number}"
+        assert match.shown_label == f"Table {table.number}"
         assert match.created_by_id == classroom.teacher_id
         assert (match.game, match.variant, match.status) == ("mia", "canada47", "playing")
         assert match.options == session.options
@@ -281,7 +283,8 @@ def test_late_arrivals_get_new_tables_after_the_start():
     assert plan(session)[3] == {0: "Late 1", 1: "Late 3"}
     assert plan(session)[4] == {0: "Late 2"}
     match, _seat = seat_of(session, late[1])
-    assert match.label == "Table 4" and [s.bot_level for s in match.seats.all()] == ["", "easy"]
+    assert match.shown_label == "Table 4"
+    assert [s.bot_level for s in match.seats.all()] == ["", "easy"]
     assert services.session_seat_late_arrivals(session=session) == []
 
 
@@ -511,11 +514,88 @@ def test_monitor_reads_the_same_number_of_queries_for_3_and_30_students(
         match, seat = seat_of(session, student)
         record_attempts(match, student, seat, [("add.within10", True, 1000)] * 3)
     session = ClassSession.objects.get(pk=session.pk)
-    # presences, tables+matches, places, the matches' seats, attempts, last moves
-    with django_assert_num_queries(6):
+    # presences, tables+matches, places, the bots' seats, the running figures, the real-time
+    # seats' last moves, the states of the tables that moved since the last look
+    with django_assert_num_queries(7):
         snapshot = selectors.session_monitor(session=session)
     assert len(snapshot["students"]) == size
     assert sum(s["attempts"] for s in snapshot["students"]) == 3 * size
+
+
+def test_the_monitor_reads_neither_the_sessions_answers_nor_its_move_history(
+    django_assert_max_num_queries,
+):
+    """Work per change must not grow as the lesson goes on: the figures are kept as answers are
+    written, and a seat's last move is one index step back from its match's newest move."""
+    _classroom, students, session = started_session(4, table_size=2)
+    for student in students:
+        match, seat = seat_of(session, student)
+        record_attempts(match, student, seat, [("add.within10", True, 1000)] * 40)
+    session = ClassSession.objects.get(pk=session.pk)
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = selectors.session_monitor(session=session)
+    assert sum(s["attempts"] for s in snapshot["students"]) == 160
+    sql = [query["sql"] for query in queries.captured_queries]
+    assert not [q for q in sql if '"games_attempt"' in q]
+    for query in (q for q in sql if '"games_moverecord"' in q):
+        assert "LIMIT 1" in query and "GROUP BY" not in query
+    # A table's state is read again only once it has moved.
+    with CaptureQueriesContext(connection) as queries:
+        selectors.session_monitor(session=session)
+    assert not [q["sql"] for q in queries.captured_queries if '"games_match"."state"' in q["sql"]]
+    match, seat = seat_of(session, students[0])
+    submit_move(match_id=match.pk, user=students[0], move=any_move(match, seat))
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = selectors.session_monitor(session=session)
+    [states] = [q["sql"] for q in queries.captured_queries if '"games_match"."state"' in q["sql"]]
+    assert f"IN ({match.pk})" in states
+
+
+def test_live_moves_keep_the_figures_that_a_recount_of_the_answers_gives():
+    from classroom.models import SessionSkillFigures
+    from classroom.sessions.figures import figures_rebuild
+    from engine import IllegalMove
+    from tests.classroom.sessions_helpers import wrong_claim
+    from tests.factories import make_match
+
+    _classroom, (ana, ben, carla), session = started_session(3, table_size=3)
+    match, _seat = seat_of(session, ana)
+    for _round in range(4):
+        for student in (ana, ben):
+            submit_move(
+                match_id=match.pk,
+                user=student,
+                move=wrong_claim(match, seat_of(session, student)[1]),
+            )
+        submit_move(match_id=match.pk, user=carla, move=any_move(match, seat_of(session, carla)[1]))
+    with pytest.raises(IllegalMove):  # refused: changes nothing, counts nothing
+        submit_move(match_id=match.pk, user=ana, move={"type": "claim", "card": -1})
+    elsewhere = make_match(players=[ana], bots=["easy"])  # outside any session
+    submit_move(match_id=elsewhere.pk, user=ana, move=any_move(elsewhere, 0))
+
+    def kept():
+        return sorted(
+            SessionSkillFigures.objects.filter(session=session).values_list(
+                "student__display_name",
+                "skill",
+                "attempts",
+                "correct",
+                "wrong_in_a_row",
+                "elapsed_ms_sum",
+            )
+        )
+
+    as_played = kept()
+    assert as_played, "the moves counted nothing"
+    ana_rows = [row for row in as_played if row[0] == "Student 01"]
+    assert sum(row[2] for row in ana_rows) == 4 and sum(row[3] for row in ana_rows) == 0
+    figures_rebuild(session_id=session.pk)
+    assert kept() == as_played
+    _snapshot, by_name = figures(session)
+    assert by_name["Student 01"]["attempts"] == 4
+    assert by_name["Student 01"]["correct"] == 0
+    streaks = {row[1]: row[4] for row in ana_rows}
+    assert sum(streaks.values()) == 4  # no right answer: every wrong one is still in its streak
 
 
 # --- which session a match belongs to (read once per match and process) -------------------------

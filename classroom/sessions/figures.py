@@ -1,0 +1,106 @@
+"""A session's running figures per student and skill (``SessionSkillFigures``), kept in the move's
+transaction so the live monitor never re-reads a session's answers.
+
+``attempts_recorded`` (games.signals) hands over a move's attempts; ``record_attempts`` adds one
+upsert per student and skill. The session is found by the statement itself
+(``INSERT ... SELECT ... FROM the match's session table``): the receiver may not query (it can run
+on the event loop), and a match outside any session inserts nothing. "Wrong in a row" restarts at
+the move's last right answer: a move with a right answer sets it to the wrong answers after that
+one, a move without adds its wrong answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection, transaction
+
+from classroom.models import SessionSkillFigures, SessionTable
+from classroom.progress.models import TIME_BUCKET_FIELDS
+from classroom.progress.rollup import time_bucket
+from games.models import Attempt
+
+_COUNTED = ("attempts", "correct", "elapsed_ms_sum")
+
+
+def _groups(attempts: Iterable[Attempt]) -> dict[tuple[int, str], dict]:
+    """Per (student, skill), in the order answered: the sums and the trailing wrong answers."""
+    groups: dict[tuple[int, str], dict] = {}
+    for attempt in attempts:
+        if attempt.user_id is None:  # a bot's
+            continue
+        group = groups.setdefault(
+            (attempt.user_id, attempt.skill),
+            {"attempts": 0, "correct": 0, "elapsed_ms_sum": 0, "wrong_tail": 0, "buckets": {}},
+        )
+        elapsed = max(0, int(attempt.elapsed_ms))
+        group["attempts"] += 1
+        group["elapsed_ms_sum"] += elapsed
+        bucket = TIME_BUCKET_FIELDS[time_bucket(elapsed)]
+        group["buckets"][bucket] = group["buckets"].get(bucket, 0) + 1
+        if attempt.correct:
+            group["correct"] += 1
+            group["wrong_tail"] = 0
+        else:
+            group["wrong_tail"] += 1
+    return groups
+
+
+def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple[str, list]]:
+    """The upserts adding these attempts of one match to its session's figures, in key order
+    (concurrent moves lock rows in one order and cannot deadlock)."""
+    quote = connection.ops.quote_name
+    table = quote(SessionSkillFigures._meta.db_table)
+    tables = quote(SessionTable._meta.db_table)
+    statements = []
+    for (student_id, skill), group in sorted(_groups(attempts).items()):
+        buckets = sorted(group["buckets"].items())
+        summed = [*_COUNTED, *(name for name, _count in buckets)]
+        columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *summed]
+        values = [group[name] for name in _COUNTED] + [count for _name, count in buckets]
+        updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in summed]
+        # A right answer in this move restarts the streak at the wrong answers after it.
+        updates.append(
+            f"{quote('wrong_in_a_row')} = CASE WHEN excluded.{quote('correct')} > 0 "
+            f"THEN excluded.{quote('wrong_in_a_row')} "
+            f"ELSE {table}.{quote('wrong_in_a_row')} + excluded.{quote('wrong_in_a_row')} END"
+        )
+        statements.append(
+            (
+                f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
+                f"SELECT {quote('session_id')}, {', '.join(['%s'] * (len(columns) - 1))} "
+                f"FROM {tables} WHERE {quote('match_id')} = %s "
+                f"ON CONFLICT ({quote('session_id')}, {quote('student_id')}, {quote('skill')}) "
+                f"DO UPDATE SET {', '.join(updates)}",
+                [student_id, skill, group["wrong_tail"], *values, match_id],
+            )
+        )
+    return statements
+
+
+def record_attempts(sender, *, match, attempts, statements, **kwargs) -> None:
+    """Receiver of games.signals.attempts_recorded (connected in classroom.apps)."""
+    statements += figures_statements(match.pk, attempts)
+
+
+def figures_add(match_id: int, attempts: Iterable[Attempt]) -> None:
+    """Counts saved attempts of one match into its session's figures (rebuilds, tests)."""
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        for sql, params in figures_statements(match_id, attempts):
+            cursor.execute(sql, params)
+
+
+@transaction.atomic
+def figures_rebuild(*, session_id: int) -> None:
+    """Recomputes one session's figures from its attempts (after a bulk load, or to repair)."""
+    SessionSkillFigures.objects.filter(session_id=session_id).delete()
+    match_ids = SessionTable.objects.filter(session_id=session_id, match__isnull=False).values_list(
+        "match_id", flat=True
+    )
+    for match_id in match_ids:
+        figures_add(
+            match_id,
+            Attempt.objects.filter(match_id=match_id, user__isnull=False)
+            .only("user_id", "skill", "correct", "elapsed_ms")
+            .order_by("created_at", "id"),
+        )

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+
+def shown_label(label: str, values: dict) -> str:
+    """A match's label in the reader's language (``Match.label``)."""
+    return gettext(label) % values if values else label
 
 
 class Match(models.Model):
@@ -27,8 +33,11 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
     outcome = models.JSONField(null=True, blank=True)
-    # A short name shown to players and on the projector, e.g. "Table 2".
+    # A short name shown to players and on the projector: a teacher's own words, or a message and
+    # its values ("Table %(number)s", {"number": 2}) translated when read (``shown_label``), so a
+    # Spanish teacher's table reads "Table 2" to a child who reads English.
     label = models.CharField(max_length=80, blank=True)
+    label_values = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -57,6 +66,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}/{self.variant} #{self.pk}"
+
+    @property
+    def shown_label(self) -> str:
+        return shown_label(self.label, self.label_values)
 
     @property
     def is_playing(self) -> bool:

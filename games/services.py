@@ -98,6 +98,8 @@ class NewMatch:
     created_by: Any = None
     label: str = ""
     seed: int | None = None
+    # With values, ``label`` is a message translated when read (games.models.shown_label).
+    label_values: dict | None = None
 
 
 def match_create(
@@ -168,6 +170,7 @@ def _new_match(new: NewMatch, at_ms: int) -> Match:
         version=state.version,
         created_by=new.created_by,
         label=new.label[:80],
+        label_values=new.label_values or {},
     )
     _plan(match, rules, state, bot_seats, at_ms, acted=None)
     return match

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import engine
 from classroom.bots import bot_name
@@ -454,7 +455,8 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
                 options=session.options,
                 seats=seats,
                 created_by=teacher,
-                label=_("Table %(number)s") % {"number": table.number},
+                label=gettext_noop("Table %(number)s"),
+                label_values={"number": table.number},
             )
         )
     matches = match_create_many(news)

@@ -8,7 +8,8 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from classroom.models import AssignmentWork, Enrollment, SessionTable
+from classroom.homework.selectors import OVER, student_assignments
+from classroom.models import Assignment, AssignmentWork, Enrollment, SessionTable
 from games.models import Match
 
 
@@ -28,11 +29,54 @@ def play_page_links(sender, match_id: int, user, **kwargs) -> list[dict]:
         .first()
     )
     if assignment_id is not None:
-        url = reverse("classroom:homework_student", args=[assignment_id])
-        return [{"label": _("Back to your homework"), "url": url}]
+        return _homework_next(assignment_id, match_id, user)
     if user.is_teacher:
         return _play_again(match_id, user)
     return []
+
+
+def _homework_next(assignment_id: int, match_id: int, student) -> list[dict]:
+    """After a game of homework: its next game or puzzle while some is left (a form's POST: the
+    next one is made on first use), else the next homework not yet finished, soonest due; and
+    the way back to this homework's page."""
+    back = {
+        "label": _("Back to your homework"),
+        "url": reverse("classroom:homework_student", args=[assignment_id]),
+    }
+    assignment = Assignment.objects.get(pk=assignment_id)
+    over = set(
+        AssignmentWork.objects.filter(
+            assignment=assignment, student=student, match__status__in=OVER
+        ).values_list("item", flat=True)
+    )
+    this_item = (
+        AssignmentWork.objects.filter(match_id=match_id, student=student)
+        .values_list("item", flat=True)
+        .first()
+    )
+    left = [i for i in range(len(assignment.items)) if i not in over and i != this_item]
+    if left:
+        puzzles = assignment.kind == Assignment.Kind.PUZZLES
+        label = _("Next puzzle") if puzzles else _("Next game")
+        url = reverse("classroom:homework_play", args=[assignment_id])
+        return [{"label": label, "url": url, "post": True}, back]
+    following = next(
+        (
+            entry.assignment
+            for entry in student_assignments(student=student)
+            if not entry.finished and entry.assignment.pk != assignment_id
+        ),
+        None,
+    )
+    if following is None:
+        return [back]
+    return [
+        {
+            "label": _("Next homework: %(title)s") % {"title": following.title},
+            "url": reverse("classroom:homework_student", args=[following.pk]),
+        },
+        back,
+    ]
 
 
 def _play_again(match_id: int, teacher) -> list[dict]:

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import catalog, selectors, signals
-from games.models import Match
+from games.models import Match, shown_label
 
 
 @login_required
@@ -38,14 +38,21 @@ def _next_links(match_id: int, user) -> list[dict]:
     for _receiver, answer in signals.play_page_links.send(
         sender=None, match_id=match_id, user=user
     ):
+        # "post": the link is a form's button (it makes something, the next homework game say).
         links.extend(
-            {"label": str(link["label"]), "url": str(link["url"])} for link in answer or ()
+            {"label": str(link["label"]), "url": str(link["url"]), "post": bool(link.get("post"))}
+            for link in answer or ()
         )
-    return links or [{"label": _("Back to your home page"), "url": reverse("home")}]
+    return links or [{"label": _("Back to your home page"), "url": reverse("home"), "post": False}]
 
 
 def _page(request, access: selectors.MatchAccess, *, watch: bool):
-    variant, label = Match.objects.filter(pk=access.match_id).values_list("variant", "label").get()
+    variant, label, label_values = (
+        Match.objects.filter(pk=access.match_id)
+        .values_list("variant", "label", "label_values")
+        .get()
+    )
+    label = shown_label(label, label_values)
     config = {
         "match_id": access.match_id,
         "seat": access.seat,

@@ -111,3 +111,31 @@ def test_student_plays_homework_leaves_and_resumes_where_she_stopped(page, serve
         server.made["assignment"],
     )
     assert works == [(0, match_id)]
+
+
+def test_at_the_end_of_a_puzzle_the_next_one_is_a_button_away(page, server):
+    """Runs after the test above: Ana finishes the first square; the result offers the next."""
+    student_signs_in_with_pin(page, server.url, server.made["code"], "Ana", PIN)
+    card = homework_card(page, server)
+    card.get_by_role("button", name=re.compile(r"(Continue|Play) Squares for Friday")).click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    match_id = int(re.search(r"/play/(\d+)/", page.url).group(1))
+    expect(page.locator("#play-status")).to_have_text("")
+    for _move in range(60):  # a 3x3 square ends in well under 60 moves
+        if MIA.outcome(stored_match(server, match_id)[1]) is not None:
+            break
+        play_the_solvers_move(page, server, match_id)
+    result = page.locator("#play-result")
+    expect(result.get_by_role("heading", name="Game over")).to_be_visible()
+    next_puzzle = result.get_by_role("button", name="Next puzzle")
+    expect(next_puzzle).to_be_enabled()
+    expect(result.get_by_role("link", name="Back to your homework")).to_be_visible()
+    next_puzzle.click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    assert int(re.search(r"/play/(\d+)/", page.url).group(1)) != match_id
+    expect(page.get_by_text("Solved: 0 of 9")).to_be_visible()
+    works = server.rows(
+        "select item from classroom_assignmentwork where assignment_id = ? order by item",
+        server.made["assignment"],
+    )
+    assert works == [(0,), (1,)]

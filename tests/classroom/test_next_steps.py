@@ -13,8 +13,12 @@ pytestmark = pytest.mark.django_db
 
 
 def next_links(client, user, match_id, view="games:play"):
+    """The links as (label, url), and the ones that are a form's button as (label, url, "post")."""
     client.force_login(user)
-    return page_config(client.get(reverse(view, args=[match_id])))["next"]
+    return [
+        {**link, "post": True} if link["post"] else {"label": link["label"], "url": link["url"]}
+        for link in page_config(client.get(reverse(view, args=[match_id])))["next"]
+    ]
 
 
 def test_a_session_table_leads_back_to_the_lesson_and_the_session(client):
@@ -31,17 +35,42 @@ def test_a_session_table_leads_back_to_the_lesson_and_the_session(client):
     ]
 
 
-def test_homework_leads_back_to_the_homework(client):
+def test_homework_leads_to_its_next_game_then_to_the_next_homework(client):
+    from tests.classroom.homework_helpers import finish_puzzle
+
     classroom = make_class(make_teacher())
     ana = make_student(classroom, "Ana")
-    assignment = make_assignment(classroom)
-    work = work_next(assignment=assignment, student=ana)
-    assert next_links(client, ana, work.match_id) == [
-        {
-            "label": "Back to your homework",
-            "url": reverse("classroom:homework_student", args=[assignment.pk]),
-        }
+    assignment = make_assignment(classroom, title="Squares")  # two puzzles
+    later = make_assignment(classroom, title="More squares", due_in_days=9)
+    back = {
+        "label": "Back to your homework",
+        "url": reverse("classroom:homework_student", args=[assignment.pk]),
+    }
+    first = work_next(assignment=assignment, student=ana)
+    play_next = reverse("classroom:homework_play", args=[assignment.pk])
+    assert next_links(client, ana, first.match_id) == [
+        {"label": "Next puzzle", "url": play_next, "post": True},
+        back,
     ]
+    finish_puzzle(first.match_id, ana)
+    # The button's form: the next puzzle is made and opened.
+    response = client.post(play_next)
+    second = work_next(assignment=assignment, student=ana)
+    assert second.item == 1
+    assert response.url == reverse("games:play", args=[second.match_id])
+    # On the last puzzle the next step is the next homework not yet finished.
+    assert next_links(client, ana, second.match_id) == [
+        {
+            "label": "Next homework: More squares",
+            "url": reverse("classroom:homework_student", args=[later.pk]),
+        },
+        back,
+    ]
+    finish_puzzle(second.match_id, ana)
+    for _item in range(2):
+        work = work_next(assignment=later, student=ana)
+        finish_puzzle(work.match_id, ana)
+    assert next_links(client, ana, second.match_id) == [back]
 
 
 def test_spanish_readers_get_the_links_in_spanish(client, settings):

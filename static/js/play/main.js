@@ -461,9 +461,18 @@ function nextLinks() {
   return h(
     "p",
     { class: "result-next" },
-    links.map((link, index) =>
-      h("a", { href: link.url, class: index === 0 ? "button" : "button button-secondary" }, link.label),
-    ),
+    links.map((link, index) => {
+      const look = index === 0 ? "button" : "button button-secondary";
+      if (!link.post) return h("a", { href: link.url, class: look }, link.label);
+      // A step that makes something (the next homework game): a form, with the page's CSRF token.
+      const token = document.querySelector("input[name=csrfmiddlewaretoken]");
+      return h(
+        "form",
+        { method: "post", action: link.url, class: "inline-form" },
+        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: token ? token.value : "" }),
+        h("button", { type: "submit", class: look }, link.label),
+      );
+    }),
   );
 }
 

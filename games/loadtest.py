@@ -91,17 +91,17 @@ def students_create(*, run: str, count: int) -> list[Student]:
         )
         for n in range(count)
     )
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    students = []
-    for user in users:
-        session = store_class()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = STUDENT_BACKEND
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.save(must_create=True)
-        cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-        students.append(Student(user.pk, user.display_name, cookie))
-    return students
+    return [Student(user.pk, user.display_name, signed_in_cookie(user)) for user in users]
+
+
+def signed_in_cookie(user, backend: str = STUDENT_BACKEND) -> str:
+    """The Cookie header of a session made directly for ``user``, as signing in would leave it."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = backend
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save(must_create=True)
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
 def table_create(*, students: Sequence[Student], game: str, variant: str) -> TableSpec:
@@ -654,6 +654,8 @@ class Table:
             if mine:
                 if figures.open:  # the achieved rate counts acknowledgements within the step
                     figures.acked += 1
+                if run.on_acknowledged is not None:
+                    run.on_acknowledged(self.spec.match_id, sent[0], received)
                 self._acknowledged(version)
                 return
         self._maybe_ready()
@@ -763,8 +765,12 @@ class LoadRun:
         connect_concurrency: int = 50,
         daphne_pids: Sequence[int] = (),
         log: Callable[[str], None] = print,
+        on_acknowledged: Callable[[int, float, float], None] | None = None,
     ):
         self.game = game
+        # (match id, sent, acknowledged), perf_counter times: for a caller that follows the moves
+        # further (bench_session --live follows them to the teacher's monitor)
+        self.on_acknowledged = on_acknowledged
         self.variant = variant
         self.level = level
         self.origin = origin

@@ -31,3 +31,24 @@ def test_bench_session_prints_its_figures_and_cleans_up():
     assert len(re.findall(r"^  monitor snapshot: median \d+ ms", text, re.M)) == 2
     assert not Match.objects.exists() and not ClassSession.objects.exists()
     assert not Classroom.objects.exists() and not User.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
+def test_bench_session_live_follows_every_move_to_the_teachers_screen(services):
+    """--live plays the session through two real Daphne processes and a teacher's screen: every
+    move is followed to the screen, none is lost, and the benchmark leaves nothing behind."""
+    out = io.StringIO()
+    call_command(
+        "bench_session", sizes=[6], requests=1, live=True, duration=4, rate=0.5, stdout=out
+    )
+    text = out.getvalue()
+    acknowledged = int(re.search(r"(\d+) moves acknowledged", text).group(1))
+    followed, shown, never = map(
+        int, re.search(r"moves followed: (\d+), shown: (\d+), never shown: (\d+)", text).groups()
+    )
+    assert acknowledged >= 5 and followed == shown == acknowledged and never == 0
+    assert "lost 0" in text
+    assert re.search(r"move -> monitor p95: \d+ ms \(target met\)", text)
+    assert not Match.objects.exists() and not ClassSession.objects.exists()
+    assert not Classroom.objects.exists() and not User.objects.exists()

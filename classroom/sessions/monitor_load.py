@@ -1,0 +1,269 @@
+"""Move -> monitor latency of one large session, measured through the real servers
+(``manage.py bench_session --live``).
+
+A class of load-test students (games.loadtest) joins one session; the teacher deals and starts it
+through the sessions services; the students then play ADD UP through their match sockets on
+Daphne processes at a given rate (games.loadtest.LoadRun), while one teacher's screen is
+imitated: the monitor socket (``/ws/session/<id>/``) and, after each of its messages, a fetch of
+the page's live part (only the tables the message names, whole on connect and on the tick), as
+static/js/session-live.js does, one fetch at a time.
+
+A move is on the teacher's screen once a fetch whose ``X-As-Of`` (the server's clock before it
+read the figures) is no earlier than the move's acknowledgement has arrived, and it asked for the
+move's table or for everything. Latency is counted from when the move was sent, so it is never
+flattering. Client and servers share one machine and its clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import http.client
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import websockets
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+import engine
+from accounts.services import teacher_create
+from classroom.models import Enrollment, SessionPresence
+from classroom.services import classroom_create
+from classroom.sessions import services
+from games import loadtest
+from games.models import Match
+
+# perf_counter -> wall clock, for comparing the client's times with the server's ``as_of``
+_WALL_OFFSET = time.time() - time.perf_counter()
+
+
+@dataclass
+class LiveSession:
+    session_id: int
+    classroom_id: int
+    teacher_id: int
+    teacher_cookie: str
+    tables: list[loadtest.TableSpec]
+    student_cookies: list[str]
+
+
+def live_session_create(*, run: str, size: int, table_size: int) -> LiveSession:
+    """A class of ``size`` signed-in students in one started session of ADD UP."""
+    teacher = teacher_create(
+        email=f"bench-live-{run}@example.com", password=run * 4, display_name="Bench"
+    )
+    classroom = classroom_create(teacher=teacher, name=f"Bench live {run}")
+    students = loadtest.students_create(run=run, count=size)
+    Enrollment.objects.bulk_create(
+        Enrollment(classroom=classroom, student_id=s.user_id) for s in students
+    )
+    session = services.session_open(
+        classroom=classroom, game="add_up", variant="standard", table_size=table_size
+    )
+    SessionPresence.objects.bulk_create(
+        SessionPresence(session=session, student_id=s.user_id) for s in students
+    )
+    services.session_deal(session=session)
+    services.session_start(session=session)
+    by_user = {s.user_id: s for s in students}
+    rules = engine.get_game("add_up")
+    tables = []
+    for match in Match.objects.filter(session_table__session=session).prefetch_related("seats"):
+        seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+        if any(seat.user_id is None for seat in seats):
+            raise RuntimeError("a table has a bot: give a size that the table size divides")
+        tables.append(
+            loadtest.TableSpec(
+                [by_user[seat.user_id] for seat in seats],
+                match.pk,
+                match.seed,
+                rules.load(match.state),
+            )
+        )
+    return LiveSession(
+        session.pk,
+        classroom.pk,
+        teacher.pk,
+        loadtest.signed_in_cookie(teacher, "django.contrib.auth.backends.ModelBackend"),
+        tables,
+        [s.cookie for s in students],
+    )
+
+
+def live_session_delete(live: LiveSession, run: str) -> None:
+    from classroom.models import Classroom
+
+    Classroom.objects.filter(pk=live.classroom_id).delete()
+    keys = [loadtest.cookie_session_key(c) for c in [*live.student_cookies, live.teacher_cookie]]
+    loadtest.loadtest_cleanup(run=run, session_keys=keys)
+    get_user_model().objects.filter(pk=live.teacher_id).delete()
+
+
+@dataclass
+class Shown:
+    as_of: float  # wall-clock seconds
+    on_screen: float  # wall-clock seconds: the live part was fetched
+    fetch_s: float
+    wire_bytes: int  # the message and the compressed live part
+    tables: frozenset[int] | None  # the tables fetched; None: all
+
+
+@dataclass
+class MonitorFigures:
+    shown: list[Shown] = field(default_factory=list)
+    # (match id, sent, acknowledged), wall clock
+    moves: list[tuple[int, float, float]] = field(default_factory=list)
+    errors: int = 0
+
+    def latencies_ms(self) -> tuple[list[float], int]:
+        """Each move's latency to the screen, and the moves no message showed."""
+        shown = sorted(self.shown, key=lambda s: s.as_of)
+        as_of = [s.as_of for s in shown]
+        latencies, missing = [], 0
+        for match_id, sent, acknowledged in self.moves:
+            index = bisect.bisect_left(as_of, acknowledged)
+            on_screen = next(
+                (s.on_screen for s in shown[index:] if s.tables is None or match_id in s.tables),
+                None,
+            )
+            if on_screen is None:
+                missing += 1
+            else:
+                latencies.append((on_screen - sent) * 1000)
+        return sorted(latencies), missing
+
+    def percentile_ms(self, p: int) -> float | None:
+        latencies, _missing = self.latencies_ms()
+        return latencies[max(0, -(-p * len(latencies) // 100) - 1)] if latencies else None
+
+    def report(self, seconds: float) -> list[str]:
+        latencies, missing = self.latencies_ms()
+        pct = self.percentile_ms
+
+        fetches = [s.fetch_s * 1000 for s in self.shown]
+        rate = sum(s.wire_bytes for s in self.shown) / 1024 / seconds if seconds else 0
+        return [
+            f"moves followed: {len(self.moves)}, shown: {len(latencies)}, never shown: {missing}",
+            "move -> monitor (sent to on screen, live part fetched): "
+            + ", ".join(f"p{p} {pct(p):.0f} ms" for p in (50, 95, 99) if pct(p) is not None),
+            f"monitor messages: {len(self.shown)} in {seconds:.0f} s, live part fetch median "
+            f"{statistics.median(fetches) if fetches else 0:.0f} ms, "
+            f"{rate:.1f} KB/s to the teacher's screen",
+        ]
+
+
+class MonitorScreen:
+    """One teacher's session page: its monitor socket and the live part fetched on each message."""
+
+    def __init__(self, *, url: str, session_id: int, cookie: str, figures: MonitorFigures):
+        self.url = url
+        self.session_id = session_id
+        self.cookie = cookie
+        self.figures = figures
+        self.ws = None
+        self.reader: asyncio.Task | None = None
+        self.live_path = reverse("classroom:sessions_live", args=[session_id])
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(
+            f"{self.url}/ws/session/{self.session_id}/",
+            origin=loadtest.origin_for(self.url),
+            additional_headers={"Cookie": self.cookie},
+            proxy=None,
+            open_timeout=60,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for text in self.ws:
+                message = json.loads(text)
+                if message.get("type") != "monitor":
+                    continue
+                tables = message.get("tables")
+                asked = None if tables is None else frozenset(tables)
+                if asked is not None and not asked:
+                    continue
+                fetch_s, size, as_of = await asyncio.to_thread(self._fetch_live_part, asked)
+                self.figures.shown.append(
+                    Shown(as_of / 1000, time.time(), fetch_s, len(text) + size, asked)
+                )
+
+    def _fetch_live_part(self, tables: frozenset[int] | None) -> tuple[float, int, int]:
+        parts = urlsplit(self.url.replace("ws://", "http://"))
+        path = self.live_path
+        if tables is not None:
+            path += "?tables=" + ",".join(str(t) for t in sorted(tables))
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        try:
+            connection.request(
+                "GET", path, headers={"Cookie": self.cookie, "Accept-Encoding": "gzip"}
+            )
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200:
+                self.figures.errors += 1
+            as_of = int(response.getheader("X-As-Of", "0"))
+        finally:
+            connection.close()
+        return time.perf_counter() - started, len(body), as_of
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(self.reader, 30)
+
+
+async def measure(
+    live: LiveSession,
+    urls: list[str],
+    pids: list[int],
+    *,
+    rate: float,
+    duration: float,
+    screen: bool = True,
+) -> tuple[loadtest.Figures, MonitorFigures]:
+    """Plays the session at ``rate`` moves a second for ``duration`` seconds, the teacher's
+    screen on the first server (unless ``screen`` is false: what the players see without it), and
+    follows every move of the session's matches to it."""
+    monitor = MonitorFigures()
+    session_matches = {table.match_id for table in live.tables}
+
+    def acknowledged(match_id: int, sent: float, received: float) -> None:
+        if match_id in session_matches:
+            monitor.moves.append((match_id, sent + _WALL_OFFSET, received + _WALL_OFFSET))
+
+    run = loadtest.LoadRun(
+        tables=live.tables,
+        urls=urls,
+        game="add_up",
+        variant="standard",
+        level="easy",
+        daphne_pids=pids,
+        log=lambda line: None,
+        on_acknowledged=acknowledged,
+    )
+    watcher = MonitorScreen(
+        url=urls[0], session_id=live.session_id, cookie=live.teacher_cookie, figures=monitor
+    )
+    try:
+        await run.connect()
+        if screen:
+            await watcher.open()
+        figures = await run.play(rate, duration)
+        await run.drain(figures)
+        # The last moves' snapshot: the throttle sends one within half a second.
+        await asyncio.sleep(3)
+    finally:
+        await watcher.close()
+        await run.close()
+        await asyncio.sleep(1.0)
+    return figures, monitor

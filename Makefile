@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases.
 PYTEST_WORKERS ?= 2
 
-.PHONY: help install system-deps run test test-embedded test-services services lint format messages bench loadtest clean
+.PHONY: help install system-deps run test test-embedded test-services services lint format translations messages bench loadtest clean
 
 help:
 	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
@@ -30,6 +30,10 @@ install: $(STAMP) messages
 
 system-deps:
 	@scripts/system-deps
+
+translations: $(STAMP)
+	@scripts/system-deps gettext
+	PYTHON=$(BIN)/python scripts/update-translations
 
 messages: $(STAMP)
 	@scripts/system-deps gettext

@@ -1,6 +1,10 @@
 """Every text is translatable and Spanish ships complete."""
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +31,51 @@ def test_spanish_catalogue_has_no_untranslated_or_fuzzy_entries(domain):
         assert msgstrs, entry
         for first, rest in msgstrs:
             assert first or rest.strip(), f"untranslated: {entry}"
+
+
+def _msgids(catalogue: Path) -> set[str]:
+    """The texts a catalogue translates (its header and obsolete entries left out)."""
+    text = catalogue.read_text(encoding="utf-8")
+    ids = set()
+    for entry in text.split("\n\n")[1:]:
+        if entry.startswith("#~"):
+            continue
+        found = re.search(r'^msgid "(.*)"((?:\n".*")*)', entry, re.M)
+        ids.add(found.group(1) + "".join(re.findall(r'^"(.*)"$', found.group(2), re.M)))
+    return ids
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_catalogues_hold_every_text_of_the_sources_and_nothing_else(tmp_path):
+    """``make translations`` on a copy of the tracked files changes no catalogue's texts: a text
+    added to the sources without its Spanish (the projector's "Points" was one) fails here."""
+    tracked = (
+        subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, tracked):
+        source = ROOT / name
+        if source.is_file():
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, tmp_path / name)
+    env = {**os.environ, "PYTHON": sys.executable}
+    subprocess.run(
+        [str(tmp_path / "scripts/update-translations")],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=240,
+    )
+    for domain in sorted(CATALOGUES):
+        committed = _msgids(ROOT / f"locale/es/LC_MESSAGES/{domain}.po")
+        current = _msgids(tmp_path / f"locale/es/LC_MESSAGES/{domain}.po")
+        assert sorted(current - committed) == [], f"{domain}: texts missing from the catalogue"
+        assert sorted(committed - current) == [], f"{domain}: texts no longer in the sources"
 
 
 def test_spanish_is_served_when_the_browser_asks_for_it(client):

@@ -37,6 +37,8 @@ from games.models import Attempt
 
 FLUENT_MS = 3000
 RECENT_ANSWERS = 10
+# A fact grid's cell is ticked when at least this share of its answers was fluent.
+FLUENT_MOSTLY_PERCENT = 80
 
 
 class Level(enum.IntEnum):
@@ -176,8 +178,8 @@ class Cell:
 
     @property
     def fluent_mostly(self) -> bool:
-        """At least 80% of the answers fluent: the cell is outlined (a cue besides colour)."""
-        return self.judged and self.fluent * 10 >= 8 * self.answers
+        """Mostly fluent answers: the cell is outlined (a cue besides colour)."""
+        return self.judged and self.fluent * 100 >= FLUENT_MOSTLY_PERCENT * self.answers
 
     @property
     def short(self) -> str:

@@ -19,7 +19,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from classroom.progress import mastery
 from classroom.progress.models import MISTAKE_FIELDS
+from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
 from classroom.progress.selectors import (
     Progress,
     StudentReport,
@@ -445,9 +447,15 @@ def _fact_grids(progress: Progress, styles):
         Paragraph(
             escape(
                 _(
-                    "The share of right answers per fact, darker when higher; ✓: at least 80% "
-                    "right within 3 s (fluent); right/answers when fewer than 5."
+                    "The share of right answers per fact, darker when higher; ✓: at least "
+                    "%(percent)s%% right within %(seconds)s s (fluent); right/answers when "
+                    "fewer than %(answers)s."
                 )
+                % {
+                    "percent": mastery.FLUENT_MOSTLY_PERCENT,
+                    "seconds": mastery.FLUENT_MS // 1000,
+                    "answers": MIN_ANSWERS_TO_JUDGE,
+                }
             ),
             styles["body"],
         ),

@@ -35,19 +35,14 @@ function newClientId() {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 }
 
-// Codes of the socket and of every game's shared structure; a renderer's errorMessage() answers
-// for its own codes first, then the server's message is shown as it is.
+// Codes of the socket, of live play and of the engine's shared rules (engine/core.py); each game's
+// own codes are its renderer's errorMessage(), asked first. Else the server's message is shown.
 function sharedErrorMessage(code) {
   switch (code) {
     case "not_active":
       return gettext("Wait a moment: you cannot play right now.");
     case "game_over":
       return gettext("This game is over.");
-    case "stale_round":
-      return gettext("Too late: that card is gone. Look at the new one!");
-    case "card_not_in_hand":
-    case "not_in_hand":
-      return gettext("That card is not in your hand any more.");
     case "flood":
       return gettext("Slow down a little!");
     case "spectator":
@@ -64,6 +59,7 @@ function sharedErrorMessage(code) {
       return gettext("The connection was lost. Try again.");
     case "malformed":
     case "unknown_move":
+    case "bad_seat":
       return gettext("That move does not work here.");
     default:
       return null;

@@ -379,6 +379,8 @@ export function describe(event, ctx) {
 
 export function errorMessage(code) {
   switch (code) {
+    case "students_score_off":
+      return gettext("In this game the points are counted for you.");
     case "number_not_held":
       return gettext("You do not have that number card any more.");
     case "operation_not_held":

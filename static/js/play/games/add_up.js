@@ -337,6 +337,8 @@ export function describe(event, ctx) {
 
 export function errorMessage(code) {
   switch (code) {
+    case "card_not_in_hand":
+      return gettext("That card is not in your hand any more.");
     case "bad_row":
       return gettext("Choose the top or the bottom row.");
     case "missing_joker_value":

@@ -702,6 +702,15 @@ export function describe(event, ctx) {
 
 export function errorMessage(code) {
   switch (code) {
+    case "stale_round":
+      return gettext("Too late: that card is gone. Look at the new one!");
+    case "not_extra_time":
+      return gettext("Only an Extra time card gives you more time.");
+    case "wild_value_unexpected":
+      return gettext("Only a Wild card needs a number chosen for it.");
+    case "card_not_in_hand":
+    case "not_in_hand":
+      return gettext("That card is not in your hand any more.");
     case "duplicate_card":
     case "same_card":
       return gettext("Choose two different cards.");

@@ -583,6 +583,8 @@ export function describe(event, ctx) {
 
 export function errorMessage(code) {
   switch (code) {
+    case "card_not_in_hand":
+      return gettext("That card is not in your hand any more.");
     case "not_an_expression":
       return gettext("Those cards do not make an equation: put an operation card between numbers.");
     case "duplicate_card":

@@ -1,0 +1,87 @@
+"""Every code a move can be refused with reaches the child in words, from the right place: the
+play shell (static/js/play/main.js) answers for the codes of live play and of the engine's shared
+rules, each game's renderer (static/js/play/games/<game>.js) for its own game's codes. The engine's
+messages are English, for developers: a code answered by nobody would show them to a child."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("mia", "sum", "add_up", "mathable_junior", "add_or_multiply")
+# Made by the play shell itself, never sent by the server.
+CLIENT_CODES = {"busy", "timeout", "disconnected", "spectator"}
+
+
+def _codes_raised(path: Path) -> set[str]:
+    """The codes a module refuses moves with: ``require(cond, CODE, ...)`` and
+    ``IllegalMove(CODE, ...)``, CODE a string or a module constant naming one."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    constants = {
+        target.id: node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    codes = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", getattr(node.func, "attr", None))
+        if name == "require" and len(node.args) >= 2:
+            code = node.args[1]
+        elif name in {"IllegalMove", "MatchError", "Refused", "_error"} and node.args:
+            code = node.args[0]
+        else:
+            continue
+        if isinstance(code, ast.Constant) and isinstance(code.value, str):
+            codes.add(code.value)
+        elif isinstance(code, ast.Name) and code.id in constants:
+            codes.add(constants[code.id])
+    return codes
+
+
+def _engine_modules(slug: str) -> list[Path]:
+    """The game's module and the engine modules it is made of (¡Mía!: its multi and solo)."""
+    module = Path(type(engine.get_game(slug)).__module__.replace(".", "/") + ".py")
+    source = (ROOT / module).read_text(encoding="utf-8")
+    parts = re.findall(r"^from engine import (.+)$", source, re.M)
+    names = {name.strip().split(" as ")[0] for line in parts for name in line.split(",")}
+    modules = [ROOT / f"engine/{name}.py" for name in sorted(names)]
+    return [ROOT / module] + [path for path in modules if path.is_file()]
+
+
+def _answered(script: Path, function: str) -> set[str]:
+    source = script.read_text(encoding="utf-8")
+    body = re.search(rf"function {function}\(.*?\n}}\n", source, re.S)
+    assert body, f"{script} has no {function}()"
+    return set(re.findall(r'case "([a-z_]+)":', body.group(0)))
+
+
+SHARED = _codes_raised(ROOT / "engine/core.py") | {
+    code for path in (ROOT / "games").glob("*.py") for code in _codes_raised(path)
+}
+SHELL = _answered(ROOT / "static/js/play/main.js", "sharedErrorMessage")
+
+
+def test_the_shell_answers_for_the_shared_codes_and_no_games_own():
+    assert sorted(SHELL - SHARED - CLIENT_CODES) == []
+    for code in ("not_active", "game_over", "malformed", "unknown_move", "bad_seat"):
+        assert code in SHELL
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_game_answers_for_its_own_codes(slug):
+    own = set().union(*(_codes_raised(path) for path in _engine_modules(slug))) - SHARED
+    assert own, f"{slug} refuses nothing of its own?"
+    answered = _answered(ROOT / f"static/js/play/games/{slug}.js", "errorMessage")
+    assert sorted(own - answered) == [], f"{slug}: codes nobody words for a child"

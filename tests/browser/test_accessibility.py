@@ -124,6 +124,12 @@ def test_no_page_has_a_serious_accessibility_violation(browser, server, locale):
             if kind == "play":
                 expect(page.locator("#play-status")).to_have_text("")
                 expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+                # Contrast is judged on the table at rest: mid-way through the deal's fade-in a
+                # card is paler than it will be (a loaded machine once caught one there).
+                page.wait_for_function(
+                    "document.getAnimations().every(a => a.playState !== 'running')",
+                    timeout=10_000,
+                )
             results = axe.run(page)
             for violation in results.response["violations"]:
                 if violation["impact"] in SERIOUS:

@@ -58,7 +58,7 @@ def test_seated_student_gets_the_page_with_their_seat_and_the_table(client, tabl
         "label": "Table 2",
         "socket_path": f"/ws/match/{match.pk}/",
         "watch": False,
-        "next": [{"label": "Back to your home page", "url": "/home/"}],
+        "next": [{"label": "Back to your home page", "url": "/home/", "post": False}],
         "log": {"version": -1, "events": []},
     }
     content = response.content.decode()

@@ -1,5 +1,7 @@
-// The match socket (DESIGN.md, "Live play": the wire contract). It reconnects by itself with an
-// exponential backoff; on every (re)connection the server sends the whole state again, so the page
+// Every live page's socket: the match (DESIGN.md, "Live play": the wire contract), the teacher's
+// session monitor and the student's sessions. It pings so that proxies keep it open, reconnects by
+// itself with an exponential backoff, and stops for good when the server refuses it (signed out,
+// not allowed). On every (re)connection the server sends what the page needs again, so a page
 // never needs anything but the latest message.
 const PING_MS = 20_000;
 const FIRST_RETRY_MS = 500;
@@ -11,8 +13,10 @@ const FINAL_CLOSES = new Map([
   [4403, "closed"],
 ]);
 
-export class MatchSocket {
-  constructor(path, { onMessage, onStatus, onOpen }) {
+export class LiveSocket {
+  // onStatus(status, closeCode): "connecting", "connected", "reconnecting", or, for good,
+  // "signed_out" (4401) or "closed" (4403).
+  constructor(path, { onMessage, onStatus = () => {}, onOpen = null }) {
     this.path = path;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -53,7 +57,8 @@ export class MatchSocket {
       clearInterval(this.pinger);
       if (ws !== this.ws || this.stopped) return;
       if (FINAL_CLOSES.has(event.code)) {
-        this.onStatus(FINAL_CLOSES.get(event.code));
+        this.stopped = true;
+        this.onStatus(FINAL_CLOSES.get(event.code), event.code);
         return;
       }
       this.onStatus("reconnecting");

@@ -6,17 +6,15 @@
 // element with the same data-part: a change costs what it touched, not the whole class. Without
 // the socket it falls back to a light poll.
 
+import { LiveSocket } from "./live-socket.js";
+
 const region = document.querySelector("[data-live-region]");
 if (region) follow(region);
 
 function follow(region) {
   const announce = document.querySelector("[data-announce]");
   const helped = new Set();
-  let socket = null;
-  let delay = 500;
   let refused = false;
-  // Tests drop the line as a network would, to see what the page does next.
-  window.sessionLive = { drop: () => socket && socket.close() };
   let fetching = false;
   // What to fetch once the fetch under way is done: null for nothing, "all", or the tables that
   // moved and the seats that answered ({tables: Set, answered: Set}).
@@ -138,20 +136,8 @@ function follow(region) {
     }
   };
 
-  const connect = () => {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${region.dataset.socket}`);
-    socket.addEventListener("open", () => {
-      delay = 500;
-      region.dataset.connected = "true";
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+  const socket = new LiveSocket(region.dataset.socket, {
+    onMessage: (message) => {
       if (message.type !== "monitor") return;
       region.dataset.snapshots = String(Number(region.dataset.snapshots || 0) + 1);
       refresh(
@@ -159,23 +145,23 @@ function follow(region) {
           ? { tables: new Set(message.tables), answered: new Set(message.answered || []) }
           : "all",
       );
-    });
-    socket.addEventListener("close", (event) => {
-      delete region.dataset.connected;
-      if (event.code === 4401 || event.code === 4403) {
+    },
+    onStatus: (status, closeCode) => {
+      if (status === "connected") region.dataset.connected = "true";
+      else delete region.dataset.connected;
+      if (closeCode) {
         refused = true; // no more polling either: the live part would answer with a sign-in page
-        const notice = document.querySelector(`[data-refused="${event.code}"]`);
+        const notice = document.querySelector(`[data-refused="${closeCode}"]`);
         if (notice) notice.hidden = false;
-        return;
       }
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 5000);
-    });
-  };
+    },
+  });
+  // Tests drop the line as a network would, to see what the page does next.
+  window.sessionLive = { drop: () => socket.drop() };
 
+  // Without the socket, a light poll keeps the page roughly current.
   setInterval(() => {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
-    else if (!refused) refresh();
+    if (!socket.open && !refused) refresh();
   }, 20000);
-  connect();
+  socket.connect();
 }

@@ -4,6 +4,8 @@
 // (a Join button appears without a reload); on the waiting room page the session is followed.
 // Every text comes from the page (server-translated), so this script holds no prose.
 
+import { LiveSocket } from "./live-socket.js";
+
 const root = document.querySelector("[data-student-sessions]");
 if (root) follow(root);
 
@@ -15,25 +17,8 @@ function follow(root) {
       Number(li.dataset.sessionId),
     ),
   );
-  let socket = null;
-  let delay = 500;
-  // Tests drop the line as a network would, to see what the page does next.
-  window.studentSessions = { drop: () => socket && socket.close() };
-
-  const connect = () => {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${root.dataset.socket}`);
-    socket.addEventListener("open", () => {
-      delay = 500;
-      root.dataset.connected = "true";
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+  const socket = new LiveSocket(root.dataset.socket, {
+    onMessage: (message) => {
       if (message.type === "seated") {
         if (sessionId === null || message.session_id === sessionId) {
           location.assign(message.play_url);
@@ -42,19 +27,19 @@ function follow(root) {
         if (sessionId === null) showList(message.sessions);
         else showOne(message.sessions.find((s) => s.id === sessionId));
       }
-    });
-    socket.addEventListener("close", (event) => {
-      delete root.dataset.connected;
-      if (event.code === 4401 || event.code === 4403) {
-        // Refused (signed out, or no longer this student's): say so, and stop trying.
-        const notice = root.querySelector(`[data-refused="${event.code}"]`);
+    },
+    onStatus: (status, closeCode) => {
+      if (status === "connected") root.dataset.connected = "true";
+      else delete root.dataset.connected;
+      if (closeCode) {
+        // Refused (signed out, or no longer this student's): say so; the socket stops trying.
+        const notice = root.querySelector(`[data-refused="${closeCode}"]`);
         if (notice) notice.hidden = false;
-        return;
       }
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 5000);
-    });
-  };
+    },
+  });
+  // Tests drop the line as a network would, to see what the page does next.
+  window.studentSessions = { drop: () => socket.drop() };
 
   // The waiting room: go to the table as soon as there is one; say so when the session ends.
   const showOne = (session) => {
@@ -115,9 +100,5 @@ function follow(root) {
     return "data-join";
   };
 
-  // Proxies close quiet sockets; a ping every 20 s keeps this one open.
-  setInterval(() => {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
-  }, 20000);
-  connect();
+  socket.connect();
 }

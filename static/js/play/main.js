@@ -20,7 +20,7 @@
 // written as gettext("literal") so that makemessages finds them.
 import { arrowKeys, h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
-import { MatchSocket } from "./socket.js";
+import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
@@ -604,7 +604,7 @@ function clearError() {
 
 // --- start -----------------------------------------------------------------------------------
 
-const socket = new MatchSocket(config.socket_path, { onMessage, onStatus, onOpen });
+const socket = new LiveSocket(config.socket_path, { onMessage, onStatus, onOpen });
 
 async function start() {
   try {

@@ -26,7 +26,7 @@ for a while (``IDLE_SECONDS``): only their "no move for ..." can have changed. T
 fetches its live part again, only those tables and their students when it can (``?tables=``):
 the work and the bytes of a change follow what changed, not the size of the class. The message
 reads only the session's row and its playing tables: the page's fetch is the one read of the
-figures (a snapshot here as well was twice the work, and at 900 students half a megabyte).
+figures.
 """
 
 from __future__ import annotations

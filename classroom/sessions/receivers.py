@@ -19,7 +19,7 @@ from games.signals import match_changed
 # match id -> its session's id, or None for a match outside any session. A match joins its
 # session's table in the transaction that creates it (sessions.services._open_table), before any
 # move, and never leaves it; so what a process once read stays true, and every later move of that
-# match costs no query here (under load the look-up was a query per move: docs/capacity.md).
+# match costs no query here.
 # Ended sessions need no care: their monitors have closed, and news to an empty group is dropped.
 _SESSION_OF_MATCH_LIMIT = 20_000
 _session_of_match: OrderedDict[int, int | None] = OrderedDict()
@@ -68,8 +68,8 @@ def forget_sessions_of_matches() -> None:
 
 
 # News of moves for a session's displays is gathered for this long in each process and sent as one
-# message naming the tables that moved: at 180 moves a second it was a Redis round trip per move,
-# for a screen that looks at most twice a second anyway.
+# message naming the tables that moved: a Redis round trip per move would cost the players more
+# than it gives a screen that looks at most twice a second.
 NEWS_GATHER_SECONDS = 0.05
 # loop -> session -> (tables that moved, [match id, seat] of the seats that answered)
 _gathering: weakref.WeakKeyDictionary[

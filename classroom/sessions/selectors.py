@@ -274,7 +274,7 @@ def session_monitor(
     get their medians and figures by skill (the page's parts for the tables that moved): the
     others keep what the flags, the counts and the leaderboard need."""
     now = now or timezone.now()
-    # Plain rows, not model instances: at 900 students building those was most of a snapshot.
+    # Plain rows, not model instances: building thousands of those would be most of the work.
     presences = list(
         session.presences.order_by("joined_at", "id").values_list(
             "student_id", "student__display_name", "student__username"
@@ -585,7 +585,7 @@ def _own_last_moves(match_ids: list[int]) -> dict[tuple[int, int], datetime]:
 
 
 # match id -> (version, running scores, seats free to act): a table that has not moved since the
-# last look is not read from its JSON state again (at 900 students that was most of a snapshot).
+# last look is not read from its JSON state again, so a look costs what moved.
 # Keyed by version, so never stale; bounded, so a long-lived process does not grow with it.
 _TABLE_FACTS_LIMIT = 5_000
 _table_facts_cache: OrderedDict[int, tuple[int, list | None, frozenset[int]]] = OrderedDict()

@@ -102,6 +102,7 @@ SCORE_MOVES = tuple({"type": "score", "value": v} for v in range(LARGEST_ROUND_S
 
 class AddOrMultiply(Game):
     slug = "add_or_multiply"
+    score_key = "totals"
     title = "Add or Multiply?"
     # RULINGS 5: exactly 3 players. No first-player option: every round is played by all three at
     # once, so nobody starts.

@@ -213,6 +213,7 @@ def _unseen_cards(state, seat: int) -> list[int]:
 
 class AddUp(Game):
     slug = "add_up"
+    score_key = "captured_counts"
     title = "Add Up"
     variants = VARIANTS
     move_types = ("play",)

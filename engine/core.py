@@ -338,6 +338,12 @@ class Game:
     title: str = ""
     variants: dict[str, Variant] = {}
     move_types: tuple[str, ...] = ()
+    # Every seat may act at once, all the time (¡Mía!'s race for the card), instead of in turns:
+    # a child who has not answered is then waiting since their own last move, not the table's.
+    real_time: bool = False
+    # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
+    # the table counts it (points, cards won, piles); "" for a game without one.
+    score_key: str = ""
 
     # -- setup
     def new(
@@ -365,6 +371,15 @@ class Game:
 
     def _setup(self, state: State, rng: Rng, now_ms: int) -> None:
         raise NotImplementedError
+
+    def running_scores(self, state: State) -> list[int] | None:
+        """Each seat's score so far, as the table shows it (leaderboards, the teacher's tables)."""
+        if not self.score_key:
+            return None
+        scores = self.view(state, None).get(self.score_key)
+        if isinstance(scores, list) and all(isinstance(n, int) for n in scores):
+            return scores
+        return None
 
     # -- play
     def active(self, state: State) -> frozenset[int]:

@@ -246,6 +246,7 @@ def right_placement_attempt(seat, found, tile, elapsed, row, col):
 
 class MathableJunior(Game):
     slug = "mathable_junior"
+    score_key = "scores"
     title = "Mathable Junior"
     variants = variants(
         Variant(

@@ -16,6 +16,8 @@ def _rules(state):
 
 class Mia(Game):
     slug = "mia"
+    score_key = "scores"
+    real_time = True
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
     move_types = tuple(dict.fromkeys(mia_multi.MOVE_TYPES + mia_solo.MOVE_TYPES))

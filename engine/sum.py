@@ -414,6 +414,7 @@ STANDARD = Variant(
 
 class Sum(Game):
     slug = "sum"
+    score_key = "pile_counts"
     title = "SUM"
     variants = variants(STANDARD)
     move_types = MOVE_TYPES

@@ -309,7 +309,7 @@ def session_monitor(
 
     figures = _figures_by_student(session, detailed) if matches else {}
     own_last_move = _own_last_moves(
-        [m.pk for m in matches.values() if m.game in REAL_TIME_GAMES and m.is_playing]
+        [m.pk for m in matches.values() if engine.get_game(m.game).real_time and m.is_playing]
     )
     table_facts = _tables_facts([m for m in matches.values() if not m.outcome])
     table_rows = [
@@ -548,17 +548,12 @@ def _table_row(
     }
 
 
-# Games where every seat may act at once, all the time (¡Mía!'s race for the card): there a child's
-# own last move is what counts, since others acting does not excuse one who has not answered.
-REAL_TIME_GAMES = frozenset({"mia"})
-
-
 def _waiting_seconds(match: Match, seat: int, own_last_move, now: datetime) -> int:
     """How long the seat has been free to act without acting. In turn games (and the rounds of
     Add or Multiply?) the seat's chance came with the table's last change (the match's
-    ``updated_at``); in real-time games it has been there since the child's own last move (or the
-    start)."""
-    if match.game not in REAL_TIME_GAMES:
+    ``updated_at``); in real-time games (``Game.real_time``: others acting does not excuse a child
+    who has not answered) it has been there since the child's own last move (or the start)."""
+    if not engine.get_game(match.game).real_time:
         since = match.updated_at
     else:
         since = max(match.created_at, own_last_move.get((match.pk, seat)) or match.created_at)
@@ -610,7 +605,7 @@ def _tables_facts(matches: list[Match]) -> dict[int, tuple[list | None, frozense
         for match_id, version, state_json in rows:
             rules = engine.get_game(missing[match_id].game)
             state = rules.load(state_json)
-            scores = _live_scores(rules.view(state, None))
+            scores = rules.running_scores(state)
             active = frozenset(rules.active(state))
             facts[match_id] = (scores, active)
             with _table_facts_lock:
@@ -628,15 +623,3 @@ def forget_table_facts() -> None:
     """For tests: a test database that rolls back hands the same match ids out again."""
     with _table_facts_lock:
         _table_facts_cache.clear()
-
-
-_SCORE_KEYS = ("scores", "totals", "pile_counts", "captured_counts")
-
-
-def _live_scores(view: dict) -> list | None:
-    """The running score of each seat, under whichever name the game's view gives it."""
-    for key in _SCORE_KEYS:
-        value = view.get(key)
-        if isinstance(value, list) and all(isinstance(v, int) for v in value):
-            return value
-    return None

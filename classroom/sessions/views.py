@@ -187,7 +187,9 @@ def _seats(text: str | None) -> set[tuple[int, int | None]] | None:
 
 
 def _number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    """An id as a database holds it: a few ASCII digits (a longer one is no id, and would not fit
+    a bigint or even be read as an int)."""
+    return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
 @teacher_required

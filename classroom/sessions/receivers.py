@@ -108,8 +108,10 @@ async def tell_the_session_monitor(
         news[1].update(answered)
         return
     gathering[session_id] = ({match_id}, answered)
-    await asyncio.sleep(NEWS_GATHER_SECONDS)
-    moved, answered = gathering.pop(session_id)
+    try:
+        await asyncio.sleep(NEWS_GATHER_SECONDS)
+    finally:  # even if cancelled: a gathering left behind would swallow every later move's news
+        moved, answered = gathering.pop(session_id)
     await push.send(
         push.session_group(session_id),
         {

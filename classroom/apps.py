@@ -11,10 +11,9 @@ class ClassroomConfig(AppConfig):
         from classroom.next_steps import play_page_links as links_after_the_game
         from classroom.progress import rollup, tasks  # noqa: F401  (tasks: for the worker)
         from classroom.sessions import figures, receivers  # noqa: F401
-        from games.signals import attempts_recorded, play_page_links
+        from games.hooks import on_attempts_written
+        from games.signals import play_page_links
 
-        attempts_recorded.connect(rollup.record_attempts, dispatch_uid="classroom.progress.rollup")
-        attempts_recorded.connect(
-            figures.record_attempts, dispatch_uid="classroom.sessions.figures"
-        )
+        on_attempts_written("classroom.progress.rollup", rollup.attempt_writes)
+        on_attempts_written("classroom.sessions.figures", figures.attempt_writes)
         play_page_links.connect(links_after_the_game, dispatch_uid="classroom.next_steps")

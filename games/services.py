@@ -26,7 +26,7 @@ import engine
 from engine import IllegalMove
 from engine.bots import LEVELS as BOT_LEVELS
 from engine.mistakes import classify as classify_mistake
-from games import async_db, broadcast, signals
+from games import async_db, broadcast, hooks
 from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord, Seat
 
@@ -594,9 +594,7 @@ def _record(
     ]
     statements += _Writes.get(connection).insert(record, attempts)
     if attempts:
-        signals.attempts_recorded.send(
-            sender=Match, match=match, attempts=attempts, statements=statements
-        )
+        statements += hooks.attempt_writes(match, attempts)
     return Change(
         version=step.state.version,
         state=rules.dump(step.state),
@@ -646,7 +644,7 @@ def _attempt(match: Match, record: MoveRecord, event: dict, seats) -> Attempt:
         detail={k: v for k, v in event.items() if k not in _ATTEMPT_KEYS},
         created_at=record.received_at,
     )
-    attempt.student_time_zone = seat.time_zone  # not stored: read by attempts_recorded's receivers
+    attempt.student_time_zone = seat.time_zone  # not stored: read by the layers' attempt writes
     return attempt
 
 

@@ -1,10 +1,6 @@
 """What live play tells the layers above it, without knowing them (games never imports classroom).
 
-``attempts_recorded`` is sent while a change's writes are being prepared, right after its Attempt
-rows: a receiver adds its own writes (running totals, say) to ``statements``, as ``(sql, params)``
-pairs, and the move's transaction runs them after its own, so they commit or roll back with the
-move. A receiver must not reach the database itself: on a server the move's transaction may run on
-the event loop, on a connection of its own (games/async_db.py).
+(What the layers write in a move's own transaction is not news: games.hooks.)
 ``match_changed`` is sent after the commit, with the new version, for live displays. A server sends
 it for every move on its event loop (``asend``): a receiver that runs for every move should be a
 coroutine, or each move costs a thread.
@@ -16,9 +12,6 @@ the layers above know the lesson or the homework a match belongs to.
 
 from django.dispatch import Signal
 
-# sender=Match; kwargs: match (the Match row), attempts (its Attempt rows, about to be saved),
-# statements (the list of the move's (sql, params) writes, to add to)
-attempts_recorded = Signal()
 # sender=None; kwargs: match_id, version, events, finished (this version ended the game),
 # actor_seat (the seat that moved, None for a timer); one send per new version, in order
 match_changed = Signal()

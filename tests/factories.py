@@ -107,7 +107,7 @@ def make_session(classroom, game="mia", variant="canada47", table_size=3, **kwar
 
 def make_attempts(user, answers, at=None, game="mia"):
     """Saves attempts the way games.services does (Attempt rows, then the statements the
-    attempts_recorded signal's receivers add, inside the transaction) from tuples
+    layers' attempt writes add (games.hooks), inside the transaction) from tuples
     ``(a, operator, b, answer, elapsed_ms)`` or with a sixth item, the datetime (else ``at``, else
     now). ``user`` None makes them a bot's."""
     from django.db import connection, transaction
@@ -115,8 +115,8 @@ def make_attempts(user, answers, at=None, game="mia"):
 
     from engine.core import attempt_event
     from engine.mistakes import classify
+    from games.hooks import attempt_writes
     from games.models import Attempt, Match, MoveRecord
-    from games.signals import attempts_recorded
 
     true_value = {"+": lambda a, b: a + b, "-": lambda a, b: abs(a - b), "x": lambda a, b: a * b}
     with transaction.atomic():
@@ -164,10 +164,7 @@ def make_attempts(user, answers, at=None, game="mia"):
                     )
                 )
             Attempt.objects.bulk_create(attempts)
-            statements = []
-            attempts_recorded.send(
-                sender=Match, match=match, attempts=attempts, statements=statements
-            )
+            statements = attempt_writes(match, attempts)
             with connection.cursor() as cursor:
                 for sql, params in statements:
                     cursor.execute(sql, params)

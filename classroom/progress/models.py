@@ -23,7 +23,7 @@ range of days. So each attempt is counted once, when it is written, into:
   attempts themselves).
 
 All four are written in the transaction that saves the attempts
-(``games.signals.attempts_recorded``, see ``classroom.progress.rollup``), so they never disagree
+(``games.hooks``, see ``classroom.progress.rollup``), so they never disagree
 with the attempts; ``rollup.rollups_rebuild`` recomputes them from the attempts when needed.
 """
 

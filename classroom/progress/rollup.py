@@ -1,7 +1,7 @@
 """Keeping the analytics rollups (classroom/progress/models.py says why they exist).
 
-``attempts_recorded`` is sent by games.services while it writes a move's attempts;
-``record_attempts`` adds one upsert per table to the move's statements
+games.services asks the registered attempt writes (games.hooks) while it writes a move's
+attempts; ``attempt_writes`` returns one upsert per table for the move's transaction
 (``INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n``, the same SQL on PostgreSQL and
 SQLite), so the figures commit or roll back with the move, and two processes adding to the same
 row never lose a count. Rows are written in key order, so concurrent upserts cannot deadlock.
@@ -237,10 +237,10 @@ def rollup_statements(attempts: Iterable[Attempt]) -> list[tuple[str, list]]:
     ]
 
 
-def record_attempts(sender, *, attempts, statements, **kwargs) -> None:
-    """Receiver of games.signals.attempts_recorded (connected in classroom.apps): the move's
+def attempt_writes(match, attempts) -> list[tuple[str, list]]:
+    """The move's attempt writes (games.hooks, registered in classroom.apps): the move's
     transaction runs these upserts after its own rows."""
-    statements += rollup_statements(attempts)
+    return rollup_statements(attempts)
 
 
 @transaction.atomic

@@ -1,12 +1,12 @@
 """A session's running figures per student and skill (``SessionSkillFigures``), kept in the move's
 transaction so the live monitor never re-reads a session's answers.
 
-``attempts_recorded`` (games.signals) hands over a move's attempts; ``record_attempts`` adds one
-upsert per student and skill. The session is found by the statement itself
-(``INSERT ... SELECT ... FROM the match's session table``): the receiver may not query (it can run
-on the event loop), and a match outside any session inserts nothing. "Wrong in a row" restarts at
-the move's last right answer: a move with a right answer sets it to the wrong answers after that
-one, a move without adds its wrong answers.
+games.services asks the registered attempt writes (games.hooks) for a move's attempts;
+``attempt_writes`` returns one upsert per student and skill. The session is found by the
+statement itself (``INSERT ... SELECT ... FROM the match's session table``): the hook may not
+query (it can run on the event loop), and a match outside any session inserts nothing. "Wrong in
+a row" restarts at the move's last right answer: a move with a right answer sets it to the wrong
+answers after that one, a move without adds its wrong answers.
 """
 
 from __future__ import annotations
@@ -78,9 +78,9 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
     return statements
 
 
-def record_attempts(sender, *, match, attempts, statements, **kwargs) -> None:
-    """Receiver of games.signals.attempts_recorded (connected in classroom.apps)."""
-    statements += figures_statements(match.pk, attempts)
+def attempt_writes(match, attempts) -> list[tuple[str, list]]:
+    """The move's attempt writes (games.hooks, registered in classroom.apps)."""
+    return figures_statements(match.pk, attempts)
 
 
 def figures_add(match_id: int, attempts: Iterable[Attempt]) -> None:

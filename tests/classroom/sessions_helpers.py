@@ -7,9 +7,9 @@ from django.utils import timezone
 
 import engine
 from classroom.sessions.services import session_join, session_start
+from games.hooks import attempt_writes
 from games.models import Attempt, Match, MoveRecord
 from games.services import now_ms
-from games.signals import attempts_recorded
 from tests.factories import make_class, make_session, make_student, make_teacher
 
 
@@ -45,7 +45,7 @@ def record_attempts(match, student, seat, outcomes, at=None):
     """Hand-made attempts for the monitor's figures: ``outcomes`` is a list of
     (skill, correct, elapsed_ms), saved in order as one move each (the way live play saves them,
     minus the engine: the figures do not care which card was played). The running figures are
-    written as a move writes them: through ``attempts_recorded``'s statements."""
+    written as a move writes them: the layers' attempt writes (games.hooks)."""
     at = at or timezone.now()
     first = MoveRecord.objects.filter(match=match).count() + 1000
     for i, (skill, correct, elapsed_ms) in enumerate(outcomes):
@@ -79,10 +79,8 @@ def record_attempts(match, student, seat, outcomes, at=None):
             created_at=when,
         )
         attempt.save()
-        statements = []
-        attempts_recorded.send(sender=Match, match=match, attempts=[attempt], statements=statements)
         with connection.cursor() as cursor:
-            for sql, params in statements:
+            for sql, params in attempt_writes(match, [attempt]):
                 cursor.execute(sql, params)
 
 

@@ -1,5 +1,5 @@
-"""Accuracy analytics: the rollups kept from attempts_recorded and the selectors that read them,
-against hand-made attempts with figures worked out by hand."""
+"""Accuracy analytics: the rollups kept through the attempt writes (games.hooks) and the
+selectors that read them, against hand-made attempts with figures worked out by hand."""
 
 import datetime
 import re

@@ -5,7 +5,8 @@ what has outlived ``settings.RETENTION_DAYS``.
 - progress reports, with their files;
 - games: a match finished (or stopped) longer ago than the attempts' period goes with its moves,
   seats and attempts, and the analytics rollups of days and weeks before it go too, so that no
-  figure outlives the answers it was made of.
+  figure outlives the answers it was made of; so do the running figures of class sessions that
+  ended before it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.models import FactMissDay, FactMissWeek, ProgressReport, SkillDay, SkillWeek
+from classroom.models import (
+    FactMissDay,
+    FactMissWeek,
+    ProgressReport,
+    SessionSkillFigures,
+    SkillDay,
+    SkillWeek,
+)
 from games.models import Match
 
 
@@ -59,4 +67,7 @@ def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
             model.objects.filter(week__lt=first_kept_week).delete()[0]
             for model in (SkillWeek, FactMissWeek)
         )
+        deleted["session_figures"] = SessionSkillFigures.objects.filter(
+            session__ended_at__lt=game_cutoff
+        ).delete()[0]
     return deleted

@@ -16,7 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import ProgressReport, SkillDay
+from classroom.models import ClassSession, ProgressReport, SessionSkillFigures, SkillDay
 from classroom.progress.selectors import Period
 from classroom.progress.services import report_request
 from classroom.retention import retention_apply
@@ -25,7 +25,14 @@ from classroom.roster.student_secrets import Secret
 from config.celery import app as celery_app
 from games.models import Match
 from tests.classroom.roster_helpers import record_attempts
-from tests.factories import make_attempts, make_class, make_match, make_student, make_teacher
+from tests.factories import (
+    make_attempts,
+    make_class,
+    make_match,
+    make_session,
+    make_student,
+    make_teacher,
+)
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -254,6 +261,14 @@ def test_retention_deletes_what_is_past_its_period_and_keeps_the_rest(classroom)
     ProgressReport.objects.filter(pk=report.pk).update(
         created_at=now - datetime.timedelta(days=400)
     )
+    old_lesson, new_lesson = make_session(classroom), make_session(classroom)
+    ClassSession.objects.filter(pk=old_lesson.pk).update(
+        status=ClassSession.Status.ENDED, ended_at=now - datetime.timedelta(days=800)
+    )
+    for lesson in (old_lesson, new_lesson):
+        SessionSkillFigures.objects.create(
+            session=lesson, student=ana, skill="add.within10", attempts=1, correct=1
+        )
 
     deleted = retention_apply(now=now)
 
@@ -264,6 +279,7 @@ def test_retention_deletes_what_is_past_its_period_and_keeps_the_rest(classroom)
     )
     assert not ProgressReport.objects.filter(pk=report.pk).exists()
     assert SkillDay.objects.filter(student=ana).count() == 1  # the old day's figures went
+    assert list(SessionSkillFigures.objects.values_list("session", flat=True)) == [new_lesson.pk]
     assert deleted["sign_in_log"] == 1 and deleted["reports"] == 1 and deleted["rollups"] >= 2
 
 

@@ -1,10 +1,11 @@
 """Wake-ups for timers and bots, run by every server process that has a socket on the match.
 
 The schedule itself lives in the database (``Match.wake_at_ms``); this only decides when to look.
-Each process keeps at most one timer per match it serves and calls ``services.match_wake`` when it
-fires. Several processes may fire for the same match: the service acts under the row lock on what
-is due, so the second finds nothing to do. After a restart the sockets reconnect and schedule
-again from the database; ``games.tasks.wake_overdue_matches`` (Celery beat) catches matches whose
+Each process keeps at most one timer per match it serves and calls ``services.match_wake_async``
+when it fires: the same write path as a player's move, on PostgreSQL on the event loop itself.
+Several processes may fire for the same match: the service acts under the row lock on what is
+due, so the second finds nothing to do. After a restart the sockets reconnect and schedule again
+from the database; ``games.tasks.wake_overdue_matches`` (Celery beat) catches matches whose
 sockets are all gone.
 """
 
@@ -13,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-
-from channels.db import database_sync_to_async
 
 from games import services
 
@@ -63,7 +62,7 @@ class MatchClock:
 
     async def _wake(self, match_id: int) -> None:
         try:
-            next_at = await database_sync_to_async(services.match_wake)(match_id=match_id)
+            next_at = await services.match_wake_async(match_id=match_id)
         except Exception:
             log.exception("wake-up of match %s failed; trying again", match_id)
             next_at = services.now_ms() + int(RETRY_SECONDS * 1000)

@@ -18,22 +18,19 @@ message says the teacher paused, resumed or added time.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import time
-import weakref
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
 from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
 from engine import EngineError
-from games import async_db, selectors, services, wire
+from games import selectors, services, wire
 from games.clock import clock
 from games.hub import MatchHub
 
@@ -45,29 +42,6 @@ MAX_MESSAGE_BYTES = 4096
 FLOOD_BURST = 20
 FLOOD_RATE_PER_SECOND = 8.0
 FLOOD_CLOSE_AFTER = 50
-
-# On PostgreSQL a move's transaction runs on the event loop (games/async_db.py): on a thread, each
-# of its round trips then had to win the GIL back from the event loop (docs/capacity.md). SQLite,
-# the embedded set-up's database, takes moves on the thread Channels shares for database work.
-_submit_move_on_thread = database_sync_to_async(services.submit_move)
-
-
-async def _submit_move(**move):
-    if async_db.enabled():
-        return await services.submit_move_async(**move)
-    return await _submit_move_on_thread(**move)
-
-
-# One move of a match at a time per process, so that its news leaves in commit order.
-_match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-
-def _turn_of(match_id: int) -> asyncio.Lock:
-    lock = _match_turns.get(match_id)
-    if lock is None:
-        lock = _match_turns[match_id] = asyncio.Lock()
-    return lock
-
 
 CLOSE_FLOOD = 4429
 
@@ -171,10 +145,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("bad_client_id", "client_id is a short string")
             return
         try:
-            async with _turn_of(self.match_id):
-                result = await _submit_move(
-                    match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
-                )
+            result = await services.submit_move_async(
+                match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
+            )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
             return

@@ -1,22 +1,28 @@
-"""The writes of live play. ``submit_move`` (with its twin for a server's event loop,
-``submit_move_async``) and ``match_wake`` are the only code that changes a playing match: each is
-one short transaction that locks the match row, asks the engine, saves the new state with its
-MoveRecord and Attempts, and broadcasts after the commit. Races (two claims on
-one ¡Mía! card from any number of processes) are decided by that lock: the first to hold it wins,
-the others are checked against the state it left.
+"""The writes of live play, along one path. A player's move (``submit_move``), the timers and bots
+(``match_wake``) and the teacher's pause, resume, added time and stop are each one ``_MatchWrite``:
+one short transaction that locks the match row with its seats (one statement,
+``_LockStatement``), decides from what it read, writes what it decided (the state with its
+MoveRecord and Attempts, and the teaching layer's roll-ups: ``games.hooks``) and sends its news
+after the commit. The same decisions run on Django's connection (``_write``) or, on a server with
+PostgreSQL, on the event loop's own (``_write_on_loop``). Races (two claims on one ¡Mía! card from
+any number of processes) are decided by the lock: the first to hold it wins, the others are
+checked against the state it left.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
 import secrets
 import time
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
@@ -176,7 +182,7 @@ def _new_match(new: NewMatch, at_ms: int) -> Match:
     return match
 
 
-# --- the one writer ------------------------------------------------------------------------------
+# --- the one write path -------------------------------------------------------------------------
 
 
 def submit_move(
@@ -185,55 +191,185 @@ def submit_move(
     """Apply ``user``'s move to the match. Raises ``MatchError`` or ``engine.IllegalMove`` (the
     match is then unchanged). A ``client_id`` already applied for this seat is answered with the
     current state and not applied again."""
-    write = _PlayerMove(match_id=match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
+    return _write(_PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms))
+
+
+async def submit_move_async(
+    *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
+) -> MoveResult:
+    """``submit_move`` as a server's socket makes it (``_write_on_loop``)."""
+    write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
+    return await _write_on_loop(write)
+
+
+def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:
+    """Fire what is due: the engine's timers, then the bots whose thinking time is up. Any process
+    may call it at any time, as often as it likes: under the lock it acts only on what is due in
+    the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
+    (epoch ms) or None."""
+    return _write(_Wake(match_id, at_ms=at_ms, max_changes=max_changes))
+
+
+async def match_wake_async(*, match_id: int) -> int | None:
+    """``match_wake`` as a server's clock makes it (``_write_on_loop``)."""
+    return await _write_on_loop(_Wake(match_id, at_ms=None, max_changes=8))
+
+
+def match_abandon(*, match_id: int) -> None:
+    """Stop a match that is still playing (the teacher ends it); nothing more is applied."""
+
+    def stop(match: Match) -> bool:
+        if not match.is_playing:
+            return False
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.wake_at_ms = None
+        match.bot_plan = {}
+        return True
+
+    def tell(match: Match) -> None:
+        broadcast.match_stopped(match.pk, match.version, match.state)
+
+    _write(_TeacherControl(match_id, stop, tell))
+
+
+def match_pause(*, match_id: int) -> bool:
+    """Freeze the match: no move, timer or bot until ``match_resume``. Returns whether it was
+    playing and not already paused."""
+
+    def pause(match: Match) -> bool:
+        if not match.is_playing or match.paused_at_ms is not None:
+            return False
+        match.paused_at_ms = now_ms()
+        return True
+
+    return _write(_TeacherControl(match_id, pause, _tell_the_clock))
+
+
+def match_resume(*, match_id: int) -> bool:
+    """Let the match's clock run again where it stopped: every deadline and bot moves later by
+    the time it was paused."""
+
+    def resume(match: Match) -> bool:
+        if not match.is_playing or match.paused_at_ms is None:
+            return False
+        _hold_the_clock(match, now_ms() - match.paused_at_ms)
+        match.paused_at_ms = None
+        return True
+
+    return _write(_TeacherControl(match_id, resume, _tell_the_clock))
+
+
+def match_add_time(*, match_id: int, seconds: int) -> bool:
+    """Give the table ``seconds`` more: its clock goes back, so its running deadline (and its
+    bots) come that much later. The answer being timed then counts those seconds less."""
+    if not isinstance(seconds, int) or not 1 <= seconds <= MAX_ADDED_SECONDS:
+        raise MatchError("bad_seconds", f"add 1 to {MAX_ADDED_SECONDS} seconds")
+
+    def add_time(match: Match) -> bool:
+        if not match.is_playing:
+            return False
+        _hold_the_clock(match, seconds * 1000)
+        return True
+
+    return _write(_TeacherControl(match_id, add_time, _tell_the_clock))
+
+
+def _hold_the_clock(match: Match, held_ms: int) -> None:
+    match.clock_offset_ms += held_ms
+    if match.wake_at_ms is not None:
+        match.wake_at_ms += held_ms
+
+
+def _tell_the_clock(match: Match) -> None:
+    broadcast.match_clock(
+        match.pk,
+        paused_at_ms=match.paused_at_ms,
+        clock_offset_ms=match.clock_offset_ms,
+        wake_at_ms=match.wake_at_ms,
+    )
+
+
+class _MatchWrite:
+    """One write of a match, apart from how it reaches the database: the lock statement
+    (``_LockStatement``: the match row locked, with its seats), the decision taken from its rows
+    (the result, and the statements that save it), and the news told once it has committed.
+    ``_write`` runs it on Django's connection and ``_write_on_loop`` on a server's event loop;
+    both take every decision here."""
+
+    client_id = ""
+
+    def __init__(self, match_id):
+        self.match_id = _match_id(match_id)
+        self._lock = _LockStatement.get(connection, with_client_id=bool(self.client_id))
+        self.changes: list[Change] = []
+        self.wake_at_ms: int | None = None
+
+    def lock(self) -> Statement:
+        return self._lock.sql, self._lock.params(self.match_id, self.client_id)
+
+    def decide(self, rows) -> tuple[Any, list[Statement]]:
+        raise NotImplementedError
+
+    def tell(self, *, on_loop: bool) -> None:
+        """The news of what was committed, to the match's sockets and the teaching layer."""
+        if not self.changes:
+            return
+        tell = broadcast.match_changed_from_loop if on_loop else broadcast.match_changed
+        tell(self.match_id, self.changes, self.wake_at_ms)
+
+
+def _write(write: _MatchWrite):
+    """``write`` in one transaction on Django's connection (a savepoint inside the caller's),
+    its news on commit: the embedded set-up's server (SQLite), Celery, the teaching layer."""
     with transaction.atomic(), _pipelined():
         with connection.cursor() as cursor:
             cursor.execute(*write.lock())
             result, statements = write.decide(cursor.fetchall())
             for sql, params in statements:
                 cursor.execute(sql, params)
-        if result.changes:
-            transaction.on_commit(
-                lambda: broadcast.match_changed(result.match_id, result.changes, write.wake_at_ms)
-            )
+        transaction.on_commit(lambda: write.tell(on_loop=False))
     return result
 
 
-async def submit_move_async(
-    *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
-) -> MoveResult:
-    """``submit_move`` on a server's event loop, on PostgreSQL (``games.async_db``): the same
-    decisions and statements (``_PlayerMove``) in one transaction of two round trips, and the news
-    handed to this process's sockets once it has committed."""
-    write = _PlayerMove(match_id=match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
-    result = await async_db.locked_write(write.lock(), write.decide)
-    if result.changes:
-        broadcast.match_changed_from_loop(result.match_id, result.changes, write.wake_at_ms)
-    return result
+_write_on_thread = database_sync_to_async(_write)
+
+# One write of a match at a time per process, so that its news leaves in commit order.
+_match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
-class _PlayerMove:
-    """What a player's move reads and writes, apart from how it reaches the database: the one
-    writer's decisions for ``submit_move`` (Django's connection, on a thread) and
-    ``submit_move_async`` (psycopg's, on the event loop)."""
+def _turn_of(match_id: int) -> asyncio.Lock:
+    turn = _match_turns.get(match_id)
+    if turn is None:
+        turn = _match_turns[match_id] = asyncio.Lock()
+    return turn
 
-    def __init__(self, *, match_id, user, move: Any, client_id: str, at_ms: int | None):
+
+async def _write_on_loop(write: _MatchWrite):
+    """``write`` from a server's event loop. On PostgreSQL the transaction runs on the loop's own
+    connections in two round trips (``games.async_db``): on a thread each round trip had to win
+    the GIL back from the loop (docs/capacity.md). SQLite has no such driver: there it runs
+    ``_write`` on the thread Channels shares for database work."""
+    async with _turn_of(write.match_id):
+        if not async_db.enabled():
+            return await _write_on_thread(write)
+        result = await async_db.locked_write(write.lock(), write.decide)
+        write.tell(on_loop=True)
+        return result
+
+
+class _PlayerMove(_MatchWrite):
+    def __init__(self, match_id, *, user, move: Any, client_id: str, at_ms: int | None):
         if not isinstance(client_id, str) or len(client_id) > MAX_CLIENT_ID:
             raise MatchError("bad_client_id", f"client_id is a string of at most {MAX_CLIENT_ID}")
-        self.match_id = _match_id(match_id)
+        self.client_id = client_id
+        super().__init__(match_id)
         self.user = user
         self.move = move
-        self.client_id = client_id
         self.at_ms = at_ms
         self.received_at = timezone.now()
-        self.wake_at_ms: int | None = None
-        self._lock = _LockStatement.get(connection, with_client_id=bool(client_id))
-
-    def lock(self) -> tuple[str, list]:
-        return self._lock.sql, self._lock.params(self.match_id, self.client_id)
 
     def decide(self, rows) -> tuple[MoveResult, list[Statement]]:
-        """From the locked rows: the result, and the statements that save it."""
         match, seats, replayed = self._lock.read(rows, client_id=self.client_id)
         seat = next((i for i, row in seats.items() if row.user_id == self.user.pk), None)
         if seat is None:
@@ -264,55 +400,60 @@ class _PlayerMove:
         _plan(match, rules, step.state, _bots(seats), at_ms, acted=seat)
         _save(match, rules, step.state, statements)
         change.finished = match.status == Match.Status.FINISHED
+        self.changes = [change]
         self.wake_at_ms = match.wake_at_ms
         return MoveResult(match.pk, match.version, match.state, changes=[change]), statements
 
 
-def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:
-    """Fire what is due: the engine's timers, then the bots whose thinking time is up. Any process
-    may call it at any time, as often as it likes: under the lock it acts only on what is due in
-    the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
-    (epoch ms) or None."""
-    wall_ms = now_ms() if at_ms is None else at_ms
-    with transaction.atomic(), _pipelined():
-        try:
-            # The same one statement as a player's move: every bot move and timer comes here.
-            match, seats = _locked_with_seats(match_id)
-        except MatchError:
-            return None
+class _Wake(_MatchWrite):
+    """What is due when the match's clock or a server's sweep looks: its timers, then its bots."""
+
+    def __init__(self, match_id, *, at_ms: int | None, max_changes: int):
+        super().__init__(match_id)
+        self.wall_ms = now_ms() if at_ms is None else at_ms
+        self.max_changes = max_changes
+        self.received_at = timezone.now()
+
+    def decide(self, rows) -> tuple[int | None, list[Statement]]:
+        if not rows:
+            return None, []  # gone: nothing will be due
+        match, seats, _replayed = self._lock.read(rows, client_id="")
         if match.paused_at_ms is not None:
-            return None  # nothing is due while paused; the resume schedules the next wake
-        if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > wall_ms:
-            return match.wake_at_ms if match.is_playing else None
-        at_ms = wall_ms - match.clock_offset_ms  # the match's own clock, which the engine reads
+            return None, []  # nothing is due while paused; the resume schedules the next wake
+        if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > self.wall_ms:
+            return (match.wake_at_ms if match.is_playing else None), []
+        at_ms = self.wall_ms - match.clock_offset_ms  # the match's own clock, as the engine's
         rules = engine.get_game(match.game)
         bots = _bots(seats)
         state = rules.load(match.state)
         changes: list[Change] = []
         waiting: set[int] = set()
-        received_at = timezone.now()
         statements: list[Statement] = []
-        while len(changes) < max_changes and rules.outcome(state) is None:
+
+        def record(step, actor, seat, move) -> None:
+            changes.append(
+                _record(
+                    match,
+                    rules,
+                    step,
+                    seats,
+                    statements,
+                    actor=actor,
+                    seat=seat,
+                    move=move,
+                    client_id="",
+                    received_at=self.received_at,
+                    at_ms=at_ms,
+                )
+            )
+
+        while len(changes) < self.max_changes and rules.outcome(state) is None:
             due = rules.deadline(state)
             if due is not None and due <= at_ms:
                 step = rules.tick(state, at_ms)
                 if step.state.version == state.version:  # nothing was really due
                     break
-                changes.append(
-                    _record(
-                        match,
-                        rules,
-                        step,
-                        seats,
-                        statements,
-                        actor=MoveRecord.Actor.TIMER,
-                        seat=None,
-                        move=None,
-                        client_id="",
-                        received_at=received_at,
-                        at_ms=at_ms,
-                    )
-                )
+                record(step, MoveRecord.Actor.TIMER, None, None)
                 state = step.state
                 waiting.clear()
                 _plan(match, rules, state, bots, at_ms, acted=None)
@@ -335,21 +476,7 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
                 waiting.add(bot_seat)
                 match.bot_plan[str(bot_seat)] = None
                 continue
-            changes.append(
-                _record(
-                    match,
-                    rules,
-                    step,
-                    seats,
-                    statements,
-                    actor=MoveRecord.Actor.BOT,
-                    seat=bot_seat,
-                    move=move,
-                    client_id="",
-                    received_at=received_at,
-                    at_ms=at_ms,
-                )
-            )
+            record(step, MoveRecord.Actor.BOT, bot_seat, move)
             state = step.state
             waiting.clear()
             _plan(match, rules, state, bots, at_ms, acted=bot_seat)
@@ -357,95 +484,35 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
         _save(match, rules, state, statements)
         if changes:  # only the last change of a wake-up can have ended the game
             changes[-1].finished = match.status == Match.Status.FINISHED
-        with connection.cursor() as cursor:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-        if changes:
-            transaction.on_commit(
-                lambda: broadcast.match_changed(match.pk, changes, match.wake_at_ms)
-            )
-    return match.wake_at_ms
+        self.changes = changes
+        self.wake_at_ms = match.wake_at_ms
+        return match.wake_at_ms, statements
 
 
-def match_abandon(*, match_id: int) -> None:
-    """Stop a match that is still playing (the teacher ends it); nothing more is applied."""
-    with transaction.atomic():
-        match = _locked(match_id)
-        if not match.is_playing:
-            return
-        match.status = Match.Status.ABANDONED
-        match.finished_at = timezone.now()
-        match.wake_at_ms = None
-        match.bot_plan = {}
-        match.save(update_fields=["status", "finished_at", "wake_at_ms", "bot_plan", "updated_at"])
-        transaction.on_commit(lambda: broadcast.match_stopped(match.pk, match.version, match.state))
+class _TeacherControl(_MatchWrite):
+    """The teacher's hand on a match (pause, resume, added time, stop): ``change`` alters the
+    locked match and says whether it did; ``tell`` sends its news once committed."""
 
+    def __init__(self, match_id, change: Callable[[Match], bool], tell: Callable[[Match], None]):
+        super().__init__(match_id)
+        self.change = change
+        self.told = tell
+        self.changed: Match | None = None
 
-def match_pause(*, match_id: int) -> bool:
-    """Freeze the match: no move, timer or bot until ``match_resume``. Returns whether it was
-    playing and not already paused."""
-    with transaction.atomic():
-        match = _locked(match_id)
-        if not match.is_playing or match.paused_at_ms is not None:
-            return False
-        match.paused_at_ms = now_ms()
-        match.save(update_fields=["paused_at_ms", "updated_at"])
-        transaction.on_commit(lambda: _tell_the_clock(match))
-    return True
+    def decide(self, rows) -> tuple[bool, list[Statement]]:
+        match, _seats, _replayed = self._lock.read(rows, client_id="")
+        if not self.change(match):
+            return False, []
+        match.updated_at = timezone.now()
+        self.changed = match
+        return True, [_Writes.get(connection).update(match)]
 
-
-def match_resume(*, match_id: int) -> bool:
-    """Let the match's clock run again where it stopped: every deadline and bot moves later by
-    the time it was paused."""
-    with transaction.atomic():
-        match = _locked(match_id)
-        if not match.is_playing or match.paused_at_ms is None:
-            return False
-        _hold_the_clock(match, now_ms() - match.paused_at_ms)
-        match.paused_at_ms = None
-        match.save(update_fields=["clock_offset_ms", "paused_at_ms", "wake_at_ms", "updated_at"])
-        transaction.on_commit(lambda: _tell_the_clock(match))
-    return True
-
-
-def match_add_time(*, match_id: int, seconds: int) -> bool:
-    """Give the table ``seconds`` more: its clock goes back, so its running deadline (and its
-    bots) come that much later. The answer being timed then counts those seconds less."""
-    if not isinstance(seconds, int) or not 1 <= seconds <= MAX_ADDED_SECONDS:
-        raise MatchError("bad_seconds", f"add 1 to {MAX_ADDED_SECONDS} seconds")
-    with transaction.atomic():
-        match = _locked(match_id)
-        if not match.is_playing:
-            return False
-        _hold_the_clock(match, seconds * 1000)
-        match.save(update_fields=["clock_offset_ms", "wake_at_ms", "updated_at"])
-        transaction.on_commit(lambda: _tell_the_clock(match))
-    return True
-
-
-def _hold_the_clock(match: Match, held_ms: int) -> None:
-    match.clock_offset_ms += held_ms
-    if match.wake_at_ms is not None:
-        match.wake_at_ms += held_ms
-
-
-def _tell_the_clock(match: Match) -> None:
-    broadcast.match_clock(
-        match.pk,
-        paused_at_ms=match.paused_at_ms,
-        clock_offset_ms=match.clock_offset_ms,
-        wake_at_ms=match.wake_at_ms,
-    )
+    def tell(self, *, on_loop: bool) -> None:
+        if self.changed is not None:
+            self.told(self.changed)
 
 
 # --- the parts -----------------------------------------------------------------------------------
-
-
-def _locked(match_id) -> Match:
-    try:
-        return Match.objects.select_for_update(of=("self",)).get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
-        raise MatchError("no_match", "there is no such match") from None
 
 
 def _match_id(match_id) -> int:
@@ -453,17 +520,6 @@ def _match_id(match_id) -> int:
         return int(match_id)
     except (ValueError, TypeError):
         raise MatchError("no_match", "there is no such match") from None
-
-
-def _locked_with_seats(match_id) -> tuple[Match, dict[int, SeatRow]]:
-    """The match under its row lock and its seats (``_LockStatement``), through Django's
-    connection."""
-    statement = _LockStatement.get(connection, with_client_id=False)
-    with connection.cursor() as cursor:
-        cursor.execute(statement.sql, statement.params(_match_id(match_id), ""))
-        rows = cursor.fetchall()
-    match, seats, _replayed = statement.read(rows, client_id="")
-    return match, seats
 
 
 class SeatRow(NamedTuple):
@@ -744,6 +800,8 @@ class _Writes:
     _cache: dict[str, _Writes] = {}
     _MATCH_FIELDS = (
         "state",
+        "clock_offset_ms",
+        "paused_at_ms",
         "version",
         "bot_plan",
         "wake_at_ms",

@@ -48,6 +48,7 @@ run: install
 test: install
 	@scripts/system-deps chromium poppler-utils
 ifdef DATABASE_URL
+	@scripts/system-deps nginx
 	@scripts/services-up
 	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 else

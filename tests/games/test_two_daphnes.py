@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 import websockets
 
+import engine
 from games.loadtest import DaphneFleet, origin_for
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, session_cookie_for
@@ -179,3 +180,117 @@ def test_both_processes_stay_ready_while_their_sockets_play(services):
     assert [status for status, _body in answers] == [200] * len(answers), answers
     assert {body["channel_layer"] for _status, body in answers} == {"ok"}
     assert [status for status, _body in live] == [200, 200]
+
+
+MIA_SEATS = 3
+MIA_CARDS = 5
+
+
+def mia_seed_where_every_seat_can_claim() -> int:
+    rules = engine.get_game("mia")
+    seed = 0
+    while not all(rules.hint(rules.new("express", MIA_SEATS, seed), s) for s in range(MIA_SEATS)):
+        seed += 1
+    return seed
+
+
+async def claim_together(urls, match_id, cookies, claims_of):
+    """Every seat's socket (on the process ``urls`` gives it) claims at once, ``MIA_CARDS``
+    times: each round's claims are made from the match as it stands (``claims_of``). Returns,
+    per round, what each socket heard back."""
+    sockets = [
+        await websockets.connect(
+            f"{url}/ws/match/{match_id}/",
+            origin=origin_for(url),
+            additional_headers={"Cookie": cookie},
+            proxy=None,
+            open_timeout=TIMEOUT,
+        )
+        for url, cookie in zip(urls, cookies, strict=True)
+    ]
+    try:
+        versions = [json.loads(await asyncio.wait_for(s.recv(), TIMEOUT)) for s in sockets]
+        assert len({state["version"] for state in versions}) == 1
+        heard_per_round = []
+        for card in range(MIA_CARDS):
+            claims = await claims_of()
+            if not claims:
+                break
+            await asyncio.gather(
+                *(
+                    sockets[seat].send(
+                        json.dumps({"type": "move", "move": move, "client_id": f"c{card}"})
+                    )
+                    for seat, move in claims.items()
+                )
+            )
+
+            async def answers(seat, claimed, tag):
+                # The new state, and a claimant's own answer: its state, or its refusal.
+                got = []
+                while not (
+                    any(m["type"] == "state" for m in got)
+                    and (not claimed or any(m.get("client_id") == tag for m in got))
+                ):
+                    got.append(json.loads(await asyncio.wait_for(sockets[seat].recv(), TIMEOUT)))
+                return got
+
+            heard_per_round.append(
+                await asyncio.gather(
+                    *(answers(s, s in claims, f"c{card}") for s in range(MIA_SEATS))
+                )
+            )
+        return heard_per_round
+    finally:
+        for socket in sockets:
+            await socket.close()
+
+
+def test_one_matchs_claims_split_over_two_processes_have_exactly_one_winner_per_card(services):
+    """RULINGS 1 does not rest on routing: a ¡Mía! table's sockets deliberately on two
+    processes claim each card at once, and the row lock lets exactly one claim win it."""
+    from asgiref.sync import sync_to_async
+
+    classroom = make_class()
+    players = [make_student(classroom, n, secret=f"{1000 + i}") for i, n in enumerate("ABC")]
+    match = make_match(
+        game="mia",
+        variant="express",
+        players=players,
+        seed=mia_seed_where_every_seat_can_claim(),
+        options={"pass_timeout_seconds": 120},
+    )
+    cookies = [session_cookie_for(player) for player in players]
+    rules = engine.get_game("mia")
+
+    @sync_to_async
+    def claims_of():
+        from django.db import connection
+
+        try:
+            state = rules.load(Match.objects.get(pk=match.pk).state)
+        finally:
+            connection.close()  # this thread's: the test database is dropped after the test
+        hints = {seat: rules.hint(state, seat) for seat in range(MIA_SEATS)}
+        return {seat: hint for seat, hint in hints.items() if hint and hint["type"] == "claim"}
+
+    with DaphneFleet(2) as fleet:
+        first, second = fleet.urls
+        try:
+            rounds = asyncio.run(
+                claim_together([first, second, first], match.pk, cookies, claims_of)
+            )
+        except Exception:
+            print(fleet.log_tail())
+            raise
+
+    assert rounds, "no card could be claimed"
+    records = list(MoveRecord.objects.filter(match=match).order_by("version"))
+    won = [r for r in records if r.actor == MoveRecord.Actor.PLAYER]
+    assert len(won) == len(rounds)  # one claim applied per card, however many were sent
+    for heard, record in zip(rounds, won, strict=True):
+        # Every socket, on either process, saw the one winner's version.
+        states = [[m for m in got if m["type"] == "state"][-1] for got in heard]
+        assert {state["version"] for state in states} == {record.version}
+        refusals = [m for got in heard for m in got if m["type"] == "error"]
+        assert all(m["code"] == "stale_round" for m in refusals), refusals

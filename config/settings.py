@@ -106,6 +106,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, cache ---------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# The channel layer may spread over several Redis servers (channels_redis shards channels and groups
+# over its hosts by consistent hashing: docs/scaling.md); by default it is REDIS_URL's alone.
+CHANNEL_LAYER_REDIS_URLS = env.list(
+    "CHANNEL_LAYER_REDIS_URLS", default=[REDIS_URL] if REDIS_URL else []
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -117,7 +122,10 @@ if REDIS_URL:
                 # redis-py 8 gives up reading after 5 s by default, exactly when channels_redis's
                 # blocking read (BZPOPMIN, 5 s) answers "nothing": whichever came first, an idle
                 # process's consumers died with TimeoutError. Reads now wait longer than that.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
+                "hosts": [
+                    {"address": url, "max_connections": 1000, "socket_timeout": 15}
+                    for url in CHANNEL_LAYER_REDIS_URLS
+                ],
                 "capacity": 1500,
                 "expiry": 10,
                 # Servers that must not hear each other's news on one Redis (the load test's own

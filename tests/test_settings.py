@@ -13,7 +13,13 @@ PRODUCTION_ENV = {
     "ALLOWED_HOSTS": "classroom.example.org",
 }
 # Variables of the test run itself that must not reach the probed process.
-IGNORED_ENV = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+IGNORED_ENV = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CHANNEL_LAYER_REDIS_URLS",
+    "DJANGO_ENV",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 PROBE = (
     "import json, django; django.setup(); from django.conf import settings as s; "
     "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], "
@@ -87,3 +93,15 @@ def test_check_deploy_is_clean_in_production():
     done = run_django(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION_ENV, manage=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_the_channel_layer_spreads_over_the_redis_servers_it_is_given():
+    hosts = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([h['address'] for h in s.CHANNEL_LAYERS['default']['CONFIG']['hosts']]))"
+    )
+    one = run_django(hosts, {"REDIS_URL": "redis://r:6379/1"})
+    assert json.loads(one.stdout.strip().splitlines()[-1]) == ["redis://r:6379/1"], one.stderr
+    shards = "redis://r1:6379/0,redis://r2:6379/0"
+    two = run_django(hosts, {"REDIS_URL": "redis://r:6379/1", "CHANNEL_LAYER_REDIS_URLS": shards})
+    assert json.loads(two.stdout.strip().splitlines()[-1]) == shards.split(","), two.stderr

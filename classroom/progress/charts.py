@@ -18,6 +18,11 @@ GRID = "#c9d1dc"
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 DASHES = ("", "8 4", "2 4", "10 3 2 3", "4 4", "1 3")
 MARKERS = ("circle", "square", "triangle", "diamond", "circle", "square")
+# The pages' widths, in the SVG's own units (pixels at full size); the PDF asks for narrower ones.
+BAR_CHART_WIDTH = 630
+LINE_CHART_WIDTH = 640
+LEGEND_COLUMN = 190  # a legend's columns are this far apart...
+LEGEND_ENTRY = 186  # ...and an entry needs this much: the line, its marker, some 20 characters
 
 
 @dataclass(frozen=True)
@@ -58,10 +63,11 @@ def bar_chart(
     max_value: float,
     ticks: list[tuple[float, str]],
     colour: str = PALETTE[0],
+    width: int = BAR_CHART_WIDTH,
 ) -> SafeString:
     """Horizontal bars, one per row, labelled on the left, value written at the end."""
-    label_width, bar_width, value_width, row = 230, 330, 70, 30
-    width = label_width + bar_width + value_width
+    label_width, value_width, row = 230, 70, 30
+    bar_width = width - label_width - value_width
     top, bottom = 8, 26
     height = top + row * max(len(bars), 1) + bottom
     body = []
@@ -123,12 +129,13 @@ def line_chart(
     series: list[Series],
     max_value: float,
     ticks: list[tuple[float, str]],
+    width: int = LINE_CHART_WIDTH,
 ) -> SafeString:
     """Lines over evenly spaced x labels (weeks), a legend underneath."""
     left, right, top, plot_height = 52, 16, 12, 200
-    width = 640
     plot_width = width - left - right
-    legend_rows = (len(series) + 2) // 3
+    columns = 1 + max(0, (width - left - LEGEND_ENTRY) // LEGEND_COLUMN)
+    legend_rows = -(-len(series) // columns)
     height = top + plot_height + 34 + legend_rows * 22
     body = []
     count = max(len(x_labels), 1)
@@ -180,8 +187,8 @@ def line_chart(
                     f'stroke-width="{stroke}"{dash_attr}/>'
                 )
             body.extend(_marker(shape, x, y, colour) for x, y in points)
-        legend_x = left + (number % 3) * 190
-        legend_y = top + plot_height + 40 + (number // 3) * 22
+        legend_x = left + (number % columns) * LEGEND_COLUMN
+        legend_y = top + plot_height + 40 + (number // columns) * 22
         body.append(
             f'<line x1="{legend_x}" y1="{legend_y}" x2="{legend_x + 28}" y2="{legend_y}" '
             f'stroke="{colour}" stroke-width="{stroke}"{dash_attr}/>'

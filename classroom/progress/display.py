@@ -48,8 +48,14 @@ def week_label(week) -> str:
     return date_format(week, "j M")
 
 
-def progress_charts(progress: Progress, prefix: str) -> dict:
-    """The four charts of a progress page, keyed by name."""
+def progress_charts(progress: Progress, prefix: str, widths: dict[str, int] | None = None) -> dict:
+    """The four charts of a progress page, keyed by name. ``widths``, by name, in the SVG's units:
+    narrower than the pages' for the PDF, which sets two charts side by side."""
+    widths = widths or {}
+
+    def sized(name):
+        return {"width": widths[name]} if name in widths else {}
+
     period = period_text(progress)
     skills = progress.skills
     accuracy_bars = [
@@ -104,6 +110,7 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
             bars=accuracy_bars,
             max_value=100,
             ticks=PERCENT_TICKS,
+            **sized("accuracy"),
         ),
         "time": charts.bar_chart(
             chart_id=f"{prefix}-time",
@@ -114,6 +121,7 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
             max_value=time_step * time_count,
             ticks=time_ticks,
             colour=charts.PALETTE[2],
+            **sized("time"),
         ),
         "trend": charts.line_chart(
             chart_id=f"{prefix}-trend",
@@ -127,6 +135,7 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
             series=series,
             max_value=100,
             ticks=PERCENT_TICKS,
+            **sized("trend"),
         ),
         "mistakes": charts.bar_chart(
             chart_id=f"{prefix}-mistakes",
@@ -137,5 +146,6 @@ def progress_charts(progress: Progress, prefix: str) -> dict:
             max_value=mistake_step * mistake_count,
             ticks=mistake_ticks,
             colour=charts.PALETTE[1],
+            **sized("mistakes"),
         ),
     }

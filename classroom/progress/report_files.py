@@ -1,5 +1,6 @@
 """The files of a progress report: a CSV (a row per student per skill) and a PDF (a class summary
-page, then a page per student, with matplotlib charts laid out by reportlab).
+page, then a page per student, laid out by reportlab). The charts are the pages' own
+(display.progress_charts, drawn by charts.py), their SVG converted to reportlab drawings.
 
 Both are pure functions of the figures: the same report compiled twice gives the same bytes
 (reportlab's invariant mode: no time stamp, no random document id), so a retried task rewrites
@@ -12,21 +13,19 @@ import csv
 import io
 from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from classroom.progress import mastery
+from classroom import pdf_fonts
+from classroom.progress import display, mastery
 from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
 from classroom.progress.selectors import (
     Progress,
     StudentReport,
     median_precision_text,
-    operation_label,
 )
 from classroom.progress.wording import wording
 
@@ -50,7 +49,6 @@ CSV_COLUMNS = (
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 FONT = "ReportSans"
-PERCENT_TICKS = (0, 25, 50, 75, 100)
 FONT_BOLD = "ReportSans-Bold"
 
 
@@ -171,137 +169,60 @@ def student_attempts_csv(attempts) -> Iterator[str]:
 
 
 @cache
-def _fonts() -> None:
-    """DejaVu Sans (shipped with matplotlib) covers the names of any class, accents and all."""
-    import matplotlib
+def _fonts():
+    """DejaVu Sans (classroom/fonts/) covers the names of any class, accents and all; the charts'
+    text is set in "sans-serif" (see _chart), which this font map draws with it too."""
     from reportlab import rl_config
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from svglib.fonts import FontMap
 
-    # Binary image streams: ASCII85 text (the default) is encoded in pure Python here, a second
-    # per report, for no benefit in a file that is downloaded, not mailed as text.
+    # Binary streams (the embedded fonts): ASCII85 text (the default) is encoded in pure Python,
+    # for no benefit in a file that is downloaded, not mailed as text.
     rl_config.useA85 = 0
 
-    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    pdfmetrics.registerFont(TTFont(FONT, str(folder / "DejaVuSans.ttf")))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(folder / "DejaVuSans-Bold.ttf")))
+    pdf_fonts.register(FONT, FONT_BOLD)
+    fonts = FontMap()
+    fonts.register_font("sans-serif", str(pdf_fonts.REGULAR), rlgFontName=FONT)
+    fonts.register_font("sans-serif", str(pdf_fonts.BOLD), weight="bold", rlgFontName=FONT_BOLD)
+    return fonts
 
 
-def _gap_for_none(value):
-    """No figure (no answers, or too few) is no mark on a chart, not a zero."""
-    return float("nan") if value is None else value
+# Two charts side by side fill the page's width: drawn narrower than on the pages (in the SVG's
+# units), at a scale that prints their 12-14 px labels at 6.6-7.7 points.
+BAR_CHART_WIDTH = 480
+LINE_CHART_WIDTH = 430
+CHART_SCALE = 0.55
+SVG = "{http://www.w3.org/2000/svg}"
 
 
-class _ChartPainter:
-    """Accuracy by skill (bars) beside accuracy week by week (lines), drawn for one page after
-    another on the same matplotlib figure: only the data changes between pages, so axes, ticks
-    and titles are built once per report (that halves the time of a report's 31 charts)."""
+def _chart(svg: str, styles) -> list:
+    """A chart of the pages (charts.py's SVG) in the PDF: its title as a heading, then the chart
+    as a reportlab drawing."""
+    from lxml import etree
+    from reportlab.platypus import Paragraph
+    from svglib.svglib import SvgRenderer
 
-    LINE_STYLES = (("#0072B2", "--", "s"), ("#D55E00", ":", "^"), ("#009E73", "-.", "D"))
-
-    def __init__(self):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        self.figure = Figure(figsize=(7.2, 2.7), dpi=100)
-        self.canvas = FigureCanvasAgg(self.figure)
-        # Fixed places rather than a layout engine, and ticks set by hand: matplotlib's
-        # automatic ones cost more than the rest of the chart.
-        self.bars = self.figure.add_axes((0.205, 0.17, 0.27, 0.72))
-        self.trend = self.figure.add_axes((0.55, 0.17, 0.435, 0.72))
-        labels = [f"{t}%" for t in PERCENT_TICKS]
-        self.bars.set_xlim(0, 100)
-        self.bars.set_xticks(PERCENT_TICKS, labels=labels, fontsize=7)
-        self.bars.set_title(_("Accuracy by skill"), fontsize=9)
-        self.trend.set_ylim(0, 100)
-        self.trend.set_yticks(PERCENT_TICKS, labels=labels, fontsize=7)
-        self.trend.set_title(_("Accuracy week by week"), fontsize=9)
-
-    def _clear(self) -> None:
-        for container in list(self.bars.containers):
-            container.remove()
-        for artist in [*self.bars.texts, *self.trend.lines]:
-            artist.remove()
-        legend = self.trend.get_legend()
-        if legend is not None:
-            legend.remove()
-
-    def draw(self, progress: Progress):
-        """The chart of a class's or a student's progress, as an RGB picture."""
-        from PIL import Image as PILImage
-
-        self._clear()
-        skills = [s for s in progress.skills if s.figures.attempts]
-        self.bars.barh(
-            range(len(skills)),
-            [_gap_for_none(s.figures.accuracy_percent) for s in skills],
-            color="#0072B2",
-        )
-        self.bars.set_yticks(range(len(skills)), labels=[s.label for s in skills], fontsize=7)
-        self.bars.set_ylim(max(len(skills), 1) - 0.5, -0.5)  # the first skill on top
-        if not skills:
-            self.bars.text(50, 0, _("No answers"), ha="center", va="center", fontsize=8)
-        weeks = progress.weeks
-        positions = list(range(len(weeks)))
-
-        def gaps(values):
-            return [_gap_for_none(v) for v in values]
-
-        self.trend.plot(
-            positions,
-            gaps(w.figures.accuracy_percent for w in weeks),
-            color="#1d2433",
-            linewidth=2.2,
-            marker="o",
-            markersize=3.5,
-            label=_("All operations"),
-        )
-        for number, operation in enumerate(progress.operations):
-            colour, dash, marker = self.LINE_STYLES[number % len(self.LINE_STYLES)]
-            self.trend.plot(
-                positions,
-                gaps(
-                    w.by_operation[operation].accuracy_percent
-                    if operation in w.by_operation
-                    else None
-                    for w in weeks
-                ),
-                color=colour,
-                linestyle=dash,
-                marker=marker,
-                markersize=3,
-                linewidth=1.4,
-                label=operation_label(operation),
-            )
-        step = max(1, -(-len(weeks) // 7))
-        self.trend.set_xlim(-0.5, len(weeks) - 0.5)
-        self.trend.set_xticks(
-            positions[::step],
-            labels=[date_format(w.week, "j M") for w in weeks][::step],
-            fontsize=7,
-        )
-        self.trend.legend(fontsize=6, loc="lower left")
-        # The pixels go straight to the PDF: no PNG to encode here and decode in reportlab.
-        self.canvas.draw()
-        pixels = PILImage.frombuffer(
-            "RGBA", self.canvas.get_width_height(), self.canvas.buffer_rgba()
-        )
-        return pixels.convert("RGB")
+    # The chart is our own markup: parsed as it is, no entities or external references resolved.
+    root = etree.fromstring(svg.encode(), etree.XMLParser(resolve_entities=False, no_network=True))
+    # On the pages the text takes the page's font; here the report's (see _fonts).
+    root.set("font-family", "sans-serif")
+    drawing = SvgRenderer("", font_map=_fonts()).render(root)
+    drawing.scale(CHART_SCALE, CHART_SCALE)
+    drawing.width *= CHART_SCALE
+    drawing.height *= CHART_SCALE
+    drawing.hAlign = "LEFT"
+    return [Paragraph(escape(root.findtext(f"{SVG}title")), styles["chart"]), drawing]
 
 
-def _picture(image, width: float, height: float):
-    """A flowable drawing a PIL image (platypus' own Image wants a file)."""
-    from reportlab.lib.utils import ImageReader
-    from reportlab.platypus import Flowable
-
-    class Picture(Flowable):
-        def wrap(self, available_width, available_height):
-            return width, height
-
-        def draw(self):
-            self.canv.drawImage(ImageReader(image), 0, 0, width, height)
-
-    return Picture()
+def _charts(progress: Progress, prefix: str, styles):
+    """Accuracy by skill beside accuracy week by week: the progress pages' first charts."""
+    charts = display.progress_charts(
+        progress, prefix, widths={"accuracy": BAR_CHART_WIDTH, "trend": LINE_CHART_WIDTH}
+    )
+    return _side_by_side(
+        _chart(charts["accuracy"], styles),
+        _chart(charts["trend"], styles),
+        widths=[BAR_CHART_WIDTH * CHART_SCALE + 6, LINE_CHART_WIDTH * CHART_SCALE + 6],
+    )
 
 
 def _styles():
@@ -314,6 +235,7 @@ def _styles():
             "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=8, spaceAfter=3
         ),
         "body": ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12),
+        "chart": ParagraphStyle("chart", fontName=FONT_BOLD, fontSize=9, leading=12, spaceAfter=2),
     }
 
 
@@ -462,10 +384,10 @@ def _fact_grids(progress: Progress, styles):
     ]
 
 
-def _side_by_side(left, right):
+def _side_by_side(left, right, widths=(260, 255)):
     from reportlab.platypus import Table
 
-    table = Table([[left, right]], colWidths=[260, 255], hAlign="LEFT")
+    table = Table([[left, right]], colWidths=list(widths), hAlign="LEFT")
     table.setStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)])
     return table
 
@@ -520,14 +442,6 @@ def report_pdf(
     )
     # The frame's inner size (SimpleDocTemplate pads its frame by 6 points on every side).
     width, height = A4[0] - 2 * margin - 12, A4[1] - 2 * margin - 12
-    chart_width = width
-    chart_height = chart_width * 2.7 / 7.2
-
-    painter = _ChartPainter()
-
-    def chart(progress):
-        return _picture(painter.draw(progress), chart_width, chart_height)
-
     story = []
     students_rows = [[_("Student"), _("Answers"), _("Accuracy"), _("Median"), _("Weakest skill")]]
     for entry in summary.students:
@@ -550,7 +464,7 @@ def report_pdf(
             Spacer(1, 6),
             _figures_row(summary, students=len(summary.students)),
             Spacer(1, 6),
-            chart(summary),
+            _charts(summary, "class", styles),
             Paragraph(_("By skill"), styles["heading"]),
             _skills_table(summary),
             *_facts_and_slips(summary, styles),
@@ -574,7 +488,7 @@ def report_pdf(
         ]
         if report.progress.total.attempts:
             content += [
-                chart(report.progress),
+                _charts(report.progress, f"student-{report.student.pk}", styles),
                 Paragraph(_("By skill"), styles["heading"]),
                 _skills_table(report.progress),
                 *_facts_and_slips(report.progress, styles),

@@ -3,10 +3,8 @@
 The URL carries a signed token naming the student and a fingerprint of their secret's hash, so a
 card stops working as soon as the student's secret is set again or the student is deleted."""
 
-import importlib.util
 import io
 from dataclasses import dataclass
-from pathlib import Path
 
 import segno
 from django.contrib.auth import get_user_model
@@ -18,12 +16,11 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from accounts.models import Role
 from accounts.pictures import picture_drawing
+from classroom import pdf_fonts
 from classroom.roster.student_secrets import Secret, secret_tag
 
 CARD_SALT = "classroom.roster.login-card-url"
@@ -84,19 +81,8 @@ def qr_box(index: int) -> tuple[float, float, float]:
 
 
 def _fonts() -> tuple[str, str]:
-    """DejaVu Sans (shipped with matplotlib) prints any child's name, accents and all scripts it
-    covers; Helvetica is the fallback."""
-    spec = importlib.util.find_spec("matplotlib")
-    if spec and spec.origin:
-        folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
-        if (folder / "DejaVuSans.ttf").exists():
-            if "CardSans" not in pdfmetrics.getRegisteredFontNames():
-                pdfmetrics.registerFont(TTFont("CardSans", str(folder / "DejaVuSans.ttf")))
-                pdfmetrics.registerFont(
-                    TTFont("CardSans-Bold", str(folder / "DejaVuSans-Bold.ttf"))
-                )
-            return "CardSans", "CardSans-Bold"
-    return "Helvetica", "Helvetica-Bold"
+    """DejaVu Sans (classroom/fonts/) prints any child's name, accents and all scripts it covers."""
+    return pdf_fonts.register("CardSans", "CardSans-Bold")
 
 
 def cards_pdf(*, classroom, cards: list[Card], sign_in_url: str) -> bytes:

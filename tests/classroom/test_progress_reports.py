@@ -7,9 +7,12 @@ import io
 import os
 import re
 import subprocess
+import sys
+from html import unescape
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
@@ -163,6 +166,39 @@ def test_the_report_is_written_in_the_teachers_language(classroom):
     compile_progress_report.delay(report.pk)
     report.refresh_from_db()
     assert "Informe de progreso: Class 4A" in pdf_text(report.pdf_file.path, 1)
+
+
+def test_the_pdfs_charts_are_the_pages_charts_drawn_as_text_and_lines(classroom, monkeypatch):
+    """One path for the charts: the PDF's come from charts.py (the pages' SVG, converted), so
+    every word of them is in the PDF's text layer, in the report's language; no second drawing
+    library is loaded."""
+    from classroom.progress import charts
+
+    drawn = []
+    for name in ("bar_chart", "line_chart"):
+        real = getattr(charts, name)
+
+        def spy(*args, real=real, **kwargs):
+            svg = real(*args, **kwargs)
+            drawn.append((kwargs["chart_id"], svg))
+            return svg
+
+        monkeypatch.setattr(charts, name, spy)
+    report = new_report(classroom, language="es")
+    assert compile_progress_report.delay(report.pk).get() == "done"
+    report.refresh_from_db()
+    ana = get_user_model().objects.get(display_name="Ana")
+    pdf_words = set(pdf_text(report.pdf_file.path, 3).split())  # Ana's page
+    shown = {chart_id: svg for chart_id, svg in drawn if chart_id.startswith(f"student-{ana.pk}-")}
+    assert set(shown) >= {f"student-{ana.pk}-accuracy", f"student-{ana.pk}-trend"}
+    for chart_id in (f"student-{ana.pk}-accuracy", f"student-{ana.pk}-trend"):
+        texts = [unescape(t) for t in re.findall(r"<(?:text|title)[^>]*>([^<]*)<", shown[chart_id])]
+        words = {word for text in texts for word in text.split()}
+        assert words <= pdf_words, (chart_id, words - pdf_words)
+    # In Spanish, and the chart's own words: its titles, legend, week labels and ticks.
+    for words in ("Precisión por destreza", "Todas las operaciones", "Multiplicación", "25%"):
+        assert set(words.split()) <= pdf_words, words
+    assert "matplotlib" not in sys.modules
 
 
 def test_running_the_task_twice_changes_nothing(classroom):

@@ -160,7 +160,7 @@ class Command(BaseCommand):
             period_end=today,
         )
         timings = []
-        for _ in range(2):  # the first pays for importing matplotlib and loading fonts
+        for _ in range(2):  # the first pays for imports and loading fonts
             ProgressReport.objects.filter(pk=report.pk).update(status=ProgressReport.Status.QUEUED)
             started = time.perf_counter()
             outcome = services.report_compile(report_id=report.pk)

@@ -214,6 +214,8 @@ def _unseen_cards(state, seat: int) -> list[int]:
 class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
+    bench_tables = (("standard", 3), ("no_jokers", 2))
+    arena_table = ("standard", 2)
     title = "Add Up"
     variants = VARIANTS
     move_types = ("play",)

@@ -344,6 +344,12 @@ class Game:
     # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
     # the table counts it (points, cards won, piles); "" for a game without one.
     score_key: str = ""
+    # The tables (variant, players) engine.bench times, typical classroom tables; empty: each
+    # variant at three players, or as near as it allows.
+    bench_tables: tuple[tuple[str, int], ...] = ()
+    # The table where engine.bench's bots play each other for their win rates; None: the first
+    # bench table of two players or more.
+    arena_table: tuple[str, int] | None = None
 
     # -- setup
     def new(

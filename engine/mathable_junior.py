@@ -247,6 +247,7 @@ def right_placement_attempt(seat, found, tile, elapsed, row, col):
 class MathableJunior(Game):
     slug = "mathable_junior"
     score_key = "scores"
+    arena_table = ("front", 2)
     title = "Mathable Junior"
     variants = variants(
         Variant(

@@ -415,6 +415,7 @@ STANDARD = Variant(
 class Sum(Game):
     slug = "sum"
     score_key = "pile_counts"
+    arena_table = ("standard", 2)
     title = "SUM"
     variants = variants(STANDARD)
     move_types = MOVE_TYPES

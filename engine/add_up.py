@@ -215,6 +215,7 @@ def _unseen_cards(state, seat: int) -> list[int]:
 class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
+    answer_form = "balanced"
     bench_tables = (("standard", 3), ("no_jokers", 2))
     arena_table = ("standard", 2)
     title = "Add Up"

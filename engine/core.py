@@ -364,6 +364,10 @@ class Game:
     # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
     # the table counts it (points, cards won, piles); "" for a game without one.
     score_key: str = ""
+    # How a child gives this game's answers, for the words a teacher reads of an attempt:
+    # "typed" (a number typed for the problem), "claimed" (cards said to make a target card),
+    # "balanced" (a card laid to even out two rows) or "placed" (a tile laid to complete two).
+    answer_form: str = "typed"
     # The tables (variant, players) engine.bench times, typical classroom tables; empty: each
     # variant at three players, or as near as it allows.
     bench_tables: tuple[tuple[str, int], ...] = ()

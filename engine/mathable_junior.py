@@ -248,6 +248,7 @@ def right_placement_attempt(seat, found, tile, elapsed, row, col):
 class MathableJunior(Game):
     slug = "mathable_junior"
     score_key = "scores"
+    answer_form = "placed"
     arena_table = ("front", 2)
     title = "Mathable Junior"
     variants = variants(

@@ -414,6 +414,7 @@ STANDARD = Variant(
 class Sum(Game):
     slug = "sum"
     score_key = "pile_counts"
+    answer_form = "claimed"
     arena_table = ("standard", 2)
     title = "SUM"
     variants = variants(STANDARD)

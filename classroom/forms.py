@@ -68,7 +68,7 @@ def variant_choices():
 def parse_variant(value: str):
     """``"mia:express"`` -> ("mia", "express"), or None when no such game or variant exists."""
     game, _sep, variant = (value or "").partition(":")
-    if game not in engine.GAME_MODULES:
+    if not engine.is_game(game):
         return None
     if variant not in engine.get_game(game).variants:
         return None

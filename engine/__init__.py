@@ -25,32 +25,62 @@ from engine.core import (
     Variant,
 )
 
-# slug -> module; modules are imported on first use so that importing one game stays cheap.
-GAME_MODULES = {
-    "mia": "engine.mia",
-    "sum": "engine.sum",
-    "add_up": "engine.add_up",
-    "mathable_junior": "engine.mathable_junior",
-    "add_or_multiply": "engine.add_or_multiply",
-}
+# The product's games, in the order pages list them: the one list of them. A game's slug is its
+# module's last name (engine.add_up plays "add_up"); tests register games of their own.
+GAMES = (
+    "engine.mia",
+    "engine.sum",
+    "engine.add_up",
+    "engine.mathable_junior",
+    "engine.add_or_multiply",
+)
 
+# slug -> module; modules are imported on first use so that importing one game stays cheap.
+_modules: dict[str, str] = {}
 _loaded: dict[str, Game] = {}
+
+
+def register_game(module: str) -> str:
+    """Makes the game of ``module`` (whose ``GAME`` is a Game with the module's last name as its
+    slug) known to ``get_game`` and listed by ``list_games`` after the games registered before it.
+    Returns the slug. Registering the same module again changes nothing."""
+    slug = module.rpartition(".")[2]
+    if _modules.get(slug, module) != module:
+        raise SetupError("duplicate_game", f"{slug!r} is already {_modules[slug]}")
+    _modules[slug] = module
+    return slug
+
+
+def unregister_game(slug: str) -> None:
+    """Forgets a game registered with ``register_game`` (a test's game, once the test is over)."""
+    _modules.pop(slug, None)
+    _loaded.pop(slug, None)
 
 
 def get_game(slug: str) -> Game:
     game = _loaded.get(slug)
     if game is None:
-        module_name = GAME_MODULES.get(slug)
-        if module_name is None:
+        module = _modules.get(slug)
+        if module is None:
             raise SetupError("unknown_game", f"no game {slug!r}")
-        game = importlib.import_module(module_name).GAME
+        game = importlib.import_module(module).GAME
+        if game.slug != slug:
+            raise SetupError("bad_game", f"{module}.GAME plays {game.slug!r}, not {slug!r}")
         _loaded[slug] = game
     return game
 
 
-def list_games() -> list[Game]:
-    return [get_game(slug) for slug in GAME_MODULES]
+def is_game(slug: str) -> bool:
+    return slug in _modules
 
+
+def list_games() -> list[Game]:
+    return [get_game(slug) for slug in list(_modules)]
+
+
+for _module in GAMES:
+    register_game(_module)
+del _module
 
 __all__ = [
     "EngineError",
@@ -64,5 +94,8 @@ __all__ = [
     "Variant",
     "bots",
     "get_game",
+    "is_game",
     "list_games",
+    "register_game",
+    "unregister_game",
 ]

@@ -35,6 +35,7 @@ from engine.core import (
     Variant,
     attempt_event,
     outcome_from_scores,
+    plays,
     require,
     require_int,
     variants,
@@ -122,7 +123,6 @@ class AddOrMultiply(Game):
             },
         )
     )
-    move_types = ("choose", "score")
 
     # -- setup
     def _setup(self, state, rng, now_ms):
@@ -160,13 +160,8 @@ class AddOrMultiply(Game):
         # (0..36), right and wrong, and never depends on the right answer.
         return [dict(move) for move in SCORE_MOVES]
 
-    def _apply(self, state, rng, seat, move, now_ms, events):
-        if move["type"] == "choose":
-            self._choose(state, seat, move, now_ms, events)
-        else:
-            self._score(state, seat, move, now_ms, events)
-
-    def _choose(self, state, seat, move, now_ms, events):
+    @plays("choose")
+    def _choose(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(data["phase"] == CHOOSE, WRONG_PHASE, "the choices are made; type your score")
         give = move.get("give")
@@ -261,7 +256,8 @@ class AddOrMultiply(Game):
         else:
             self._finish_round(state, now_ms, events)
 
-    def _score(self, state, seat, move, now_ms, events):
+    @plays("score")
+    def _score(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(state.options[STUDENTS_SCORE], STUDENTS_SCORE_OFF, "scores are not typed here")
         require(data["phase"] == SCORE, WRONG_PHASE, "choose your cards first")

@@ -31,6 +31,7 @@ from engine.core import (
     attempt_event,
     first_player_option,
     outcome_from_scores,
+    plays,
     require,
     variants,
 )
@@ -214,9 +215,11 @@ def _unseen_cards(state, seat: int) -> list[int]:
 class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
+    answer_form = "balanced"
+    bench_tables = (("standard", 3), ("no_jokers", 2))
+    arena_table = ("standard", 2)
     title = "Add Up"
     variants = VARIANTS
-    move_types = ("play",)
 
     # -- setup
     def _setup(self, state, rng, now_ms):
@@ -293,7 +296,8 @@ class AddUp(Game):
         )
         return card, row, value
 
-    def _apply(self, state, rng, seat, move, now_ms, events):
+    @plays("play")
+    def _play(self, state, rng, seat, move, now_ms, events):
         data = state.data
         card, row, value = self._parse_play(data, seat, move)
         hand = data["hands"][seat]

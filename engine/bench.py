@@ -1,8 +1,9 @@
 """Engine benchmark: ``python -m engine.bench [--games N] [--bot-games N] [--only SLUG]``.
 
-Prints, per game: the median microseconds of one ``apply`` plus the acting seat's ``view`` over
-random play, random games per second, Mathable's ``legal_moves`` time mid-game, the solo puzzle
-generation time, and bot win rates (strong against random). Figures, not assertions: this machine
+Prints, per registered game at the tables it declares (``Game.bench_tables``): the median
+microseconds of one ``apply`` plus the acting seat's ``view`` over random play, random games per
+second, figures of a game's own hot spot (Mathable's ``legal_moves`` mid-game, the solo puzzle
+generation time), and bot win rates (strong against random). Figures, not assertions: this machine
 is noisy, so compare medians measured in one run.
 """
 
@@ -16,21 +17,24 @@ import time
 import engine
 from engine.simulate import arena, play, random_legal
 
-# The variant and player count each figure is taken at (a typical classroom table).
-TABLES = {
-    "mia": [("express", 3), ("party", 4), ("canada47", 3), ("solo5", 1)],
-    "sum": [("standard", 3)],
-    "add_up": [("standard", 3), ("no_jokers", 2)],
-    "mathable_junior": [("front", 3), ("back", 3)],
-    "add_or_multiply": [("standard", 3)],
-}
-ARENA_TABLES = {
-    "mia": ("canada47", 2),
-    "sum": ("standard", 2),
-    "add_up": ("standard", 2),
-    "mathable_junior": ("front", 2),
-    "add_or_multiply": ("standard", 3),
-}
+
+def bench_tables(game) -> list[tuple[str, int]]:
+    """The tables a game is timed at: its declared ``bench_tables``, else each variant at three
+    players or as near as the variant allows."""
+    if game.bench_tables:
+        return list(game.bench_tables)
+    return [
+        (name, min(max(3, spec.min_players), spec.max_players))
+        for name, spec in game.variants.items()
+    ]
+
+
+def arena_table(game) -> tuple[str, int] | None:
+    """Where the game's bots play each other: its declared ``arena_table``, else its first bench
+    table of two players or more (None: a game only played alone has no arena)."""
+    if game.arena_table is not None:
+        return game.arena_table
+    return next(((v, players) for v, players in bench_tables(game) if players >= 2), None)
 
 
 def apply_view_micros(game, variant, players, games):
@@ -82,19 +86,43 @@ def solo_generation_ms(size, count):
     return samples
 
 
+def mathable_figures(games):
+    for variant in ("front", "back"):
+        ms = mathable_legal_moves_ms(variant, games)
+        print(
+            f"  legal_moves mid-game ({variant}): median {statistics.median(ms):.3f} ms,"
+            f" max {max(ms):.3f} ms"
+        )
+
+
+def solo_figures(games):
+    for size in (5, 4, 3):
+        ms = solo_generation_ms(size, max(5, games // 2))
+        print(
+            f"  solo{size} puzzle generation: median {statistics.median(ms):.0f} ms,"
+            f" max {max(ms):.0f} ms"
+        )
+
+
+# Figures of one game's known hot spot, beside the figures every game gets; a game needs none.
+EXTRA_FIGURES = {"mathable_junior": mathable_figures, "mia": solo_figures}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="random games per table")
     parser.add_argument("--bot-games", type=int, default=200, help="games per bot arena")
-    parser.add_argument("--only", choices=sorted(TABLES), help="one game only")
+    slugs = [game.slug for game in engine.list_games()]
+    parser.add_argument("--only", choices=slugs, help="one game only")
     args = parser.parse_args(argv)
 
-    slugs = [args.only] if args.only else list(TABLES)
+    if args.only:
+        slugs = [args.only]
     print("engine benchmark (medians; this machine is noisy, compare within one run)")
     for slug in slugs:
         game = engine.get_game(slug)
         print(f"\n{slug}")
-        for variant, players in TABLES[slug]:
+        for variant, players in bench_tables(game):
             samples = apply_view_micros(game, variant, players, args.games)
             rate = games_per_second(game, variant, players, args.games)
             median = statistics.median(samples)
@@ -103,22 +131,11 @@ def main(argv=None):
                 f"  p95 {sorted(samples)[int(len(samples) * 0.95)]:7.1f} us"
                 f"  ({len(samples)} moves)  random games/s {rate:7.1f}"
             )
-        if slug == "mathable_junior":
-            for variant in ("front", "back"):
-                ms = mathable_legal_moves_ms(variant, args.games)
-                print(
-                    f"  legal_moves mid-game ({variant}): median {statistics.median(ms):.3f} ms,"
-                    f" max {max(ms):.3f} ms"
-                )
-        if slug == "mia":
-            for size in (5, 4, 3):
-                ms = solo_generation_ms(size, max(5, args.games // 2))
-                print(
-                    f"  solo{size} puzzle generation: median {statistics.median(ms):.0f} ms,"
-                    f" max {max(ms):.0f} ms"
-                )
-        if args.bot_games:
-            variant, players = ARENA_TABLES[slug]
+        if slug in EXTRA_FIGURES:
+            EXTRA_FIGURES[slug](args.games)
+        arena_at = arena_table(game)
+        if args.bot_games and arena_at is not None:
+            variant, players = arena_at
             others = players - 1
             # arena() sums the wins of every seat of a level; per seat is the fair comparison.
             random_rates = arena(game, variant, ["strong"] + ["random"] * others, args.bot_games)

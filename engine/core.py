@@ -9,7 +9,7 @@ input: they work on a clone and return a new state whose version is one higher.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -329,14 +329,34 @@ def require_int(
     return value
 
 
+MoveHandler = Callable[..., None]
+
+
+def plays(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
+    """Declares the Game method that plays the moves of ``move_type``, as
+    ``method(self, state, rng, seat, move, now_ms, events)``: the game's ``moves`` table."""
+
+    def declare(method: MoveHandler) -> MoveHandler:
+        method.move_type = move_type  # type: ignore[attr-defined]
+        return method
+
+    return declare
+
+
 class Game:
-    """Subclasses set ``slug``, ``title``, ``variants`` and implement the ``_``-prefixed hooks plus
-    ``active``, ``legal_moves``, ``outcome``, ``hint`` and ``bot_move``. The public methods here
-    hold the parts of the contract that are the same for every game."""
+    """Subclasses set ``slug``, ``title``, ``variants``, declare their moves with ``@plays`` and
+    implement the other ``_``-prefixed hooks plus ``active``, ``legal_moves``, ``outcome``,
+    ``hint`` and ``bot_move``. The public methods here hold the parts of the contract that are the
+    same for every game."""
 
     slug: str = ""
     title: str = ""
     variants: dict[str, Variant] = {}
+    # Move type -> the method that plays it, gathered from the methods marked ``@plays``; ``apply``
+    # refuses any other type (UNKNOWN_MOVE) before it looks at the state.
+    moves: Mapping[str, MoveHandler] = {}
+    # The types ``apply`` accepts: the table's, unless a game that plays its moves elsewhere
+    # lists them itself (¡Mía! hands each move to the rules of the variant's own module).
     move_types: tuple[str, ...] = ()
     # Every seat may act at once, all the time (¡Mía!'s race for the card), instead of in turns:
     # a child who has not answered is then waiting since their own last move, not the table's.
@@ -344,6 +364,28 @@ class Game:
     # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
     # the table counts it (points, cards won, piles); "" for a game without one.
     score_key: str = ""
+    # How a child gives this game's answers, for the words a teacher reads of an attempt:
+    # "typed" (a number typed for the problem), "claimed" (cards said to make a target card),
+    # "balanced" (a card laid to even out two rows) or "placed" (a tile laid to complete two).
+    answer_form: str = "typed"
+    # The tables (variant, players) engine.bench times, typical classroom tables; empty: each
+    # variant at three players, or as near as it allows.
+    bench_tables: tuple[tuple[str, int], ...] = ()
+    # The table where engine.bench's bots play each other for their win rates; None: the first
+    # bench table of two players or more.
+    arena_table: tuple[str, int] | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        declared = {
+            method.move_type: method
+            for method in vars(cls).values()
+            if isinstance(getattr(method, "move_type", None), str)
+        }
+        if declared:
+            cls.moves = {**cls.moves, **declared}
+        if "move_types" not in vars(cls):
+            cls.move_types = tuple(cls.moves)
 
     # -- setup
     def new(
@@ -408,7 +450,7 @@ class Game:
     def _apply(
         self, state: State, rng: Rng, seat: int, move: Move, now_ms: int, events: list[Event]
     ):
-        raise NotImplementedError
+        self.moves[move["type"]](self, state, rng, seat, move, now_ms, events)
 
     def deadline(self, state: State) -> int | None:
         """The earliest time (ms) at which ``tick`` would change the state; None: no timer runs."""

@@ -29,6 +29,7 @@ from engine.core import (
     attempt_event,
     first_player_option,
     outcome_from_scores,
+    plays,
     require,
     require_int,
     variants,
@@ -247,6 +248,8 @@ def right_placement_attempt(seat, found, tile, elapsed, row, col):
 class MathableJunior(Game):
     slug = "mathable_junior"
     score_key = "scores"
+    answer_form = "placed"
+    arena_table = ("front", 2)
     title = "Mathable Junior"
     variants = variants(
         Variant(
@@ -272,7 +275,6 @@ class MathableJunior(Game):
             },
         ),
     )
-    move_types = ("place", "exchange", "draw", "end_turn")
 
     # -- setup -------------------------------------------------------------------------------------
 
@@ -356,19 +358,13 @@ class MathableJunior(Game):
     # -- moves -------------------------------------------------------------------------------------
 
     def _apply(self, state, rng, seat, move, now_ms, events):
-        kind = move["type"]
+        # The moves table is the front side's; the back side has one move of its own.
         if state.variant == "back":
-            if kind != "place":
+            if move["type"] != "place":
                 raise IllegalMove(UNKNOWN_MOVE, "on the back side the only move is 'place'")
             self._back_place(state, rng, seat, move, now_ms, events)
-        elif kind == "place":
-            self._front_place(state, rng, seat, move, now_ms, events)
-        elif kind == "exchange":
-            self._front_exchange(state, rng, seat, move, now_ms, events)
-        elif kind == "draw":
-            self._front_draw(state, rng, seat, now_ms, events)
-        else:  # end_turn
-            self._end_front_turn(state, rng, seat, "end_turn", now_ms, events)
+        else:
+            super()._apply(state, rng, seat, move, now_ms, events)
 
     @staticmethod
     def _parse_place(data, seat, move) -> tuple[int, int, int, int]:
@@ -380,6 +376,7 @@ class MathableJunior(Game):
 
     # front side
 
+    @plays("place")
     def _front_place(self, state, rng, seat, move, now_ms, events):
         data = state.data
         tile, row, col, square = self._parse_place(data, seat, move)
@@ -488,6 +485,7 @@ class MathableJunior(Game):
         if data["wrong"] >= WRONG_DROPS_PER_TURN:
             self._end_front_turn(state, rng, seat, "wrong_limit", now_ms, events)
 
+    @plays("exchange")
     def _front_exchange(self, state, rng, seat, move, now_ms, events):
         """RULINGS 4: "Instead of placing you may exchange any tiles with the pot (that is your
         turn)". The new tiles are drawn before the old ones go back, as at the table."""
@@ -519,7 +517,8 @@ class MathableJunior(Game):
         events.append({"type": "tiles_exchanged", "seat": seat, "count": len(tiles)})
         self._end_front_turn(state, rng, seat, "exchange", now_ms, events)
 
-    def _front_draw(self, state, rng, seat, now_ms, events):
+    @plays("draw")
+    def _front_draw(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(data["draws"] > 0, NO_EXTRA_DRAW, "an extra draw follows a '+' or '-' square")
         require(bool(data["pot"]), POT_EMPTY, "the pot is empty")
@@ -534,6 +533,10 @@ class MathableJunior(Game):
     def _front_pot_and_rack_empty(data) -> bool:
         # RULINGS 4: "Game ends when the pot is empty and a rack is empty".
         return not data["pot"] and any(not rack for rack in data["racks"])
+
+    @plays("end_turn")
+    def _front_end_turn(self, state, rng, seat, move, now_ms, events):
+        self._end_front_turn(state, rng, seat, "end_turn", now_ms, events)
 
     def _end_front_turn(self, state, rng, seat, reason, now_ms, events):
         data = state.data

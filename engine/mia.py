@@ -17,6 +17,9 @@ def _rules(state):
 class Mia(Game):
     slug = "mia"
     score_key = "scores"
+    answer_form = "claimed"
+    bench_tables = (("express", 3), ("party", 4), ("canada47", 3), ("solo5", 1))
+    arena_table = ("canada47", 2)
     real_time = True
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}

@@ -134,8 +134,6 @@ VARIANTS: dict[str, Variant] = variants(
     ),
 )
 
-MOVE_TYPES: tuple[str, ...] = ("claim", "pass", "extra_time")
-
 
 # --- setup ---------------------------------------------------------------------------------------
 
@@ -227,7 +225,8 @@ def legal_moves(state: State, seat: int) -> list[dict]:
 
 def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     kind = move["type"]
-    if kind not in MOVE_TYPES:
+    play = MOVES.get(kind)
+    if play is None:
         # engine.mia shares one move list with the solo square; its moves are not ours.
         raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
     if "round" in move:
@@ -238,12 +237,7 @@ def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[di
             STALE_ROUND,
             "that operation card is no longer the one on top",
         )
-    if kind == "claim":
-        _claim(state, rng, seat, move, now_ms, events)
-    elif kind == "pass":
-        _pass(state, rng, seat, now_ms, events)
-    else:
-        _extra_time(state, rng, seat, move, now_ms, events)
+    play(state, rng, seat, move, now_ms, events)
 
 
 def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
@@ -372,7 +366,7 @@ def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
     return values[0], values[1]
 
 
-def _pass(state: State, rng, seat: int, now_ms: int, events: list[dict]) -> None:
+def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     # RULINGS 1: "Nobody can solve: each player may pass".
     data["passed"][seat] = True
@@ -400,6 +394,11 @@ def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: l
     data["flip_at"] = max(data["flip_at"], until)
     events.append({"type": "extra_time", "seat": seat, "card": number_face(card), "until": until})
     _draw(state, rng, seat, 1, events)
+
+
+# The moves of the table game, by type; engine.mia accepts these and the solo square's.
+MOVES = {"claim": _claim, "pass": _pass, "extra_time": _extra_time}
+MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
 
 
 # --- timers --------------------------------------------------------------------------------------

@@ -40,7 +40,6 @@ VARIANTS: dict[str, Variant] = core.variants(
     Variant("solo3", "¡Mía! solo square 3×3 (children)", 1, 1, {}),
 )
 SIZES = {"solo5": 5, "solo4": 4, "solo3": 3}
-MOVE_TYPES: tuple[str, ...] = ("solve", "swap")
 
 HAND_SIZE = 5  # RULINGS 1 Solo: "hand of 5"
 DRAW_AFTER_SOLVE = 2  # RULINGS 1 Solo: "remove the card and the two number cards, draw 2"
@@ -243,12 +242,10 @@ def _draw(data: dict, count: int) -> int:
 
 def apply(state, rng, seat: int, move: dict, now_ms: int, events: list) -> None:
     kind = move["type"]
-    if kind == "solve":
-        _apply_solve(state.data, seat, move, now_ms, events)
-    elif kind == "swap":
-        _apply_swap(state.data, seat, move, events)
-    else:
+    play = MOVES.get(kind)
+    if play is None:
         raise IllegalMove(core.UNKNOWN_MOVE, f"the solo square has no move {kind!r}")
+    play(state.data, seat, move, now_ms, events)
     state.data["since_ms"] = now_ms  # the next decision starts now
     _settle(state.data, events)
 
@@ -338,7 +335,7 @@ def _apply_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -
             events.append({"type": "cards_opened", "cells": newly})
 
 
-def _apply_swap(data: dict, seat: int, move: dict, events: list) -> None:
+def _apply_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
     first, second = _two_hand_cards(move, data["hand"])
     # RULINGS 1 Solo: "swap 2 cards of your choice for 2 from the deck"; the deck must hold 2.
     require(len(data["deck"]) >= SWAP_SIZE, DECK_SHORT, "the deck has fewer than 2 cards left")
@@ -359,6 +356,11 @@ def _apply_swap(data: dict, seat: int, move: dict, events: list) -> None:
             "deck_count": len(data["deck"]),
         }
     )
+
+
+# The solo square's moves, by type.
+MOVES = {"solve": _apply_solve, "swap": _apply_swap}
+MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
 
 
 def _right_solve_exists(data: dict) -> bool:

@@ -24,6 +24,7 @@ from engine.core import (
     attempt_event,
     first_player_option,
     outcome_from_scores,
+    plays,
     require,
     variants,
 )
@@ -100,8 +101,6 @@ NEEDS_ANOTHER_CARD = "needs_another_card"
 BAD_TARGET = "bad_target"
 ROTATION_PENDING = "rotation_pending"
 NO_ROTATION = "no_rotation"
-
-MOVE_TYPES = ("draw", "equation", "wild", "rotate", "end_turn")
 
 
 # --- expressions ---------------------------------------------------------------------------------
@@ -415,9 +414,10 @@ STANDARD = Variant(
 class Sum(Game):
     slug = "sum"
     score_key = "pile_counts"
+    answer_form = "claimed"
+    arena_table = ("standard", 2)
     title = "SUM"
     variants = variants(STANDARD)
-    move_types = MOVE_TYPES
 
     # -- setup
 
@@ -513,27 +513,18 @@ class Sum(Game):
     # -- moves
 
     def _apply(self, state, rng, seat, move, now_ms, events):
-        kind = move["type"]
         data = state.data
-        if kind == "rotate":
-            self._rotate(state, seat, move, now_ms, events)
-        else:
+        if move["type"] != "rotate":
             require(data["rotation"] is None, ROTATION_PENDING, "every player must first choose")
-            if kind == "draw":
-                self._draw(state, seat, move, now_ms, events)
-            elif kind == "equation":
-                self._equation(state, rng, seat, move, now_ms, events)
-            elif kind == "wild":
-                self._wild(state, rng, seat, move, now_ms, events)
-            else:
-                self._end_turn(state, seat, now_ms, events)
+        super()._apply(state, rng, seat, move, now_ms, events)
         if data["winners"] is None and not data["hands"][seat]:
             # RULINGS 2: "the first player to empty their hand wins at once".
             self._finish(state, "hand_empty", [seat], events)
         if not data["numbers"]:
             data["ran_out"] = True
 
-    def _draw(self, state, seat, move, now_ms, events):
+    @plays("draw")
+    def _draw(self, state, rng, seat, move, now_ms, events):
         data = state.data
         source = move.get("from")
         require(source in SOURCES, MALFORMED, "'from' must be 'numbers' or 'operations'")
@@ -557,6 +548,7 @@ class Sum(Game):
             }
         )
 
+    @plays("equation")
     def _equation(self, state, rng, seat, move, now_ms, events):
         data = state.data
         cards = move.get("cards")
@@ -647,6 +639,7 @@ class Sum(Game):
         self._reveal_centre(data, events)
         self._pass_turn(state, seat, now_ms, "right_equation", events)
 
+    @plays("wild")
     def _wild(self, state, rng, seat, move, now_ms, events):
         data = state.data
         card = move.get("card")
@@ -707,7 +700,8 @@ class Sum(Game):
             data["rotation"] = [None] * state.players
             events.append({"type": "rotation_started", "seat": seat})
 
-    def _rotate(self, state, seat, move, now_ms, events):
+    @plays("rotate")
+    def _rotate(self, state, rng, seat, move, now_ms, events):
         data = state.data
         rotation = data["rotation"]
         require(rotation is not None, NO_ROTATION, "no Rotation card is being played")
@@ -732,7 +726,8 @@ class Sum(Game):
         data["since"] = now_ms
         events.append({"type": "rotation_done", "hand_counts": [len(h) for h in hands]})
 
-    def _end_turn(self, state, seat, now_ms, events):
+    @plays("end_turn")
+    def _end_turn(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(self._may_end_turn(data), MUST_DRAW, "draw 2 cards before ending your turn")
         if data["ran_out"]:

@@ -113,3 +113,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "services" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture
+def count_to_ten():
+    """A sixth game (tests/engine/count_to_ten.py), registered as docs/adding-a-game.md says and
+    for this test alone: the product's pages list it only while the test runs."""
+    import engine
+
+    slug = engine.register_game("tests.engine.count_to_ten")
+    try:
+        yield engine.get_game(slug)
+    finally:
+        engine.unregister_game(slug)

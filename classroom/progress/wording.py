@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+import engine
+
 SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
 # The Attempt fields ``wording`` reads: a query that words answers loads these (``.only``).
 WORDED_FIELDS = ("game", "operands", "operator", "answer", "expected", "target", "detail")
@@ -102,16 +104,18 @@ def _typed(attempt) -> Wording:
     )
 
 
-_BY_GAME = {
-    "mia": _claimed,
-    "sum": _claimed,
-    "add_up": _balanced,
-    "mathable_junior": _placed,
-    "add_or_multiply": _typed,
+# engine.core.Game.answer_form -> its words.
+_BY_FORM = {
+    "claimed": _claimed,
+    "balanced": _balanced,
+    "placed": _placed,
+    "typed": _typed,
 }
 
 
 def wording(attempt) -> Wording:
-    """How a teacher reads this attempt. An attempt of a game not named here reads as an
-    answer typed for its problem."""
-    return _BY_GAME.get(attempt.game, _typed)(attempt)
+    """How a teacher reads this attempt, as its game says its answers are given. An attempt of a
+    game no longer played, or of a form not worded here, reads as an answer typed for its
+    problem."""
+    form = engine.get_game(attempt.game).answer_form if engine.is_game(attempt.game) else "typed"
+    return _BY_FORM.get(form, _typed)(attempt)

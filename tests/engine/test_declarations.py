@@ -6,7 +6,7 @@ import pytest
 
 import engine
 
-GAMES = ("mia", "sum", "add_up", "mathable_junior", "add_or_multiply")
+GAMES = tuple(game.slug for game in engine.list_games())
 
 
 @pytest.mark.parametrize("slug", GAMES)

@@ -221,8 +221,8 @@ def pdf_words(path):
 
 def words_too_close(words, gap=0.5):
     """Pairs of words on one line (their heights overlap by more than half) less than `gap`
-    points apart or overlapping: text running into its neighbour. A word space is 1.7 points
-    at the report's smallest text."""
+    points apart or overlapping: text running into its neighbour. The narrowest space between
+    two words of the report is a fact grid's thin space before a tick, 1 point."""
     close = []
     for i, (text, x0, y0, x1, y1) in enumerate(words):
         for other, u0, v0, u1, v1 in words[i + 1 :]:
@@ -250,14 +250,17 @@ def words_run_together(words):
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_no_text_of_the_pdfs_tables_runs_into_its_neighbour(classroom, language):
     """What a teacher sees: on every page no two words of a line overlap or touch (a header
-    too wide for its column, "too few answers" over the next column's numbers), and every word of
-    every table's headers is a word of its own."""
+    too wide for its column, "too few answers" over the next column's numbers, a fact grid's
+    "100% ✓" over the next cell's), and every word of every table's headers is a word of its
+    own."""
     from collections import Counter
 
     from django.utils import translation
 
     ana = get_user_model().objects.get(display_name="Ana")
-    make_attempts(ana, [(45, "+", 38, 83, 4000, DAY2), (9, "-", 7, 2, 3000, DAY2)])
+    # More skills, and two fluent facts side by side in the grid: "100% ✓" twice.
+    fluent = [(2, "+", 2, 4, 1000, DAY2), (2, "+", 3, 5, 1000, DAY2)] * 5
+    make_attempts(ana, [(45, "+", 38, 83, 4000, DAY2), (9, "-", 7, 2, 3000, DAY2), *fluent])
     report = new_report(classroom, language=language)
     assert compile_progress_report.delay(report.pk).get() == "done"
     report.refresh_from_db()

@@ -239,24 +239,65 @@ def _styles():
     }
 
 
-def _table(rows, widths, header=True):
-    from reportlab.lib import colors
-    from reportlab.platypus import Table, TableStyle
+# Table text: 8 points, headers in bold at 7.5; a header, or a cell too wide for its column,
+# is a Paragraph that wraps within it instead of running into the next column.
+CELL_SIZE = 8
+HEAD_SIZE = 7.5
+CELL_PADDING = 4  # left and right of every cell: 8 points between two columns' texts
 
-    table = Table(rows, colWidths=widths, hAlign="LEFT", repeatRows=1 if header else 0)
+
+def _cell_styles():
+    from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+
+    return {
+        (head, align): ParagraphStyle(
+            f"cell-{head}-{align}",
+            fontName=FONT_BOLD if head else FONT,
+            fontSize=HEAD_SIZE if head else CELL_SIZE,
+            leading=9 if head else 9.6,
+            alignment=TA_LEFT if align == "LEFT" else TA_RIGHT,
+        )
+        for head in (True, False)
+        for align in ("LEFT", "RIGHT")
+    }
+
+
+def _table(rows, widths, header=True, text_columns=(0,)):
+    """A table of the report: the `text_columns` left-aligned, the others (numbers) right-aligned.
+    The header's cells are Paragraphs, and so is any other text wider than its column, so that
+    every text wraps within its column, in any language."""
+    from reportlab.lib import colors
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    styles = _cell_styles()
+    aligns = ["LEFT" if i in text_columns else "RIGHT" for i in range(len(widths))]
+    cells = []
+    for y, row in enumerate(rows):
+        head = header and y == 0
+        cells.append(
+            [
+                Paragraph(escape(value), styles[(head, align)])
+                if isinstance(value, str)
+                and (head or stringWidth(value, FONT, CELL_SIZE) > width - 2 * CELL_PADDING)
+                else value
+                for value, width, align in zip(row, widths, aligns, strict=True)
+            ]
+        )
+    table = Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1 if header else 0)
     style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#c9d1dc")),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        *(("ALIGN", (x, 0), (x, -1), align) for x, align in enumerate(aligns)),
     ]
     if header:
-        style += [
-            ("FONT", (0, 0), (-1, 0), FONT_BOLD, 8),
-            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eef3fb")),
-        ]
+        style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eef3fb")))
     table.setStyle(TableStyle(style))
     return table
 
@@ -270,10 +311,12 @@ def _figures_row(progress: Progress, students: int | None = None):
         total.accuracy_text,
         total.median_text,
     ]
+    widths = [75, 75, 100, 110]  # the accuracy wide enough for "too few answers" on one line
     if students is not None:
         header.insert(0, _("Students"))
         values.insert(0, str(students))
-    return _table([header, values], [75] * (len(header) - 1) + [120])
+        widths.insert(0, 75)
+    return _table([header, values], widths, text_columns=())
 
 
 def _skills_table(progress: Progress):
@@ -303,10 +346,12 @@ def _skills_table(progress: Progress):
                 }
             )
         rows.append(row)
-    # Wide enough for "too few answers" in the accuracy column.
+    # Within the page's 498 points: the longest header word ("Respuestas") and a level
+    # ("Practicando (3/10, 1 con soltura)") on one line; "too few answers" on one line without
+    # the levels, on two beside them.
     if levels:
-        return _table(rows, [125, 45, 40, 80, 80, 145])
-    return _table(rows, [160, 60, 55, 85, 110])
+        return _table(rows, [110, 57, 50, 74, 58, 149], text_columns=(0, 5))
+    return _table(rows, [154, 60, 55, 100, 110])
 
 
 # The pages' shades (static/css/site.css, .fact-cell): background and ink per shade.
@@ -322,14 +367,16 @@ GRID_SHADES = {
 
 def _fact_grid(grid):
     """A fact grid as on the pages: the share right in each cell, shaded in one blue, a tick
-    for a fluent fact, "right/answers" unshaded when too few."""
+    for a fluent fact, "right/answers" unshaded when too few. Two grids side by side fill the
+    page's width; the widest cell, "100%" and a tick, fits its column with room to spare at
+    5 points (the tick after a thin space)."""
     from reportlab.lib import colors
     from reportlab.platypus import Table, TableStyle
 
     numbers = list(grid.table.numbers)
     rows = [[grid.table.sign, *numbers]]
     style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 5.5),
+        ("FONT", (0, 0), (-1, -1), FONT, 5),
         ("FONT", (0, 0), (-1, 0), FONT_BOLD, 6),
         ("FONT", (0, 0), (0, -1), FONT_BOLD, 6),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
@@ -343,14 +390,15 @@ def _fact_grid(grid):
     ]
     for y, row in enumerate(grid.rows, start=1):
         rows.append(
-            [row[0].first] + [cell.short + (" ✓" if cell.fluent_mostly else "") for cell in row]
+            [row[0].first]
+            + [cell.short + ("\u2009✓" if cell.fluent_mostly else "") for cell in row]
         )
         for x, cell in enumerate(row, start=1):
             background, ink = GRID_SHADES[cell.shade]
             style.append(("BACKGROUND", (x, y), (x, y), colors.HexColor(background)))
             style.append(("TEXTCOLOR", (x, y), (x, y), colors.HexColor(ink)))
-    width = 250 / (len(numbers) + 1)
-    table = Table(rows, colWidths=[width] * (len(numbers) + 1), hAlign="LEFT")
+    # The row's first number ("10", in bold at 6 points) in 10 points, the cells in the rest.
+    table = Table(rows, colWidths=[10] + [232 / len(numbers)] * len(numbers), hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
 
@@ -384,7 +432,7 @@ def _fact_grids(progress: Progress, styles):
     ]
 
 
-def _side_by_side(left, right, widths=(260, 255)):
+def _side_by_side(left, right, widths=(249, 249)):
     from reportlab.platypus import Table
 
     table = Table([[left, right]], colWidths=list(widths), hAlign="LEFT")
@@ -405,7 +453,7 @@ def _facts_and_slips(progress: Progress, styles):
     ]
     return [
         Paragraph(_("Where answers went wrong"), styles["heading"]),
-        _side_by_side(_table(facts, [170, 60]), _table(slips, [170, 80])),
+        _side_by_side(_table(facts, [170, 60]), _table(slips, [150, 90])),
     ]
 
 
@@ -470,7 +518,7 @@ def report_pdf(
             *_facts_and_slips(summary, styles),
             *_fact_grids(summary, styles),
             Paragraph(_("Students"), styles["heading"]),
-            _table(students_rows, [140, 55, 85, 60, 170]),
+            _table(students_rows, [130, 57, 78, 58, 170], text_columns=(0, 4)),
             Spacer(1, 6),
             Paragraph(escape(median_precision_text()), styles["body"]),
         ],

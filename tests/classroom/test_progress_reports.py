@@ -201,6 +201,92 @@ def test_the_pdfs_charts_are_the_pages_charts_drawn_as_text_and_lines(classroom,
     assert "matplotlib" not in sys.modules
 
 
+def pdf_words(path):
+    """Every page's words with their boxes, in points from the page's top left, as pdftotext
+    reads them (`-bbox`): [(text, x_min, y_min, x_max, y_max), ...] per page."""
+    from xml.etree import ElementTree
+
+    xhtml = subprocess.run(
+        ["pdftotext", "-bbox", path, "-"], capture_output=True, text=True, check=True
+    ).stdout
+    namespace = "{http://www.w3.org/1999/xhtml}"
+    return [
+        [
+            (word.text, *(float(word.get(key)) for key in ("xMin", "yMin", "xMax", "yMax")))
+            for word in page.iter(f"{namespace}word")
+        ]
+        for page in ElementTree.fromstring(xhtml).iter(f"{namespace}page")
+    ]
+
+
+def words_too_close(words, gap=0.5):
+    """Pairs of words on one line (their heights overlap by more than half) less than `gap`
+    points apart or overlapping: text running into its neighbour. The narrowest space between
+    two words of the report is a fact grid's thin space before a tick, 1 point."""
+    close = []
+    for i, (text, x0, y0, x1, y1) in enumerate(words):
+        for other, u0, v0, u1, v1 in words[i + 1 :]:
+            shared = min(y1, v1) - max(y0, v0)
+            if shared > 0.5 * min(y1 - y0, v1 - v0) and u0 < x1 + gap and x0 < u1 + gap:
+                close.append((text, other, round(x0), round(y0)))
+    return close
+
+
+def words_run_together(words):
+    """Words whose box is not as wide as their text set in the report's font at their height
+    (pdftotext reads two texts that meet as one word: "RespuestasCorrectas")."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from classroom import pdf_fonts
+
+    fonts = pdf_fonts.register(report_files.FONT, report_files.FONT_BOLD)
+    return [
+        text
+        for text, x0, y0, x1, y1 in words
+        if min(abs(x1 - x0 - stringWidth(text, font, y1 - y0)) for font in fonts) > 0.25
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_no_text_of_the_pdfs_tables_runs_into_its_neighbour(classroom, language):
+    """What a teacher sees: on every page no two words of a line overlap or touch (a header
+    too wide for its column, "too few answers" over the next column's numbers, a fact grid's
+    "100% ✓" over the next cell's), and every word of every table's headers is a word of its
+    own."""
+    from collections import Counter
+
+    from django.utils import translation
+
+    ana = get_user_model().objects.get(display_name="Ana")
+    # More skills, and two fluent facts side by side in the grid: "100% ✓" twice.
+    fluent = [(2, "+", 2, 4, 1000, DAY2), (2, "+", 3, 5, 1000, DAY2)] * 5
+    make_attempts(ana, [(45, "+", 38, 83, 4000, DAY2), (9, "-", 7, 2, 3000, DAY2), *fluent])
+    report = new_report(classroom, language=language)
+    assert compile_progress_report.delay(report.pk).get() == "done"
+    report.refresh_from_db()
+    pages = pdf_words(report.pdf_file.path)
+    assert len(pages) == 4
+    for number, words in enumerate(pages, start=1):
+        assert words_too_close(words) == [], number
+        assert words_run_together(words) == [], number
+
+    with translation.override(language):
+        _ = translation.gettext
+        figures = [_("Answers"), _("Right"), _("Accuracy"), _("Median answer time")]
+        where = [_("Most-missed facts"), _("Misses"), _("Kinds of slips"), _("Wrong answers")]
+        students = [_("Student"), _("Answers"), _("Accuracy"), _("Median"), _("Weakest skill")]
+        headers = {
+            1: [_("Students"), *figures, _("Skill"), *figures, *where, *students],
+            3: [*figures, _("Skill"), *figures, _("Level (latest answers)"), *where],
+        }
+        too_few = _("too few answers")
+    for number, texts in headers.items():
+        seen = Counter(text for text, *_box in pages[number - 1])
+        wanted = Counter(word for text in texts for word in text.split())
+        assert wanted - seen == Counter(), (number, wanted - seen)
+    assert Counter(too_few.split()) - Counter(text for text, *_box in pages[2]) == Counter()
+
+
 def test_running_the_task_twice_changes_nothing(classroom):
     report = new_report(classroom)
     compile_progress_report.delay(report.pk)

@@ -1,8 +1,8 @@
-"""``manage.py loadtest``: the real command, briefly, with a handful of students.
+"""``python -m tools.loadtest``: the real load test, briefly, with a handful of students.
 
-The embedded run starts its own Daphne on a scratch SQLite file (a subprocess, since the server
-must share the database file with the command). The services run starts two Daphne processes on
-the test database and Redis.
+The embedded run starts the script, which starts its own Daphne, on a scratch SQLite file (a
+subprocess, since the server must share the database file with the script). The services runs
+start two Daphne processes on the test database and Redis.
 """
 
 import os
@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.management import CommandError, call_command
 
 from accounts.models import User
 from games.models import Match
+from tools.loadtest.cli import CommandError, run_loadtest
 
 ROOT = Path(django_settings.BASE_DIR)
 BRIEFLY = ["--duration=3", "--warmup=0.5"]
+RATE_12 = ["--rate=12", *BRIEFLY]
 
 
 def figure(report: str, pattern: str) -> str:
@@ -52,7 +53,7 @@ def check_report(report: str, students: int) -> None:
 
 
 @pytest.mark.slow
-def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     database = tmp_path / "load.sqlite3"
     env["DATABASE_URL"] = f"sqlite:///{database}"
@@ -60,7 +61,7 @@ def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
     subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
 
     done = subprocess.run(
-        [*manage, "loadtest", "--daphnes=1", "--students=6", "--rate=12", *BRIEFLY],
+        [sys.executable, "-m", "tools.loadtest", "--daphnes=1", "--students=6", *RATE_12],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -81,16 +82,10 @@ def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_the_command_spreads_students_over_two_daphnes_sharing_redis(services):
+def test_the_load_test_spreads_students_over_two_daphnes_sharing_redis(services):
     out = StringIO()
-    call_command(
-        "loadtest",
-        "--daphnes=2",
-        "--students=9",
-        "--rate=15",
-        "--duration=3",
-        "--warmup=0.5",
-        stdout=out,
+    run_loadtest(
+        ["--daphnes=2", "--students=9", "--rate=15", "--duration=3", "--warmup=0.5"], stdout=out
     )
     report = out.getvalue()
     check_report(report, students=9)
@@ -104,18 +99,18 @@ def test_the_command_spreads_students_over_two_daphnes_sharing_redis(services):
 def test_several_daphnes_without_postgres_and_redis_is_refused_clearly(settings):
     settings.REDIS_URL = ""
     with pytest.raises(CommandError, match=r"DATABASE_URL .*REDIS_URL"):
-        call_command("loadtest", "--daphnes=2", "--students=3", stdout=StringIO())
+        run_loadtest(["--daphnes=2", "--students=3"], stdout=StringIO())
     assert not User.objects.filter(username__startswith="loadtest-").exists()
 
 
 @pytest.mark.django_db
 def test_students_come_in_tables_of_three():
     with pytest.raises(CommandError, match="multiple of 3"):
-        call_command("loadtest", "--students=4", stdout=StringIO())
+        run_loadtest(["--students=4"], stdout=StringIO())
 
 
 def test_sockets_closed_between_two_games_are_told_apart_from_lost_ones():
-    from games.loadtest import Figures, LoadRun, Student, TableSpec, step_report
+    from tools.loadtest.driver import Figures, LoadRun, Student, TableSpec, step_report
 
     students = [Student(n, f"S{n}", f"sessionid=k{n}") for n in range(9)]
     specs = [TableSpec(students[n : n + 3], n, n, None) for n in (0, 3, 6)]

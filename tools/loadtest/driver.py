@@ -1,14 +1,16 @@
-"""The load test of live play: ``manage.py loadtest`` (docs/capacity.md).
+"""The load test of live play: ``python -m tools.loadtest`` (docs/capacity.md).
 
 Real websocket clients in one asyncio process. Students sit at tables of three and play a
 turn-based game (ADD UP by default) through ``/ws/match/<id>/`` at a target total rate of moves.
 Each table keeps a mirror of its engine state, started from the seed the test chose and advanced by
 every acknowledged move, so the seat whose turn it is picks its move with the engine's own bot:
-students playing bots' moves as fast as a class would, through the real server.
+students playing bots' moves as fast as a class would, through the real server. ¡Mía!, the
+real-time game, is raced instead (tools.loadtest.mia): every seat claims the same card at once.
 
 The set-up (students, their sessions, their matches) goes through the ORM and the real services;
 the load goes through the sockets only. The servers are either running already (``--url``) or
-started here (``DaphneFleet``, also used by the tests that need several Daphne processes).
+started here (tools.loadtest.servers.DaphneFleet, also used by the tests that need several Daphne
+processes).
 """
 
 from __future__ import annotations
@@ -18,25 +20,18 @@ import contextlib
 import heapq
 import json
 import math
-import os
 import random
 import secrets
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
-from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import psutil
 import websockets
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, connections, transaction
 
@@ -44,6 +39,8 @@ import engine
 from accounts.models import Role
 from games.models import Match
 from games.services import SeatSpec, match_create, now_ms
+from tools.loadtest.servers import origin_for
+from tools.signed_in import signed_in_cookie, signed_out
 
 USERNAME_PREFIX = "loadtest-"
 TABLE_SIZE = 3
@@ -56,8 +53,6 @@ SHORTFALL = 0.95
 P99_LIMIT_MS = 50.0
 # A move not answered within this is counted as unanswered and its table's mirror reloaded.
 STUCK_SECONDS = 10.0
-DAPHNE = [sys.executable, "-m", "daphne", "-v", "0"]
-STUDENT_BACKEND = "accounts.backends.StudentSecretBackend"
 
 
 # --- set-up: students, sessions, matches (sync, ORM) ---------------------------------------------
@@ -94,16 +89,6 @@ def students_create(*, run: str, count: int) -> list[Student]:
     return [Student(user.pk, user.display_name, signed_in_cookie(user)) for user in users]
 
 
-def signed_in_cookie(user, backend: str = STUDENT_BACKEND) -> str:
-    """The Cookie header of a session made directly for ``user``, as signing in would leave it."""
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = backend
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save(must_create=True)
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-
 def table_create(*, students: Sequence[Student], game: str, variant: str) -> TableSpec:
     """A new match for these students, through the real service, and its mirror from the seed."""
     rules = engine.get_game(game)
@@ -131,8 +116,9 @@ def mirror_reload(table: TableSpec) -> engine.State:
     return engine.get_game(match.game).load(match.state)
 
 
-def loadtest_cleanup(*, run: str | None, session_keys: Sequence[str] = ()) -> tuple[int, int]:
-    """Delete the students of a run (every run: ``run=None``), their matches and sessions.
+def loadtest_cleanup(*, run: str | None, cookies: Sequence[str] = ()) -> tuple[int, int]:
+    """Delete the students of a run (every run: ``run=None``), their matches and the sessions of
+    ``cookies``.
     Returns (students, matches) deleted."""
     User = get_user_model()
     prefix = f"{USERNAME_PREFIX}{run}-" if run else USERNAME_PREFIX
@@ -145,9 +131,7 @@ def loadtest_cleanup(*, run: str | None, session_keys: Sequence[str] = ()) -> tu
         matches.delete()
         student_count = users.count()
         users.delete()
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    for key in session_keys:
-        store_class(session_key=key).delete()
+    signed_out(cookies)
     return student_count, match_count
 
 
@@ -159,172 +143,6 @@ def database_vacuum() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE)")
     return True
-
-
-def cookie_session_key(cookie: str) -> str:
-    return cookie.split("=", 1)[1]
-
-
-# --- servers -------------------------------------------------------------------------------------
-
-
-def database_url() -> str:
-    """This process's database as a DATABASE_URL, so that servers started from here (and from a
-    test, whose database pytest-django renamed) use the very same one."""
-    db = settings.DATABASES["default"]
-    engine_name = db["ENGINE"]
-    if engine_name == "django.db.backends.postgresql":
-        auth = quote(db.get("USER") or "", safe="")
-        if db.get("PASSWORD"):
-            auth += ":" + quote(db["PASSWORD"], safe="")
-        host = db.get("HOST") or "localhost"
-        port = f":{db['PORT']}" if db.get("PORT") else ""
-        return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(db['NAME'], safe='')}"
-    if engine_name == "django.db.backends.sqlite3":
-        name = str(db["NAME"])
-        if name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
-            raise ValueError("an in-memory SQLite database cannot be shared with a server process")
-        return f"sqlite:///{Path(name).resolve()}"
-    raise ValueError(f"no DATABASE_URL spelling for {engine_name}")
-
-
-def shared_services() -> bool:
-    """PostgreSQL and Redis: what several server processes need to share matches and news."""
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and bool(
-        settings.REDIS_URL
-    )
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return probe.getsockname()[1]
-
-
-class DaphneFleet:
-    """``count`` Daphne processes serving this project on free ports, sharing this process's
-    database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases."""
-
-    def __init__(self, count: int, *, host: str = "127.0.0.1", env: dict | None = None):
-        if count < 1:
-            raise ValueError("start at least one Daphne process")
-        if count > 1 and not shared_services():
-            raise ValueError(
-                "several Daphne processes share matches through PostgreSQL and news through Redis: "
-                "set DATABASE_URL (postgres://...) and REDIS_URL (redis://...)"
-            )
-        self.count = count
-        self.host = host
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
-            "DATABASE_URL": database_url(),
-            "REDIS_URL": settings.REDIS_URL,
-            # The fleet's news stays among its processes, whatever else shares the Redis.
-            "CHANNEL_LAYER_PREFIX": f"asgi-fleet-{secrets.token_hex(4)}",
-            # Measured as it would run in production: no per-query debug bookkeeping, no chatter.
-            "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            "PYTHONUNBUFFERED": "1",
-            **(env or {}),
-        }
-        self.processes: list[subprocess.Popen] = []
-        self.logs: list[Path] = []
-        self.ports: list[int] = []
-        self._logdir = tempfile.TemporaryDirectory(prefix="daphnes-")
-
-    @property
-    def urls(self) -> list[str]:
-        return [f"ws://{self.host}:{port}" for port in self.ports]
-
-    @property
-    def pids(self) -> list[int]:
-        return [process.pid for process in self.processes]
-
-    def _spawn(self, port: int, log_path: Path) -> subprocess.Popen:
-        with open(log_path, "ab") as log_file:
-            return subprocess.Popen(
-                [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
-                cwd=settings.BASE_DIR,
-                env=self.env,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )
-
-    def start(self, timeout: float = 60.0) -> list[str]:
-        for n in range(self.count):
-            port = free_port(self.host)
-            log_path = Path(self._logdir.name) / f"daphne-{n + 1}.log"
-            self.processes.append(self._spawn(port, log_path))
-            self.logs.append(log_path)
-            self.ports.append(port)
-        return self._wait_listening(timeout)
-
-    def restart_dead(self, timeout: float = 60.0) -> list[str]:
-        """Starts again, on its own port, every process that has exited (a fault test killed
-        it, as an orchestrator would bring it back)."""
-        for n, process in enumerate(self.processes):
-            if process.poll() is not None:
-                self.processes[n] = self._spawn(self.ports[n], self.logs[n])
-        return self._wait_listening(timeout)
-
-    def _wait_listening(self, timeout: float) -> list[str]:
-        deadline = time.monotonic() + timeout
-        for process, port, log_path in zip(self.processes, self.ports, self.logs, strict=True):
-            while not _port_open(self.host, port):
-                if process.poll() is not None:
-                    self.stop()
-                    raise RuntimeError(
-                        f"Daphne on port {port} exited ({process.returncode}):\n"
-                        + log_path.read_text(errors="replace")[-3000:]
-                    )
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"Daphne on port {port} did not listen within {timeout} s")
-                time.sleep(0.1)
-        return self.urls
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def died(self) -> list[int]:
-        """The numbers (from 1) of the processes that have exited."""
-        return [n for n, process in enumerate(self.processes, 1) if process.poll() is not None]
-
-    def log_tail(self, chars: int = 2000) -> str:
-        return "\n".join(
-            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
-            for path in self.logs
-            if path.exists()
-        )
-
-    def __enter__(self) -> DaphneFleet:
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-        self._logdir.cleanup()
-
-
-def _port_open(host: str, port: int) -> bool:
-    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-        return True
-    return False
-
-
-def origin_for(url: str) -> str:
-    parts = urlsplit(url)
-    scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}"
 
 
 # --- CPU -----------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import time
 
 import engine
 from tools.loadtest import driver as loadtest
+from tools.loadtest import mia
 from tools.loadtest.driver import TABLE_SIZE
 from tools.loadtest.servers import DaphneFleet
 
@@ -61,7 +62,12 @@ def parser() -> argparse.ArgumentParser:
         "than one needs DATABASE_URL (PostgreSQL) and REDIS_URL",
     )
     parser.add_argument("--students", type=int, default=30, help="a multiple of 3 (tables)")
-    parser.add_argument("--rate", type=float, default=30.0, help="moves per second, in all")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=30.0,
+        help="moves per second, in all (--game mia: cards raced per second, in all)",
+    )
     parser.add_argument(
         "--ramp", type=_rates, default=None, help="rates to step through, e.g. 60,120,180"
     )
@@ -69,8 +75,14 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--warmup", type=float, default=3.0, help="seconds played first, not measured"
     )
-    parser.add_argument("--game", choices=loadtest.GAMES, default="add_up")
-    parser.add_argument("--variant", default="standard")
+    parser.add_argument(
+        "--game",
+        choices=[*loadtest.GAMES, "mia"],
+        default="add_up",
+        help="a turn-based game played at a rate of moves, or mia: the ¡Mía! claim race, every "
+        "seat of a table answering each card at once (tools/loadtest/mia.py)",
+    )
+    parser.add_argument("--variant", default=None, help=f"default: standard; {mia.VARIANT} for mia")
     parser.add_argument(
         "--level", choices=engine.bots.LEVELS, default="easy", help="how the students play"
     )
@@ -122,6 +134,9 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
     if students < TABLE_SIZE or students % TABLE_SIZE:
         raise CommandError(f"--students must be a multiple of {TABLE_SIZE}")
     game = engine.get_game(options["game"])
+    racing = game.slug == "mia"
+    if options["variant"] is None:
+        options["variant"] = mia.VARIANT if racing else "standard"
     if options["variant"] not in game.variants:
         raise CommandError(f"{game.slug} has the variants {', '.join(game.variants)}")
     rates = options["ramp"] or [options["rate"]]
@@ -139,9 +154,14 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
             raise CommandError(str(error)) from None
 
     run = secrets.token_hex(4)
+    how = (
+        "every seat answering each card at once (a right claim, or a pass)"
+        if racing
+        else f"moves chosen by the {options['level']} bot"
+    )
     out(
         f"loadtest run {run}: {students} students at {students // TABLE_SIZE} tables of 3 "
-        f"playing {game.slug}/{options['variant']}, moves chosen by the {options['level']} bot"
+        f"playing {game.slug}/{options['variant']}, {how}"
     )
     started = time.monotonic()
     if loadtest.database_vacuum():
@@ -149,7 +169,10 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
     created = loadtest.students_create(run=run, count=students)
     specs = [
         loadtest.table_create(
-            students=created[i : i + TABLE_SIZE], game=game.slug, variant=options["variant"]
+            students=created[i : i + TABLE_SIZE],
+            game=game.slug,
+            variant=options["variant"],
+            options=mia.OPTIONS if racing else None,
         )
         for i in range(0, students, TABLE_SIZE)
     ]
@@ -186,7 +209,9 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
 
 
 async def _load(specs, urls, pids, rates, options, out) -> dict:
-    run = loadtest.LoadRun(
+    racing = options["game"] == "mia"
+    report = mia if racing else loadtest
+    run = (mia.MiaRun if racing else loadtest.LoadRun)(
         tables=specs,
         urls=urls,
         game=options["game"],
@@ -208,11 +233,12 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
             await run.drain(warm)
         for n, rate in enumerate(rates, 1):
             out("")
-            out(f"step {n}/{len(rates)}: {rate:g} moves/s for {options['duration']:g} s")
+            unit = "cards raced" if racing else "moves"
+            out(f"step {n}/{len(rates)}: {rate:g} {unit}/s for {options['duration']:g} s")
             figures = await run.play(rate, options["duration"])
             await run.drain(figures)
             steps.append(figures)
-            for line in loadtest.step_report(figures):
+            for line in report.step_report(figures):
                 out("  " + line)
             if options["timeline"]:
                 for line in loadtest.timeline_report(figures):
@@ -224,7 +250,7 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
         await asyncio.sleep(1.0)
     if len(steps) > 1:
         out("")
-        for line in loadtest.ramp_table(steps):
+        for line in report.ramp_table(steps):
             out(line)
         out(loadtest.saturation_line(steps))
     return {

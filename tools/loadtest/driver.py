@@ -89,7 +89,9 @@ def students_create(*, run: str, count: int) -> list[Student]:
     return [Student(user.pk, user.display_name, signed_in_cookie(user)) for user in users]
 
 
-def table_create(*, students: Sequence[Student], game: str, variant: str) -> TableSpec:
+def table_create(
+    *, students: Sequence[Student], game: str, variant: str, options: dict | None = None
+) -> TableSpec:
     """A new match for these students, through the real service, and its mirror from the seed."""
     rules = engine.get_game(game)
     seed = secrets.randbits(62)
@@ -100,11 +102,14 @@ def table_create(*, students: Sequence[Student], game: str, variant: str) -> Tab
         game=game,
         variant=variant,
         seats=[SeatSpec(name=s.name, user=users[s.user_id]) for s in students],
+        options=options,
         label="Load test",
         seed=seed,
         at_ms=at_ms,
     )
-    mirror = rules.new(variant=variant, players=len(students), seed=seed, now_ms=at_ms)
+    mirror = rules.new(
+        variant=variant, players=len(students), seed=seed, options=options, now_ms=at_ms
+    )
     if rules.dump(mirror) != match.state:
         raise RuntimeError("the mirror of a new match differs from the match the server made")
     return TableSpec(list(students), match.pk, seed, mirror)
@@ -350,13 +355,13 @@ class Sock:
         try:
             async for text in self.ws:
                 received = clock()
-                if text.startswith(STATE_PREFIX):
+                if not table.reads_views and text.startswith(STATE_PREFIX):
                     version = int(text[len(STATE_PREFIX) : text.index(",", len(STATE_PREFIX))])
                     table.on_state(self, version, received)
                     continue
                 message = json.loads(text)
                 if message.get("type") == "state":
-                    table.on_state(self, message["version"], received)
+                    table.on_state(self, message["version"], received, message)
                 elif message.get("type") == "error":
                     table.on_error(self, message)
         except websockets.ConnectionClosed:
@@ -379,6 +384,9 @@ class Sock:
 
 class Table:
     """Three sockets, the mirror of their match, and at most one move in flight."""
+
+    # The mover's mirror says what each seat may play: a state's version is all a socket needs.
+    reads_views = False
 
     def __init__(self, run: LoadRun, spec: TableSpec, urls: Sequence[str]):
         self.run = run
@@ -410,7 +418,17 @@ class Table:
                 await sock.open(self.spec.match_id, self.run.origin)
 
     def all_caught_up(self) -> bool:
-        return all(s.last_version >= self.mirror.version for s in self.socks if s.open_now)
+        final = self.final_version()
+        return all(s.last_version >= final for s in self.socks if s.open_now)
+
+    def final_version(self) -> int:
+        """The match's version as far as the table knows."""
+        return self.mirror.version
+
+    def new_game(self) -> None:
+        """The table's knowledge of its new match (``self.spec``) as it starts."""
+        self.mirror = self.spec.state
+        self.sent.clear()
 
     # -- moving
 
@@ -422,6 +440,20 @@ class Table:
             and all(s.open_now and s.last_version >= 0 for s in self.socks)
             and self.socks[self._mover()].last_version == self.mirror.version
         )
+
+    def in_flight(self) -> bool:
+        return self.pending is not None or bool(self.sent)
+
+    def count_behind(self, figures: Figures) -> None:
+        """The versions some open socket of the table never received, counted as lost."""
+        for version in [v for v in self.sent if v <= self.mirror.version]:
+            del self.sent[version]  # the sockets that never got it are counted just below
+        for sock in self.socks:
+            if sock.open_now and not self.busy and sock.last_version >= 0:
+                behind = self.mirror.version - sock.last_version
+                if behind > 0:
+                    figures.lost += behind
+                    sock.last_version = self.mirror.version
 
     def _mover(self) -> int:
         return min(self.rules.active(self.mirror))
@@ -443,7 +475,7 @@ class Table:
 
     # -- from the sockets
 
-    def on_state(self, sock: Sock, version: int, received: float) -> None:
+    def on_state(self, sock: Sock, version: int, received: float, message=None) -> None:
         run = self.run
         figures = run.figures
         last = sock.last_version
@@ -542,7 +574,7 @@ class Table:
     async def _next_game(self) -> None:
         """The match is over: wait for every socket to see its end, then the same students start
         a new match (a class plays game after game) on fresh sockets."""
-        final = self.mirror.version
+        final = self.final_version()
         deadline = time.monotonic() + 2.0
         while not self.all_caught_up() and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
@@ -551,10 +583,13 @@ class Table:
                 self.run.figures.lost += final - sock.last_version
             await sock.close()
         self.spec = await self.run.in_thread(
-            table_create, students=self.spec.students, game=self.run.game, variant=self.run.variant
+            table_create,
+            students=self.spec.students,
+            game=self.run.game,
+            variant=self.run.variant,
+            options=self.run.options,
         )
-        self.mirror = self.spec.state
-        self.sent.clear()
+        self.new_game()
         figures = self.run.figures
         figures.reconnects += len(self.socks)
         figures.restarts_at[int(time.perf_counter() - figures.started)] += 1
@@ -571,6 +606,9 @@ class Table:
 class LoadRun:
     """The whole class: every table, the pace of moves, and the figures of each step."""
 
+    table_type: type[Table] = Table
+    figures_type: type[Figures] = Figures
+
     def __init__(
         self,
         *,
@@ -579,6 +617,7 @@ class LoadRun:
         game: str,
         variant: str,
         level: str,
+        options: dict | None = None,
         origin: str | None = None,
         connect_concurrency: int = 50,
         daphne_pids: Sequence[int] = (),
@@ -590,6 +629,7 @@ class LoadRun:
         # further (bench_session --live follows them to the teacher's monitor)
         self.on_acknowledged = on_acknowledged
         self.variant = variant
+        self.options = options  # the game's options of every match (None: its defaults)
         self.level = level
         self.origin = origin
         self.log = log
@@ -610,7 +650,7 @@ class LoadRun:
             for _ in spec.students:
                 table_urls.append(urls[counter % len(urls)])
                 counter += 1
-            self.tables.append(Table(self, spec, table_urls))
+            self.tables.append(self.table_type(self, spec, table_urls))
 
     def spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -668,7 +708,7 @@ class LoadRun:
         of the rate, weighted by its pace, every so often (each gap drawn within 20% of its mean,
         the first one at random, so the tables do not move in step); a move that falls due while
         its table still waits for the last answer is played when that comes."""
-        figures = Figures(target_rate=rate)
+        figures = self.figures_type(target_rate=rate)
         self.figures = figures
         playing = [table for table in self.tables if not table.broken]
         if not playing:
@@ -737,20 +777,13 @@ class LoadRun:
         ones never answered, and the versions some socket never received."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any(
-            t.pending is not None or t.sent for t in self.tables if not t.broken
+            t.in_flight() for t in self.tables if not t.broken
         ):
             await asyncio.sleep(0.02)
         now = time.perf_counter()
         for table in self.tables:
             table.give_up_if_stuck(now, 0)
-            for version in [v for v in table.sent if v <= table.mirror.version]:
-                del table.sent[version]  # the sockets that never got it are counted just below
-            for sock in table.socks:
-                if sock.open_now and not table.busy and sock.last_version >= 0:
-                    behind = table.mirror.version - sock.last_version
-                    if behind > 0:
-                        figures.lost += behind
-                        sock.last_version = table.mirror.version
+            table.count_behind(figures)
 
     async def close(self) -> None:
         self.closing = True

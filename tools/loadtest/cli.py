@@ -211,6 +211,7 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
 async def _load(specs, urls, pids, rates, options, out) -> dict:
     racing = options["game"] == "mia"
     report = mia if racing else loadtest
+    unit = "cards raced" if racing else "moves"
     run = (mia.MiaRun if racing else loadtest.LoadRun)(
         tables=specs,
         urls=urls,
@@ -233,7 +234,6 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
             await run.drain(warm)
         for n, rate in enumerate(rates, 1):
             out("")
-            unit = "cards raced" if racing else "moves"
             out(f"step {n}/{len(rates)}: {rate:g} {unit}/s for {options['duration']:g} s")
             figures = await run.play(rate, options["duration"])
             await run.drain(figures)
@@ -252,10 +252,10 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
         out("")
         for line in report.ramp_table(steps):
             out(line)
-        out(loadtest.saturation_line(steps))
+        out(loadtest.saturation_line(steps, unit))
     return {
         "students": len(run.sockets),
         "urls": urls,
         "steps": [figures.as_dict() for figures in steps],
-        "saturation": loadtest.saturation_line(steps) if steps else None,
+        "saturation": loadtest.saturation_line(steps, unit) if steps else None,
     }

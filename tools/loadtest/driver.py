@@ -863,7 +863,7 @@ def ramp_table(steps: Sequence[Figures]) -> list[str]:
     return lines
 
 
-def saturation_line(steps: Sequence[Figures]) -> str:
+def saturation_line(steps: Sequence[Figures], unit: str = "moves") -> str:
     for figures in steps:
         if figures.saturated:
             reasons = []
@@ -871,6 +871,6 @@ def saturation_line(steps: Sequence[Figures]) -> str:
                 reasons.append(f"achieved {figures.achieved:.1f}/s")
             if figures.worst_p99 is not None and figures.worst_p99 > P99_LIMIT_MS:
                 reasons.append(f"p99 {figures.worst_p99:.1f} ms > {P99_LIMIT_MS:g} ms")
-            return f"saturation: {figures.target_rate:g} moves/s ({', '.join(reasons)})"
+            return f"saturation: {figures.target_rate:g} {unit}/s ({', '.join(reasons)})"
     top = max(figures.target_rate for figures in steps)
-    return f"saturation: not reached up to {top:g} moves/s"
+    return f"saturation: not reached up to {top:g} {unit}/s"

@@ -392,14 +392,15 @@ def step_report(figures: MiaFigures) -> list[str]:
 
 
 def ramp_table(steps) -> list[str]:
-    lines = ["  rate  achieved  claim->every p50/p95/p99  winners!=1  lost  err  cpu %"]
+    lines = ["  rate  achieved  claim->every p50/p95/p99  winners!=1  lost  skipped  err  cpu %"]
     for figures in steps:
         claim = figures.latency("claim")
-        lost = figures.lost_answers + figures.unsettled + figures.lost
+        lost = figures.lost_answers + figures.unsettled
         cpu = " ".join(f"{name}={value:.0f}" for name, value in figures.cpu.items())
         lines.append(
             f"{figures.target_rate:6g} {figures.achieved:9.1f} "
             f"{_ms(claim['p50']):>10}/{_ms(claim['p95']):>5}/{_ms(claim['p99']):>6} "
-            f"{figures.wrong_winners:10d} {lost:5d} {sum(figures.errors.values()):4d}  {cpu}"
+            f"{figures.wrong_winners:10d} {lost:5d} {figures.lost:8d} "
+            f"{sum(figures.errors.values()):4d}  {cpu}"
         )
     return lines

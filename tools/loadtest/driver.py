@@ -626,7 +626,7 @@ class LoadRun:
     ):
         self.game = game
         # (match id, sent, acknowledged), perf_counter times: for a caller that follows the moves
-        # further (bench_session --live follows them to the teacher's monitor)
+        # further (tools.session_load follows them to the teacher's monitor)
         self.on_acknowledged = on_acknowledged
         self.variant = variant
         self.options = options  # the game's options of every match (None: its defaults)

@@ -200,6 +200,23 @@ def test_the_mia_race_on_two_daphnes_has_one_winner_per_card_and_loses_nothing(s
     assert not Match.objects.exists()
 
 
+def test_sockets_go_round_robin_or_each_match_to_one_server():
+    from tools.loadtest.driver import LoadRun, Student, TableSpec
+
+    students = [Student(n, f"S{n}", f"sessionid=k{n}") for n in range(6)]
+    specs = [TableSpec(students[n : n + 3], 10 + n, n, None) for n in (0, 3)]  # matches 10, 13
+    urls = ["ws://a", "ws://b"]
+
+    def servers(route):
+        run = LoadRun(
+            tables=specs, urls=urls, game="add_up", variant="standard", level="easy", route=route
+        )
+        return [[sock.url for sock in table.socks] for table in run.tables]
+
+    assert servers("socket") == [["ws://a", "ws://b", "ws://a"], ["ws://b", "ws://a", "ws://b"]]
+    assert servers("match") == [["ws://a"] * 3, ["ws://b"] * 3]
+
+
 def test_a_seat_claims_from_its_own_view_exactly_when_the_engine_has_a_right_claim():
     """The race's seats decide from what their page shows; across many deals their claim is the
     engine's judgement: one exactly when the engine's hint has one, and always right."""

@@ -23,6 +23,8 @@ from tools.loadtest import mia
 from tools.loadtest.driver import TABLE_SIZE
 from tools.loadtest.servers import DaphneFleet
 
+ROUTED = {"socket": "socket by socket (round robin)", "match": "by match (one server each)"}
+
 
 class CommandError(Exception):
     """What the load test refuses to run, in words for the command line."""
@@ -88,6 +90,14 @@ def parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--origin", default=None, help="Origin header (default: the url's)")
     parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument(
+        "--route",
+        choices=loadtest.ROUTES,
+        default="socket",
+        help="socket: round robin socket by socket, a table's seats on different servers (the "
+        "default, the measurements of docs/capacity.md); match: every socket of a match on the "
+        "server its id picks, as docker/nginx.conf routes them",
+    )
     parser.add_argument("--json", dest="json_path", default=None, help="also write figures")
     parser.add_argument(
         "--timeline", action="store_true", help="also print each step second by second"
@@ -184,6 +194,8 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
             except RuntimeError as error:
                 raise CommandError(str(error)) from None
             out(f"started {daphnes} Daphne process(es): {', '.join(urls)}")
+            if daphnes > 1:
+                out(f"sockets routed {ROUTED[options['route']]}")
             pids = fleet.pids
         else:
             pids = loadtest.listening_pids(urls)
@@ -220,6 +232,7 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
         level=options["level"],
         origin=options["origin"],
         connect_concurrency=options["connect_concurrency"],
+        route=options["route"],
         daphne_pids=pids,
         log=out,
     )

@@ -53,6 +53,8 @@ SHORTFALL = 0.95
 P99_LIMIT_MS = 50.0
 # A move not answered within this is counted as unanswered and its table's mirror reloaded.
 STUCK_SECONDS = 10.0
+# How the sockets are spread over the servers (LoadRun): one by one, or each match on one server.
+ROUTES = ("socket", "match")
 
 
 # --- set-up: students, sessions, matches (sync, ORM) ---------------------------------------------
@@ -590,6 +592,9 @@ class Table:
             options=self.run.options,
         )
         self.new_game()
+        if self.run.route == "match":  # the new match may live on another server
+            for sock in self.socks:
+                sock.url = self.run.url_for(self.spec.match_id, 0)
         figures = self.run.figures
         figures.reconnects += len(self.socks)
         figures.restarts_at[int(time.perf_counter() - figures.started)] += 1
@@ -620,6 +625,7 @@ class LoadRun:
         options: dict | None = None,
         origin: str | None = None,
         connect_concurrency: int = 50,
+        route: str = "socket",
         daphne_pids: Sequence[int] = (),
         log: Callable[[str], None] = print,
         on_acknowledged: Callable[[int, float, float], None] | None = None,
@@ -641,16 +647,28 @@ class LoadRun:
         self.figures = Figures(target_rate=0)
         self.cpu = CpuProbe(daphne_pids)
         self._tasks: set[asyncio.Task] = set()
-        # Round robin over the servers, socket by socket, as a load balancer would: the seats of
-        # one table land on different processes, so its news crosses Redis.
+        if route not in ROUTES:
+            raise ValueError(f"route is one of {', '.join(ROUTES)}")
+        self.urls = list(urls)
+        self.route = route
+        # "socket": round robin over the servers, socket by socket, as a load balancer without
+        # affinity would: the seats of one table land on different processes, so its news crosses
+        # Redis. "match": every socket of a match on one server, chosen by its id, as
+        # docker/nginx.conf routes them (its consistent hash, here the id modulo the servers).
         counter = 0
         self.tables = []
         for spec in tables:
             table_urls = []
             for _ in spec.students:
-                table_urls.append(urls[counter % len(urls)])
+                table_urls.append(self.url_for(spec.match_id, counter))
                 counter += 1
             self.tables.append(self.table_type(self, spec, table_urls))
+
+    def url_for(self, match_id: int, counter: int) -> str:
+        """The server of a table's socket: ``counter`` numbers the sockets of the class."""
+        if self.route == "match":
+            return self.urls[match_id % len(self.urls)]
+        return self.urls[counter % len(self.urls)]
 
     def spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

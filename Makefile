@@ -83,7 +83,7 @@ loadtest: install
 	@scripts/services-up
 	@createdb -h 127.0.0.1 -U postgres $(LOADTEST_DATABASE) 2>/dev/null || true
 	$(LOADTEST_ENV) $(BIN)/python manage.py migrate --noinput -v0
-	$(LOADTEST_ENV) $(BIN)/python manage.py loadtest $(LOADTEST_ARGS)
+	$(LOADTEST_ENV) $(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache db.sqlite3

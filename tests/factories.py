@@ -27,21 +27,11 @@ def make_student(classroom, name="Ana", kind="pin", secret="4321"):
 
 
 def session_cookie_for(user) -> str:
-    """The Cookie header of a signed-in session, for sockets and raw HTTP clients."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    """The Cookie header of a signed-in session, for sockets, raw HTTP clients and browsers: the
+    load test's own (tools.signed_in), so that both sign in as the site does."""
+    from tools.signed_in import signed_in_cookie
 
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = (
-        "accounts.backends.StudentSecretBackend"
-        if user.role == "student"
-        else "django.contrib.auth.backends.ModelBackend"
-    )
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    return signed_in_cookie(user)
 
 
 def make_match(game="mia", variant="express", players=(), bots=(), teacher=None, **kwargs):

@@ -3,25 +3,16 @@
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
-from tests.factories import close_code_after_accept, make_class, make_student
+from tests.factories import close_code_after_accept, make_class, make_student, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @database_sync_to_async
 def session_cookie_for_a_student():
-    student = make_student(make_class())
-    session = SessionStore()
-    session[SESSION_KEY] = str(student.pk)
-    session[BACKEND_SESSION_KEY] = "accounts.backends.StudentSecretBackend"
-    session[HASH_SESSION_KEY] = student.get_session_auth_hash()
-    session.save()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    return session_cookie_for(make_student(make_class()))
 
 
 def communicator(origin=b"http://127.0.0.1:8000", cookie=None):

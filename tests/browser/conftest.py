@@ -185,7 +185,9 @@ def daphne_site(tmp_path_factory):
 def add_session_cookie(context, url: str, cookie: str) -> None:
     """Signs the browser context in with a session cookie (``tests.factories.session_cookie_for``
     makes one), as if the user had signed in on the site at ``url``."""
-    name, value = cookie.split("=", 1)
+    from tools.signed_in import cookie_parts
+
+    name, value = cookie_parts(cookie)
     context.add_cookies([{"name": name, "value": value, "url": url}])
 
 

@@ -44,7 +44,8 @@ print(json.dumps({
 
 @pytest.fixture
 def server(daphne_site):
-    """A site per test: after a claim Ana may have no claim left to make (out of the round, or too few cards)."""
+    """A site per test: after a claim Ana may have no claim left to make (out of the round, or
+    too few cards)."""
     with daphne_site("monitor_parts", setup=SETUP) as site:
         yield site
 

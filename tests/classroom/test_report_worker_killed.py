@@ -16,8 +16,8 @@ from django.utils import timezone
 from classroom.models import ProgressReport
 from classroom.progress import services as reports
 from classroom.progress.selectors import Period
-from games.loadtest import database_url
 from tests.factories import make_attempts, make_class, make_student
+from tools.loadtest.servers import database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pytest.mark.slow]
 

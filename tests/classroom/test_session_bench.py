@@ -10,6 +10,7 @@ from django.core.management import call_command
 from accounts.models import User
 from classroom.models import Classroom, ClassSession
 from games.models import Match
+from tools.session_load.live import run_session_load
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +36,12 @@ def test_bench_session_prints_its_figures_and_cleans_up():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
-def test_bench_session_live_follows_every_move_to_the_teachers_screen(services):
-    """--live plays the session through two real Daphne processes and a teacher's screen: every
-    move is followed to the screen, none is lost, and the benchmark leaves nothing behind."""
+def test_the_live_session_load_follows_every_move_to_the_teachers_screen(services):
+    """python -m tools.session_load plays the session through two real Daphne processes and a
+    teacher's screen: every move is followed to the screen, none is lost, and it leaves nothing
+    behind."""
     out = io.StringIO()
-    call_command(
-        "bench_session", sizes=[6], requests=1, live=True, duration=4, rate=0.5, stdout=out
-    )
+    assert run_session_load(["--sizes=6", "--duration=4", "--rate=0.5"], stdout=out)
     text = out.getvalue()
     acknowledged = int(re.search(r"(\d+) moves acknowledged", text).group(1))
     followed, shown, never = map(

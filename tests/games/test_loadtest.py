@@ -1,8 +1,8 @@
-"""``manage.py loadtest``: the real command, briefly, with a handful of students.
+"""``python -m tools.loadtest``: the real load test, briefly, with a handful of students.
 
-The embedded run starts its own Daphne on a scratch SQLite file (a subprocess, since the server
-must share the database file with the command). The services run starts two Daphne processes on
-the test database and Redis.
+The embedded run starts the script, which starts its own Daphne, on a scratch SQLite file (a
+subprocess, since the server must share the database file with the script). The services runs
+start two Daphne processes on the test database and Redis.
 """
 
 import os
@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.management import CommandError, call_command
 
 from accounts.models import User
 from games.models import Match
+from tools.loadtest.cli import CommandError, run_loadtest
 
 ROOT = Path(django_settings.BASE_DIR)
 BRIEFLY = ["--duration=3", "--warmup=0.5"]
+RATE_12 = ["--rate=12", *BRIEFLY]
+RACE_3 = ["--rate=3", *BRIEFLY]
 
 
 def figure(report: str, pattern: str) -> str:
@@ -52,7 +54,7 @@ def check_report(report: str, students: int) -> None:
 
 
 @pytest.mark.slow
-def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     database = tmp_path / "load.sqlite3"
     env["DATABASE_URL"] = f"sqlite:///{database}"
@@ -60,7 +62,7 @@ def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
     subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
 
     done = subprocess.run(
-        [*manage, "loadtest", "--daphnes=1", "--students=6", "--rate=12", *BRIEFLY],
+        [sys.executable, "-m", "tools.loadtest", "--daphnes=1", "--students=6", *RATE_12],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -81,16 +83,10 @@ def test_the_command_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_the_command_spreads_students_over_two_daphnes_sharing_redis(services):
+def test_the_load_test_spreads_students_over_two_daphnes_sharing_redis(services):
     out = StringIO()
-    call_command(
-        "loadtest",
-        "--daphnes=2",
-        "--students=9",
-        "--rate=15",
-        "--duration=3",
-        "--warmup=0.5",
-        stdout=out,
+    run_loadtest(
+        ["--daphnes=2", "--students=9", "--rate=15", "--duration=3", "--warmup=0.5"], stdout=out
     )
     report = out.getvalue()
     check_report(report, students=9)
@@ -104,18 +100,18 @@ def test_the_command_spreads_students_over_two_daphnes_sharing_redis(services):
 def test_several_daphnes_without_postgres_and_redis_is_refused_clearly(settings):
     settings.REDIS_URL = ""
     with pytest.raises(CommandError, match=r"DATABASE_URL .*REDIS_URL"):
-        call_command("loadtest", "--daphnes=2", "--students=3", stdout=StringIO())
+        run_loadtest(["--daphnes=2", "--students=3"], stdout=StringIO())
     assert not User.objects.filter(username__startswith="loadtest-").exists()
 
 
 @pytest.mark.django_db
 def test_students_come_in_tables_of_three():
     with pytest.raises(CommandError, match="multiple of 3"):
-        call_command("loadtest", "--students=4", stdout=StringIO())
+        run_loadtest(["--students=4"], stdout=StringIO())
 
 
 def test_sockets_closed_between_two_games_are_told_apart_from_lost_ones():
-    from games.loadtest import Figures, LoadRun, Student, TableSpec, step_report
+    from tools.loadtest.driver import Figures, LoadRun, Student, TableSpec, step_report
 
     students = [Student(n, f"S{n}", f"sessionid=k{n}") for n in range(9)]
     specs = [TableSpec(students[n : n + 3], n, n, None) for n in (0, 3, 6)]
@@ -134,3 +130,120 @@ def test_sockets_closed_between_two_games_are_told_apart_from_lost_ones():
     assert (figures.connected, figures.between_games) == (4, 3)
     assert step_report(figures)[0] == "connected sockets: 4/9 (3 between games)"
     assert figures.as_dict()["between_games"] == 3
+
+
+# --- the ¡Mía! claim race ------------------------------------------------------------------------
+
+
+def check_race(report: str, students: int, skipped: bool = False) -> None:
+    """Every card some seat could claim was won exactly once, nothing was lost, and the latency
+    from the first claim to every socket was measured. Versions a socket skipped are allowed only
+    when ``skipped``: on two processes the news of two answers a millisecond apart can cross."""
+    assert figure(report, r"^connected sockets: (\d+)/") == str(students)
+    cards = int(figure(report, r"cards: (\d+) settled"))
+    assert cards >= 3
+    assert (
+        int(figure(report, r"claim -> every socket \(ms\): p50 [\d.]+ .*\(n=(\d+)\)")) >= 3 * cards
+    )
+    winners = figure(report, r"^  winners per card: (.*) \(cards some seat")
+    assert re.fullmatch(r"1: \d+", winners), report  # exactly one winner, for every card
+    assert figure(report, r"not won exactly once: (\d+)") == "0"
+    assert int(figure(report, r"(\d+) right claims")) > 0
+    assert figure(report, r"^  lost: answers (\d+)") == "0"
+    assert figure(report, r"sockets never settled (\d+)") == "0"
+    if not skipped:
+        assert figure(report, r"versions a socket skipped: (\d+)") == "0"
+    assert figure(report, r"out-of-order messages: (\d+)") == "0"
+    assert figure(report, r"^  errors: (\d+)") == "0"
+    assert figure(report, r"cleaned up (\d+) students") == str(students)
+
+
+@pytest.mark.slow
+def test_the_mia_race_through_the_script_and_its_own_daphne_on_a_sqlite_file(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.loadtest", "--game=mia", "--students=6", *RACE_3],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "playing mia/party, every seat answering each card at once" in done.stdout
+    check_race(done.stdout, students=6)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+@pytest.mark.django_db(transaction=True)
+def test_the_mia_race_on_two_daphnes_has_one_winner_per_card_and_loses_nothing(services):
+    out = StringIO()
+    results = run_loadtest(
+        ["--game=mia", "--daphnes=2", "--students=9", "--rate=6", "--duration=4", "--warmup=0.5"],
+        stdout=out,
+    )
+    report = out.getvalue()
+    check_race(report, students=9, skipped=True)
+    step = results["steps"][0]
+    assert step["winners_per_claimable_card"] == {
+        "1": sum(step["winners_per_claimable_card"].values())
+    }
+    assert step["lost_answers"] == step["unsettled_sockets"] == 0
+    assert "daphne#2" in figure(report, r"cpu % of one core: (.*)$")
+    assert not User.objects.filter(username__startswith="loadtest-").exists()
+    assert not Match.objects.exists()
+
+
+def test_sockets_go_round_robin_or_each_match_to_one_server():
+    from tools.loadtest.driver import LoadRun, Student, TableSpec
+
+    students = [Student(n, f"S{n}", f"sessionid=k{n}") for n in range(6)]
+    specs = [TableSpec(students[n : n + 3], 10 + n, n, None) for n in (0, 3)]  # matches 10, 13
+    urls = ["ws://a", "ws://b"]
+
+    def servers(route):
+        run = LoadRun(
+            tables=specs, urls=urls, game="add_up", variant="standard", level="easy", route=route
+        )
+        return [[sock.url for sock in table.socks] for table in run.tables]
+
+    assert servers("socket") == [["ws://a", "ws://b", "ws://a"], ["ws://b", "ws://a", "ws://b"]]
+    assert servers("match") == [["ws://a"] * 3, ["ws://b"] * 3]
+
+
+def test_a_seat_claims_from_its_own_view_exactly_when_the_engine_has_a_right_claim():
+    """The race's seats decide from what their page shows; across many deals their claim is the
+    engine's judgement: one exactly when the engine's hint has one, and always right."""
+    import random
+
+    import engine
+    from tools.loadtest.mia import OPTIONS, VARIANT, right_claim
+
+    rules = engine.get_game("mia")
+    rng = random.Random(7)
+    claims = 0
+    for seed in range(60):
+        state = rules.new(variant=VARIANT, players=3, seed=seed, options=OPTIONS, now_ms=0)
+        for _ in range(rng.randrange(4)):  # a few cards on, from passes and claims
+            for seat in range(3):
+                move = rules.hint(state, seat) or {"type": "pass", "round": state.data["round"]}
+                if seat in rules.active(state):
+                    state = rules.apply(state, seat, move, 1000).state
+                if rules.outcome(state) is not None:
+                    break
+        if rules.outcome(state) is not None:
+            continue
+        for seat in range(3):
+            claim = right_claim(rules.view(state, seat))
+            assert (claim is None) == (rules.hint(state, seat) is None)
+            if claim is not None:
+                claims += 1
+                events = rules.apply(state, seat, claim, 2000).events
+                assert any(event["type"] == "claim_won" for event in events), (claim, events)
+    assert claims > 20

@@ -12,10 +12,10 @@ import time
 import pytest
 import websockets
 
-from games.loadtest import DaphneFleet, free_port, origin_for
 from games.models import Match
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_two_daphnes import a_move
+from tools.loadtest.servers import DaphneFleet, free_port, origin_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pytest.mark.slow]
 

@@ -14,9 +14,9 @@ import pytest
 import websockets
 
 import engine
-from games.loadtest import DaphneFleet, origin_for
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, session_cookie_for
+from tools.loadtest.servers import DaphneFleet, origin_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

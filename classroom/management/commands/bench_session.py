@@ -7,23 +7,22 @@ the end unless ``--keep``. Targets (issue 15): every teacher page under 200 KB a
 under 1 s.
 
 The pages are read through Django's test client, in this process: what the server does, not the
-network. ``--live`` (PostgreSQL and Redis) then plays each size's session through its sockets on
-Daphne processes and follows the moves to a teacher's screen (classroom.sessions.monitor_load):
-move -> monitor p95 under 1 s and under 100 KB/s per screen are its targets.
+network. The session played through its sockets on Daphne processes, followed to a teacher's
+screen (move -> monitor p95 under 1 s and under 100 KB/s per screen), is a development tool:
+``python -m tools.session_load`` (docs/capacity.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gzip
-import secrets
 import statistics
 import time
 import uuid
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.db import connection
 from django.db.models import Max
 from django.test import Client
@@ -34,9 +33,8 @@ from accounts.models import User
 from accounts.services import teacher_create
 from classroom.models import SessionPresence
 from classroom.services import classroom_add_student, classroom_create
-from classroom.sessions import monitor_load, selectors, services
+from classroom.sessions import selectors, services
 from classroom.sessions.figures import figures_rebuild
-from games import loadtest
 from games.models import Attempt, Match, MoveRecord
 
 PAGE_TARGET_KB = 200
@@ -55,28 +53,11 @@ class Command(BaseCommand):
             "--answers", type=int, default=20, help="answers per student once playing"
         )
         parser.add_argument("--keep", action="store_true", help="keep the seeded data")
-        parser.add_argument(
-            "--live",
-            action="store_true",
-            help="also play each session through Daphne and time move -> monitor",
-        )
-        parser.add_argument("--daphnes", type=int, default=2)
-        parser.add_argument(
-            "--rate", type=float, default=0.2, help="moves a second per student, with --live"
-        )
-        parser.add_argument("--duration", type=float, default=30.0, help="seconds, with --live")
-        parser.add_argument(
-            "--no-screen",
-            action="store_true",
-            help="with --live: no teacher's screen (the players' figures without it)",
-        )
 
     def handle(self, *args, **options):
         self.stdout.write(
             f"bench_session on {connection.vendor}: ADD UP, tables of {options['table_size']}"
         )
-        if options["live"] and not loadtest.shared_services():
-            raise CommandError("--live needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)")
         for size in options["sizes"]:
             self._one(
                 size,
@@ -85,50 +66,6 @@ class Command(BaseCommand):
                 options["answers"],
                 options["keep"],
             )
-            if options["live"]:
-                self._live(size, options)
-
-    def _live(self, size, options):
-        rate = options["rate"] * size
-        run = secrets.token_hex(4)
-        live = monitor_load.live_session_create(
-            run=run, size=size, table_size=options["table_size"]
-        )
-        # The page figures above wrote and deleted some 100,000 rows: their dead rows must not be
-        # vacuumed in the middle of the measurement.
-        loadtest.database_vacuum()
-        try:
-            with loadtest.DaphneFleet(options["daphnes"]) as fleet:
-                urls = fleet.urls
-                figures, monitor = asyncio.run(
-                    monitor_load.measure(
-                        live,
-                        urls,
-                        fleet.pids,
-                        rate=rate,
-                        duration=options["duration"],
-                        screen=not options["no_screen"],
-                    )
-                )
-        finally:
-            monitor_load.live_session_delete(live, run)
-        self.stdout.write(
-            f"  live, {options['daphnes']} Daphne processes, {rate:g} moves/s for "
-            f"{options['duration']:g} s: {figures.acked} moves acknowledged, "
-            f"players' p99 {figures.worst_p99} ms, lost {figures.lost}; CPU: "
-            + ", ".join(f"{name} {percent:.0f}%" for name, percent in figures.cpu.items())
-        )
-        if options["no_screen"]:
-            return
-        for line in monitor.report(figures.duration):
-            self.stdout.write("  " + line)
-        _latencies, missing = monitor.latencies_ms()
-        p95 = monitor.percentile_ms(95)
-        self._line(
-            "move -> monitor p95",
-            f"{p95:.0f} ms" if p95 is not None else "none shown",
-            p95 is not None and p95 <= 1000 and not missing and not monitor.errors,
-        )
 
     def _one(self, size, table_size, requests, answers, keep):
         tag = uuid.uuid4().hex[:8]

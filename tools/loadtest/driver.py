@@ -1,14 +1,16 @@
-"""The load test of live play: ``manage.py loadtest`` (docs/capacity.md).
+"""The load test of live play: ``python -m tools.loadtest`` (docs/capacity.md).
 
 Real websocket clients in one asyncio process. Students sit at tables of three and play a
 turn-based game (ADD UP by default) through ``/ws/match/<id>/`` at a target total rate of moves.
 Each table keeps a mirror of its engine state, started from the seed the test chose and advanced by
 every acknowledged move, so the seat whose turn it is picks its move with the engine's own bot:
-students playing bots' moves as fast as a class would, through the real server.
+students playing bots' moves as fast as a class would, through the real server. ¡Mía!, the
+real-time game, is raced instead (tools.loadtest.mia): every seat claims the same card at once.
 
 The set-up (students, their sessions, their matches) goes through the ORM and the real services;
 the load goes through the sockets only. The servers are either running already (``--url``) or
-started here (``DaphneFleet``, also used by the tests that need several Daphne processes).
+started here (tools.loadtest.servers.DaphneFleet, also used by the tests that need several Daphne
+processes).
 """
 
 from __future__ import annotations
@@ -18,25 +20,18 @@ import contextlib
 import heapq
 import json
 import math
-import os
 import random
 import secrets
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
-from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import psutil
 import websockets
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, connections, transaction
 
@@ -44,6 +39,8 @@ import engine
 from accounts.models import Role
 from games.models import Match
 from games.services import SeatSpec, match_create, now_ms
+from tools.loadtest.servers import origin_for
+from tools.signed_in import signed_in_cookie, signed_out
 
 USERNAME_PREFIX = "loadtest-"
 TABLE_SIZE = 3
@@ -56,8 +53,8 @@ SHORTFALL = 0.95
 P99_LIMIT_MS = 50.0
 # A move not answered within this is counted as unanswered and its table's mirror reloaded.
 STUCK_SECONDS = 10.0
-DAPHNE = [sys.executable, "-m", "daphne", "-v", "0"]
-STUDENT_BACKEND = "accounts.backends.StudentSecretBackend"
+# How the sockets are spread over the servers (LoadRun): one by one, or each match on one server.
+ROUTES = ("socket", "match")
 
 
 # --- set-up: students, sessions, matches (sync, ORM) ---------------------------------------------
@@ -94,17 +91,9 @@ def students_create(*, run: str, count: int) -> list[Student]:
     return [Student(user.pk, user.display_name, signed_in_cookie(user)) for user in users]
 
 
-def signed_in_cookie(user, backend: str = STUDENT_BACKEND) -> str:
-    """The Cookie header of a session made directly for ``user``, as signing in would leave it."""
-    session = import_module(settings.SESSION_ENGINE).SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = backend
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save(must_create=True)
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-
-def table_create(*, students: Sequence[Student], game: str, variant: str) -> TableSpec:
+def table_create(
+    *, students: Sequence[Student], game: str, variant: str, options: dict | None = None
+) -> TableSpec:
     """A new match for these students, through the real service, and its mirror from the seed."""
     rules = engine.get_game(game)
     seed = secrets.randbits(62)
@@ -115,11 +104,14 @@ def table_create(*, students: Sequence[Student], game: str, variant: str) -> Tab
         game=game,
         variant=variant,
         seats=[SeatSpec(name=s.name, user=users[s.user_id]) for s in students],
+        options=options,
         label="Load test",
         seed=seed,
         at_ms=at_ms,
     )
-    mirror = rules.new(variant=variant, players=len(students), seed=seed, now_ms=at_ms)
+    mirror = rules.new(
+        variant=variant, players=len(students), seed=seed, options=options, now_ms=at_ms
+    )
     if rules.dump(mirror) != match.state:
         raise RuntimeError("the mirror of a new match differs from the match the server made")
     return TableSpec(list(students), match.pk, seed, mirror)
@@ -131,8 +123,9 @@ def mirror_reload(table: TableSpec) -> engine.State:
     return engine.get_game(match.game).load(match.state)
 
 
-def loadtest_cleanup(*, run: str | None, session_keys: Sequence[str] = ()) -> tuple[int, int]:
-    """Delete the students of a run (every run: ``run=None``), their matches and sessions.
+def loadtest_cleanup(*, run: str | None, cookies: Sequence[str] = ()) -> tuple[int, int]:
+    """Delete the students of a run (every run: ``run=None``), their matches and the sessions of
+    ``cookies``.
     Returns (students, matches) deleted."""
     User = get_user_model()
     prefix = f"{USERNAME_PREFIX}{run}-" if run else USERNAME_PREFIX
@@ -145,9 +138,7 @@ def loadtest_cleanup(*, run: str | None, session_keys: Sequence[str] = ()) -> tu
         matches.delete()
         student_count = users.count()
         users.delete()
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    for key in session_keys:
-        store_class(session_key=key).delete()
+    signed_out(cookies)
     return student_count, match_count
 
 
@@ -159,172 +150,6 @@ def database_vacuum() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE)")
     return True
-
-
-def cookie_session_key(cookie: str) -> str:
-    return cookie.split("=", 1)[1]
-
-
-# --- servers -------------------------------------------------------------------------------------
-
-
-def database_url() -> str:
-    """This process's database as a DATABASE_URL, so that servers started from here (and from a
-    test, whose database pytest-django renamed) use the very same one."""
-    db = settings.DATABASES["default"]
-    engine_name = db["ENGINE"]
-    if engine_name == "django.db.backends.postgresql":
-        auth = quote(db.get("USER") or "", safe="")
-        if db.get("PASSWORD"):
-            auth += ":" + quote(db["PASSWORD"], safe="")
-        host = db.get("HOST") or "localhost"
-        port = f":{db['PORT']}" if db.get("PORT") else ""
-        return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(db['NAME'], safe='')}"
-    if engine_name == "django.db.backends.sqlite3":
-        name = str(db["NAME"])
-        if name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
-            raise ValueError("an in-memory SQLite database cannot be shared with a server process")
-        return f"sqlite:///{Path(name).resolve()}"
-    raise ValueError(f"no DATABASE_URL spelling for {engine_name}")
-
-
-def shared_services() -> bool:
-    """PostgreSQL and Redis: what several server processes need to share matches and news."""
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and bool(
-        settings.REDIS_URL
-    )
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return probe.getsockname()[1]
-
-
-class DaphneFleet:
-    """``count`` Daphne processes serving this project on free ports, sharing this process's
-    database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases."""
-
-    def __init__(self, count: int, *, host: str = "127.0.0.1", env: dict | None = None):
-        if count < 1:
-            raise ValueError("start at least one Daphne process")
-        if count > 1 and not shared_services():
-            raise ValueError(
-                "several Daphne processes share matches through PostgreSQL and news through Redis: "
-                "set DATABASE_URL (postgres://...) and REDIS_URL (redis://...)"
-            )
-        self.count = count
-        self.host = host
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
-            "DATABASE_URL": database_url(),
-            "REDIS_URL": settings.REDIS_URL,
-            # The fleet's news stays among its processes, whatever else shares the Redis.
-            "CHANNEL_LAYER_PREFIX": f"asgi-fleet-{secrets.token_hex(4)}",
-            # Measured as it would run in production: no per-query debug bookkeeping, no chatter.
-            "DEBUG": "false",
-            "LOG_LEVEL": "WARNING",
-            "PYTHONUNBUFFERED": "1",
-            **(env or {}),
-        }
-        self.processes: list[subprocess.Popen] = []
-        self.logs: list[Path] = []
-        self.ports: list[int] = []
-        self._logdir = tempfile.TemporaryDirectory(prefix="daphnes-")
-
-    @property
-    def urls(self) -> list[str]:
-        return [f"ws://{self.host}:{port}" for port in self.ports]
-
-    @property
-    def pids(self) -> list[int]:
-        return [process.pid for process in self.processes]
-
-    def _spawn(self, port: int, log_path: Path) -> subprocess.Popen:
-        with open(log_path, "ab") as log_file:
-            return subprocess.Popen(
-                [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
-                cwd=settings.BASE_DIR,
-                env=self.env,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )
-
-    def start(self, timeout: float = 60.0) -> list[str]:
-        for n in range(self.count):
-            port = free_port(self.host)
-            log_path = Path(self._logdir.name) / f"daphne-{n + 1}.log"
-            self.processes.append(self._spawn(port, log_path))
-            self.logs.append(log_path)
-            self.ports.append(port)
-        return self._wait_listening(timeout)
-
-    def restart_dead(self, timeout: float = 60.0) -> list[str]:
-        """Starts again, on its own port, every process that has exited (a fault test killed
-        it, as an orchestrator would bring it back)."""
-        for n, process in enumerate(self.processes):
-            if process.poll() is not None:
-                self.processes[n] = self._spawn(self.ports[n], self.logs[n])
-        return self._wait_listening(timeout)
-
-    def _wait_listening(self, timeout: float) -> list[str]:
-        deadline = time.monotonic() + timeout
-        for process, port, log_path in zip(self.processes, self.ports, self.logs, strict=True):
-            while not _port_open(self.host, port):
-                if process.poll() is not None:
-                    self.stop()
-                    raise RuntimeError(
-                        f"Daphne on port {port} exited ({process.returncode}):\n"
-                        + log_path.read_text(errors="replace")[-3000:]
-                    )
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"Daphne on port {port} did not listen within {timeout} s")
-                time.sleep(0.1)
-        return self.urls
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def died(self) -> list[int]:
-        """The numbers (from 1) of the processes that have exited."""
-        return [n for n, process in enumerate(self.processes, 1) if process.poll() is not None]
-
-    def log_tail(self, chars: int = 2000) -> str:
-        return "\n".join(
-            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
-            for path in self.logs
-            if path.exists()
-        )
-
-    def __enter__(self) -> DaphneFleet:
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-        self._logdir.cleanup()
-
-
-def _port_open(host: str, port: int) -> bool:
-    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-        return True
-    return False
-
-
-def origin_for(url: str) -> str:
-    parts = urlsplit(url)
-    scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}"
 
 
 # --- CPU -----------------------------------------------------------------------------------------
@@ -532,13 +357,13 @@ class Sock:
         try:
             async for text in self.ws:
                 received = clock()
-                if text.startswith(STATE_PREFIX):
+                if not table.reads_views and text.startswith(STATE_PREFIX):
                     version = int(text[len(STATE_PREFIX) : text.index(",", len(STATE_PREFIX))])
                     table.on_state(self, version, received)
                     continue
                 message = json.loads(text)
                 if message.get("type") == "state":
-                    table.on_state(self, message["version"], received)
+                    table.on_state(self, message["version"], received, message)
                 elif message.get("type") == "error":
                     table.on_error(self, message)
         except websockets.ConnectionClosed:
@@ -561,6 +386,9 @@ class Sock:
 
 class Table:
     """Three sockets, the mirror of their match, and at most one move in flight."""
+
+    # The mover's mirror says what each seat may play: a state's version is all a socket needs.
+    reads_views = False
 
     def __init__(self, run: LoadRun, spec: TableSpec, urls: Sequence[str]):
         self.run = run
@@ -592,7 +420,17 @@ class Table:
                 await sock.open(self.spec.match_id, self.run.origin)
 
     def all_caught_up(self) -> bool:
-        return all(s.last_version >= self.mirror.version for s in self.socks if s.open_now)
+        final = self.final_version()
+        return all(s.last_version >= final for s in self.socks if s.open_now)
+
+    def final_version(self) -> int:
+        """The match's version as far as the table knows."""
+        return self.mirror.version
+
+    def new_game(self) -> None:
+        """The table's knowledge of its new match (``self.spec``) as it starts."""
+        self.mirror = self.spec.state
+        self.sent.clear()
 
     # -- moving
 
@@ -604,6 +442,20 @@ class Table:
             and all(s.open_now and s.last_version >= 0 for s in self.socks)
             and self.socks[self._mover()].last_version == self.mirror.version
         )
+
+    def in_flight(self) -> bool:
+        return self.pending is not None or bool(self.sent)
+
+    def count_behind(self, figures: Figures) -> None:
+        """The versions some open socket of the table never received, counted as lost."""
+        for version in [v for v in self.sent if v <= self.mirror.version]:
+            del self.sent[version]  # the sockets that never got it are counted just below
+        for sock in self.socks:
+            if sock.open_now and not self.busy and sock.last_version >= 0:
+                behind = self.mirror.version - sock.last_version
+                if behind > 0:
+                    figures.lost += behind
+                    sock.last_version = self.mirror.version
 
     def _mover(self) -> int:
         return min(self.rules.active(self.mirror))
@@ -625,7 +477,7 @@ class Table:
 
     # -- from the sockets
 
-    def on_state(self, sock: Sock, version: int, received: float) -> None:
+    def on_state(self, sock: Sock, version: int, received: float, message=None) -> None:
         run = self.run
         figures = run.figures
         last = sock.last_version
@@ -724,7 +576,7 @@ class Table:
     async def _next_game(self) -> None:
         """The match is over: wait for every socket to see its end, then the same students start
         a new match (a class plays game after game) on fresh sockets."""
-        final = self.mirror.version
+        final = self.final_version()
         deadline = time.monotonic() + 2.0
         while not self.all_caught_up() and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
@@ -733,10 +585,16 @@ class Table:
                 self.run.figures.lost += final - sock.last_version
             await sock.close()
         self.spec = await self.run.in_thread(
-            table_create, students=self.spec.students, game=self.run.game, variant=self.run.variant
+            table_create,
+            students=self.spec.students,
+            game=self.run.game,
+            variant=self.run.variant,
+            options=self.run.options,
         )
-        self.mirror = self.spec.state
-        self.sent.clear()
+        self.new_game()
+        if self.run.route == "match":  # the new match may live on another server
+            for sock in self.socks:
+                sock.url = self.run.url_for(self.spec.match_id, 0)
         figures = self.run.figures
         figures.reconnects += len(self.socks)
         figures.restarts_at[int(time.perf_counter() - figures.started)] += 1
@@ -753,6 +611,9 @@ class Table:
 class LoadRun:
     """The whole class: every table, the pace of moves, and the figures of each step."""
 
+    table_type: type[Table] = Table
+    figures_type: type[Figures] = Figures
+
     def __init__(
         self,
         *,
@@ -761,17 +622,20 @@ class LoadRun:
         game: str,
         variant: str,
         level: str,
+        options: dict | None = None,
         origin: str | None = None,
         connect_concurrency: int = 50,
+        route: str = "socket",
         daphne_pids: Sequence[int] = (),
         log: Callable[[str], None] = print,
         on_acknowledged: Callable[[int, float, float], None] | None = None,
     ):
         self.game = game
         # (match id, sent, acknowledged), perf_counter times: for a caller that follows the moves
-        # further (bench_session --live follows them to the teacher's monitor)
+        # further (tools.session_load follows them to the teacher's monitor)
         self.on_acknowledged = on_acknowledged
         self.variant = variant
+        self.options = options  # the game's options of every match (None: its defaults)
         self.level = level
         self.origin = origin
         self.log = log
@@ -783,16 +647,28 @@ class LoadRun:
         self.figures = Figures(target_rate=0)
         self.cpu = CpuProbe(daphne_pids)
         self._tasks: set[asyncio.Task] = set()
-        # Round robin over the servers, socket by socket, as a load balancer would: the seats of
-        # one table land on different processes, so its news crosses Redis.
+        if route not in ROUTES:
+            raise ValueError(f"route is one of {', '.join(ROUTES)}")
+        self.urls = list(urls)
+        self.route = route
+        # "socket": round robin over the servers, socket by socket, as a load balancer without
+        # affinity would: the seats of one table land on different processes, so its news crosses
+        # Redis. "match": every socket of a match on one server, chosen by its id, as
+        # docker/nginx.conf routes them (its consistent hash, here the id modulo the servers).
         counter = 0
         self.tables = []
         for spec in tables:
             table_urls = []
             for _ in spec.students:
-                table_urls.append(urls[counter % len(urls)])
+                table_urls.append(self.url_for(spec.match_id, counter))
                 counter += 1
-            self.tables.append(Table(self, spec, table_urls))
+            self.tables.append(self.table_type(self, spec, table_urls))
+
+    def url_for(self, match_id: int, counter: int) -> str:
+        """The server of a table's socket: ``counter`` numbers the sockets of the class."""
+        if self.route == "match":
+            return self.urls[match_id % len(self.urls)]
+        return self.urls[counter % len(self.urls)]
 
     def spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -850,7 +726,7 @@ class LoadRun:
         of the rate, weighted by its pace, every so often (each gap drawn within 20% of its mean,
         the first one at random, so the tables do not move in step); a move that falls due while
         its table still waits for the last answer is played when that comes."""
-        figures = Figures(target_rate=rate)
+        figures = self.figures_type(target_rate=rate)
         self.figures = figures
         playing = [table for table in self.tables if not table.broken]
         if not playing:
@@ -919,20 +795,13 @@ class LoadRun:
         ones never answered, and the versions some socket never received."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any(
-            t.pending is not None or t.sent for t in self.tables if not t.broken
+            t.in_flight() for t in self.tables if not t.broken
         ):
             await asyncio.sleep(0.02)
         now = time.perf_counter()
         for table in self.tables:
             table.give_up_if_stuck(now, 0)
-            for version in [v for v in table.sent if v <= table.mirror.version]:
-                del table.sent[version]  # the sockets that never got it are counted just below
-            for sock in table.socks:
-                if sock.open_now and not table.busy and sock.last_version >= 0:
-                    behind = table.mirror.version - sock.last_version
-                    if behind > 0:
-                        figures.lost += behind
-                        sock.last_version = table.mirror.version
+            table.count_behind(figures)
 
     async def close(self) -> None:
         self.closing = True
@@ -1012,7 +881,7 @@ def ramp_table(steps: Sequence[Figures]) -> list[str]:
     return lines
 
 
-def saturation_line(steps: Sequence[Figures]) -> str:
+def saturation_line(steps: Sequence[Figures], unit: str = "moves") -> str:
     for figures in steps:
         if figures.saturated:
             reasons = []
@@ -1020,6 +889,6 @@ def saturation_line(steps: Sequence[Figures]) -> str:
                 reasons.append(f"achieved {figures.achieved:.1f}/s")
             if figures.worst_p99 is not None and figures.worst_p99 > P99_LIMIT_MS:
                 reasons.append(f"p99 {figures.worst_p99:.1f} ms > {P99_LIMIT_MS:g} ms")
-            return f"saturation: {figures.target_rate:g} moves/s ({', '.join(reasons)})"
+            return f"saturation: {figures.target_rate:g} {unit}/s ({', '.join(reasons)})"
     top = max(figures.target_rate for figures in steps)
-    return f"saturation: not reached up to {top:g} moves/s"
+    return f"saturation: not reached up to {top:g} {unit}/s"

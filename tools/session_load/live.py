@@ -1,9 +1,11 @@
 """Move -> monitor latency of one large session, measured through the real servers
-(``manage.py bench_session --live``).
+(``python -m tools.session_load``; ``manage.py bench_session`` times the pages without servers).
 
-A class of load-test students (games.loadtest) joins one session; the teacher deals and starts it
+    python -m tools.session_load --sizes 30 300 900 --daphnes 2 --rate 0.2 --duration 30
+
+A class of load-test students (tools.loadtest) joins one session; the teacher deals and starts it
 through the sessions services; the students then play ADD UP through their match sockets on
-Daphne processes at a given rate (games.loadtest.LoadRun), while one teacher's screen is
+Daphne processes at a given rate (tools.loadtest.driver.LoadRun), while one teacher's screen is
 imitated: the monitor socket (``/ws/session/<id>/``) and, after each of its messages, a fetch of
 the page's live part (only the tables the message names, whole on connect and on the tick), as
 static/js/session-live.js does, one fetch at a time.
@@ -16,12 +18,15 @@ flattering. Client and servers share one machine and its clock.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import bisect
 import contextlib
 import http.client
 import json
+import secrets
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -35,8 +40,10 @@ from accounts.services import teacher_create
 from classroom.models import Enrollment, SessionPresence
 from classroom.services import classroom_create
 from classroom.sessions import services
-from games import loadtest
 from games.models import Match
+from tools.loadtest import driver as loadtest
+from tools.loadtest.servers import DaphneFleet, origin_for, shared_services
+from tools.signed_in import signed_in_cookie
 
 # perf_counter -> wall clock, for comparing the client's times with the server's ``as_of``
 _WALL_OFFSET = time.time() - time.perf_counter()
@@ -89,7 +96,7 @@ def live_session_create(*, run: str, size: int, table_size: int) -> LiveSession:
         session.pk,
         classroom.pk,
         teacher.pk,
-        loadtest.signed_in_cookie(teacher, "django.contrib.auth.backends.ModelBackend"),
+        signed_in_cookie(teacher),
         tables,
         [s.cookie for s in students],
     )
@@ -99,8 +106,7 @@ def live_session_delete(live: LiveSession, run: str) -> None:
     from classroom.models import Classroom
 
     Classroom.objects.filter(pk=live.classroom_id).delete()
-    keys = [loadtest.cookie_session_key(c) for c in [*live.student_cookies, live.teacher_cookie]]
-    loadtest.loadtest_cleanup(run=run, session_keys=keys)
+    loadtest.loadtest_cleanup(run=run, cookies=[*live.student_cookies, live.teacher_cookie])
     get_user_model().objects.filter(pk=live.teacher_id).delete()
 
 
@@ -172,7 +178,7 @@ class MonitorScreen:
     async def open(self) -> None:
         self.ws = await websockets.connect(
             f"{self.url}/ws/session/{self.session_id}/",
-            origin=loadtest.origin_for(self.url),
+            origin=origin_for(self.url),
             additional_headers={"Cookie": self.cookie},
             proxy=None,
             open_timeout=60,
@@ -267,3 +273,90 @@ async def measure(
         await run.close()
         await asyncio.sleep(1.0)
     return figures, monitor
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+MONITOR_TARGET_MS = 1000  # move -> monitor p95 (issue 15)
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.session_load",
+        description="Plays a class session of each size through Daphne processes (PostgreSQL and "
+        "Redis) while a teacher's screen is imitated: move -> monitor latency (docs/capacity.md).",
+    )
+    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 300, 900])
+    parser.add_argument("--table-size", type=int, default=3)
+    parser.add_argument("--daphnes", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=0.2, help="moves a second per student")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds")
+    parser.add_argument(
+        "--no-screen",
+        action="store_true",
+        help="no teacher's screen (the players' figures without it)",
+    )
+    return parser
+
+
+def run_session_load(options: dict | list[str], *, stdout=None) -> bool:
+    """Each size's session played and followed to the teacher's screen; the report goes to
+    ``stdout``. True when every size met the target."""
+    if isinstance(options, list):
+        options = vars(parser().parse_args(options))
+    stdout = stdout or sys.stdout
+    if not shared_services():
+        raise ValueError("the live session needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)")
+    met = True
+    for size in options["sizes"]:
+        stdout.write(f"\n{size} students, ADD UP at tables of {options['table_size']}\n")
+        met = _live(size, options, stdout) and met
+    return met
+
+
+def _live(size: int, options: dict, stdout) -> bool:
+    rate = options["rate"] * size
+    run = secrets.token_hex(4)
+    live = live_session_create(run=run, size=size, table_size=options["table_size"])
+    # Earlier sizes wrote and deleted many rows: their dead rows must not be vacuumed in the middle
+    # of the measurement.
+    loadtest.database_vacuum()
+    try:
+        with DaphneFleet(options["daphnes"]) as fleet:
+            figures, monitor = asyncio.run(
+                measure(
+                    live,
+                    fleet.urls,
+                    fleet.pids,
+                    rate=rate,
+                    duration=options["duration"],
+                    screen=not options["no_screen"],
+                )
+            )
+    finally:
+        live_session_delete(live, run)
+    stdout.write(
+        f"  live, {options['daphnes']} Daphne processes, {rate:g} moves/s for "
+        f"{options['duration']:g} s: {figures.acked} moves acknowledged, "
+        f"players' p99 {figures.worst_p99} ms, lost {figures.lost}; CPU: "
+        + ", ".join(f"{name} {percent:.0f}%" for name, percent in figures.cpu.items())
+        + "\n"
+    )
+    if options["no_screen"]:
+        return figures.lost == 0
+    for line in monitor.report(figures.duration):
+        stdout.write("  " + line + "\n")
+    _latencies, missing = monitor.latencies_ms()
+    p95 = monitor.percentile_ms(95)
+    ok = p95 is not None and p95 <= MONITOR_TARGET_MS and not missing and not monitor.errors
+    shown = f"{p95:.0f} ms" if p95 is not None else "none shown"
+    stdout.write(f"  move -> monitor p95: {shown} {'(target met)' if ok else '(target MISSED)'}\n")
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return 0 if run_session_load(argv or sys.argv[1:]) else 1
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,179 @@
+"""Daphne processes serving this project on free ports, for the load test and the tests that need
+several servers (two processes sharing PostgreSQL and Redis, a process killed, Redis restarted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from django.conf import settings
+
+DAPHNE = [sys.executable, "-m", "daphne", "-v", "0"]
+
+
+def database_url() -> str:
+    """This process's database as a DATABASE_URL, so that servers started from here (and from a
+    test, whose database pytest-django renamed) use the very same one."""
+    db = settings.DATABASES["default"]
+    engine_name = db["ENGINE"]
+    if engine_name == "django.db.backends.postgresql":
+        auth = quote(db.get("USER") or "", safe="")
+        if db.get("PASSWORD"):
+            auth += ":" + quote(db["PASSWORD"], safe="")
+        host = db.get("HOST") or "localhost"
+        port = f":{db['PORT']}" if db.get("PORT") else ""
+        return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(db['NAME'], safe='')}"
+    if engine_name == "django.db.backends.sqlite3":
+        name = str(db["NAME"])
+        if name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
+            raise ValueError("an in-memory SQLite database cannot be shared with a server process")
+        return f"sqlite:///{Path(name).resolve()}"
+    raise ValueError(f"no DATABASE_URL spelling for {engine_name}")
+
+
+def shared_services() -> bool:
+    """PostgreSQL and Redis: what several server processes need to share matches and news."""
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and bool(
+        settings.REDIS_URL
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+class DaphneFleet:
+    """``count`` Daphne processes serving this project on free ports, sharing this process's
+    database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases."""
+
+    def __init__(self, count: int, *, host: str = "127.0.0.1", env: dict | None = None):
+        if count < 1:
+            raise ValueError("start at least one Daphne process")
+        if count > 1 and not shared_services():
+            raise ValueError(
+                "several Daphne processes share matches through PostgreSQL and news through Redis: "
+                "set DATABASE_URL (postgres://...) and REDIS_URL (redis://...)"
+            )
+        self.count = count
+        self.host = host
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
+            "DATABASE_URL": database_url(),
+            "REDIS_URL": settings.REDIS_URL,
+            # The fleet's news stays among its processes, whatever else shares the Redis.
+            "CHANNEL_LAYER_PREFIX": f"asgi-fleet-{secrets.token_hex(4)}",
+            # Measured as it would run in production: no per-query debug bookkeeping, no chatter.
+            "DEBUG": "false",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }
+        self.processes: list[subprocess.Popen] = []
+        self.logs: list[Path] = []
+        self.ports: list[int] = []
+        self._logdir = tempfile.TemporaryDirectory(prefix="daphnes-")
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"ws://{self.host}:{port}" for port in self.ports]
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+    def _spawn(self, port: int, log_path: Path) -> subprocess.Popen:
+        with open(log_path, "ab") as log_file:
+            return subprocess.Popen(
+                [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
+                cwd=settings.BASE_DIR,
+                env=self.env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
+
+    def start(self, timeout: float = 60.0) -> list[str]:
+        for n in range(self.count):
+            port = free_port(self.host)
+            log_path = Path(self._logdir.name) / f"daphne-{n + 1}.log"
+            self.processes.append(self._spawn(port, log_path))
+            self.logs.append(log_path)
+            self.ports.append(port)
+        return self._wait_listening(timeout)
+
+    def restart_dead(self, timeout: float = 60.0) -> list[str]:
+        """Starts again, on its own port, every process that has exited (a fault test killed
+        it, as an orchestrator would bring it back)."""
+        for n, process in enumerate(self.processes):
+            if process.poll() is not None:
+                self.processes[n] = self._spawn(self.ports[n], self.logs[n])
+        return self._wait_listening(timeout)
+
+    def _wait_listening(self, timeout: float) -> list[str]:
+        deadline = time.monotonic() + timeout
+        for process, port, log_path in zip(self.processes, self.ports, self.logs, strict=True):
+            while not _port_open(self.host, port):
+                if process.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(
+                        f"Daphne on port {port} exited ({process.returncode}):\n"
+                        + log_path.read_text(errors="replace")[-3000:]
+                    )
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"Daphne on port {port} did not listen within {timeout} s")
+                time.sleep(0.1)
+        return self.urls
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def died(self) -> list[int]:
+        """The numbers (from 1) of the processes that have exited."""
+        return [n for n, process in enumerate(self.processes, 1) if process.poll() is not None]
+
+    def log_tail(self, chars: int = 2000) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
+            for path in self.logs
+            if path.exists()
+        )
+
+    def __enter__(self) -> DaphneFleet:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+        self._logdir.cleanup()
+
+
+def _port_open(host: str, port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+        return True
+    return False
+
+
+def origin_for(url: str) -> str:
+    parts = urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}"

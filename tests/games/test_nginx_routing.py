@@ -15,8 +15,8 @@ from collections import defaultdict
 import pytest
 import websockets
 
-from games.loadtest import DaphneFleet, origin_for
 from tests.factories import make_class, make_match, make_student, session_cookie_for
+from tools.loadtest.servers import DaphneFleet, origin_for
 from tools.nginx_loopback import LoopbackNginx, ReadinessWatch, available
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

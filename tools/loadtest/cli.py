@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import secrets
 import sys
 import time
 
 import engine
+from tools import nginx_loopback
 from tools.loadtest import driver as loadtest
 from tools.loadtest import mia
 from tools.loadtest.driver import TABLE_SIZE
@@ -93,10 +95,16 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--route",
         choices=loadtest.ROUTES,
-        default="socket",
-        help="socket: round robin socket by socket, a table's seats on different servers (the "
-        "default, the measurements of docs/capacity.md); match: every socket of a match on the "
-        "server its id picks, as docker/nginx.conf routes them",
+        default="match",
+        help="match (the default): every socket of a match on the server its id picks, as "
+        "docker/nginx.conf routes them; socket: round robin socket by socket, a table's seats on "
+        "different servers (the measurements of docs/capacity.md before 2026-11-26)",
+    )
+    parser.add_argument(
+        "--nginx",
+        action="store_true",
+        help="with --daphnes: every socket through the project's nginx configuration on loopback "
+        "(Debian's nginx; tools/nginx_loopback.py), which picks the server by the match's id",
     )
     parser.add_argument("--json", dest="json_path", default=None, help="also write figures")
     parser.add_argument(
@@ -156,6 +164,10 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
     daphnes = options["daphnes"] if options["daphnes"] is not None else (0 if urls else 1)
     if not urls and daphnes < 1:
         raise CommandError("give --url, or --daphnes 1 or more")
+    if options["nginx"] and not daphnes:
+        raise CommandError("--nginx goes in front of --daphnes N")
+    if options["nginx"] and not nginx_loopback.available():
+        raise CommandError("--nginx needs Debian's nginx: scripts/system-deps nginx")
     fleet = None
     if daphnes:
         try:
@@ -187,6 +199,7 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
         for i in range(0, students, TABLE_SIZE)
     ]
     out(f"set-up: students, sessions and matches in {time.monotonic() - started:.1f} s")
+    stack = contextlib.ExitStack()
     try:
         if fleet is not None:
             try:
@@ -194,7 +207,12 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
             except RuntimeError as error:
                 raise CommandError(str(error)) from None
             out(f"started {daphnes} Daphne process(es): {', '.join(urls)}")
-            if daphnes > 1:
+            if options["nginx"]:
+                nginx = nginx_loopback.LoopbackNginx([url.split("//")[1] for url in urls])
+                stack.enter_context(nginx)
+                urls = [nginx.ws_url]
+                out(f"sockets through nginx on {nginx.url}, routed by match (docker/nginx.conf)")
+            elif daphnes > 1:
                 out(f"sockets routed {ROUTED[options['route']]}")
             pids = fleet.pids
         else:
@@ -202,6 +220,7 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
             out(f"servers: {', '.join(urls)}")
         results = asyncio.run(_load(specs, urls, pids, rates, options, out))
     finally:
+        stack.close()
         if fleet is not None:
             died = fleet.died()
             fleet.stop()

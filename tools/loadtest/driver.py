@@ -173,10 +173,13 @@ class CpuProbe:
                 groups[f"daphne#{n}"] = [process]
         groups["postgres"] = []
         groups["redis"] = []
+        groups["nginx"] = []  # tools/nginx_loopback.py's, when the sockets go through it
         for process in psutil.process_iter(["name"]):
             name = process.info["name"] or ""
             if self.postgres and name in {"postgres", "postmaster"}:
                 groups["postgres"].append(process)
+            elif name == "nginx":
+                groups["nginx"].append(process)
             elif self.redis and name.startswith("redis-server"):
                 groups["redis"].append(process)
         return {name: members for name, members in groups.items() if members}

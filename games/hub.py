@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 RETRY_READ_SECONDS = 1.0
 # One query per process this often, whatever its number of sockets (0: no heartbeat).
 HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "1.0"))
+# News of a version that came before the version ahead of it waits this long for it (``_hand_out``).
+REORDER_WAIT_SECONDS = 0.1
 
 
 def match_group(match_id: int) -> str:
@@ -88,6 +90,10 @@ class MatchHub:
         # and the matches this process was behind at the last heartbeat, with their versions.
         self._heard: dict[int, int] = {}
         self._behind: dict[int, int] = {}
+        # News that overtook an earlier version's, per match and version, and the task that hands
+        # it out anyway if the earlier one never comes.
+        self._early: dict[int, dict[int, dict]] = {}
+        self._early_timers: dict[int, asyncio.Task] = {}
 
     async def join(self, match_id: int, listener: Listener) -> None:
         if self.channel is None:
@@ -115,6 +121,10 @@ class MatchHub:
             del self._listeners[match_id]
             self._heard.pop(match_id, None)
             self._behind.pop(match_id, None)
+            self._early.pop(match_id, None)
+            timer = self._early_timers.pop(match_id, None)
+            if timer is not None:
+                timer.cancel()
             if not self._listeners:
                 # Nobody here listens any more: stop reading, as Channels stops a closed
                 # consumer's reader (a test's event loop can then close).
@@ -198,6 +208,42 @@ class MatchHub:
             self._heard[match_id] = max(version, self._heard.get(match_id, -1))
 
     async def _hand_out(self, match_id: int, message: dict) -> None:
+        """Hand ``message`` to the match's sockets here, in version order: two moves applied a
+        millisecond apart in two processes (a socket that landed on another process, the sweep)
+        can have their news cross on the way here, and a socket drops news older than what it
+        has shown, events and all. News that overtook its predecessor's waits for it, at most
+        ``REORDER_WAIT_SECONDS`` (news is at most once: the predecessor may never come)."""
+        version = message.get("version")
+        if message.get("type") == "match.changed" and isinstance(version, int):
+            heard = self._heard.get(match_id)
+            if heard is not None and version > heard + 1 and match_id in self._listeners:
+                self._early.setdefault(match_id, {})[version] = message
+                if match_id not in self._early_timers:
+                    self._early_timers[match_id] = asyncio.get_running_loop().create_task(
+                        self._hand_out_early_after_a_wait(match_id)
+                    )
+                return
+        await self._deliver(match_id, message)
+        early = self._early.get(match_id)
+        while early and (self._heard.get(match_id, -1) + 1) in early:
+            await self._deliver(match_id, early.pop(self._heard[match_id] + 1))
+        if not early:
+            self._forget_early(match_id)
+
+    async def _hand_out_early_after_a_wait(self, match_id: int) -> None:
+        await asyncio.sleep(REORDER_WAIT_SECONDS)
+        self._early_timers.pop(match_id, None)
+        early = self._early.pop(match_id, {})
+        for version in sorted(early):
+            await self._deliver(match_id, early[version])
+
+    def _forget_early(self, match_id: int) -> None:
+        self._early.pop(match_id, None)
+        timer = self._early_timers.pop(match_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def _deliver(self, match_id: int, message: dict) -> None:
         version = message.get("version")
         if isinstance(version, int) and message.get("type") != "match.version":
             self._heard[match_id] = max(version, self._heard.get(match_id, -1))

@@ -169,3 +169,36 @@ async def test_news_for_another_match_or_without_a_match_reaches_nobody_here(cap
     assert ana.heard == [3]
     assert "without a match id" in caplog.text
     await here.leave(7, ana)
+
+
+async def test_news_that_overtook_an_earlier_version_waits_for_it():
+    """Two moves applied a millisecond apart in two processes: the later one's news can reach a
+    third process first. The hub holds it back until the earlier one arrives, so every socket
+    hears each version, events included, in order."""
+    hub = MatchHub(InMemoryChannelLayer())
+    socket = Socket()
+    await hub.join(7, socket)
+    try:
+        hub.saw(7, 1)  # the socket's first state
+        await hub._hand_out(7, news(3))
+        await hub._hand_out(7, news(2))
+        await socket.wait_for(2)
+        assert socket.heard == [2, 3]
+    finally:
+        await hub.leave(7, socket)
+
+
+async def test_news_whose_earlier_version_never_comes_is_handed_out_after_a_short_wait():
+    hub = MatchHub(InMemoryChannelLayer())
+    socket = Socket()
+    await hub.join(7, socket)
+    try:
+        hub.saw(7, 1)
+        await hub._hand_out(7, news(3))  # version 2's news was lost (at most once)
+        assert socket.heard == []
+        await socket.wait_for(1)
+        assert socket.heard == [3]
+        await hub._hand_out(7, news(4))  # and then the match's news flows on at once
+        assert socket.heard == [3, 4]
+    finally:
+        await hub.leave(7, socket)

@@ -93,23 +93,25 @@ def test_a_stopped_match_takes_no_more_writes(players):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("services")
-def test_a_wake_up_on_a_server_decides_on_its_event_loop(players, settings):
+def test_a_wake_up_on_a_server_decides_on_its_event_loop(players):
     """On PostgreSQL a clock's wake-up is a transaction on the event loop's own connection, as a
     player's move is: no thread, no second way to write."""
+    from asgiref.sync import async_to_sync
+
     assert async_db.enabled()
-    settings.GAMES_BOT_DELAY_SCALE = 0.0
-    ana, _ = players
-    match = make_match(players=[ana], bots=["easy"], game="add_up", variant="standard")
-    choose = engine.bots.choose
+    ana, ben = players
+    # Made long ago: its pass timeout is due at once.
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    rules = engine.get_game("mia")
+    tick = rules.tick
     deciding_threads = set()
 
-    def choose_and_say_where(*args, **kwargs):
+    def tick_and_say_where(*args, **kwargs):
         deciding_threads.add(threading.get_ident())
-        return choose(*args, **kwargs)
+        return tick(*args, **kwargs)
 
     async def wake_as_a_server_does():
-        loop = asyncio.get_running_loop()
-        clock = MatchClock(loop)
+        clock = MatchClock(asyncio.get_running_loop())
         clock.watch(match.pk)
         try:
             await asyncio.wait_for(clock._wake(match.pk), timeout=10)
@@ -118,28 +120,9 @@ def test_a_wake_up_on_a_server_decides_on_its_event_loop(players, settings):
             clock.unwatch(match.pk)
             await async_db.close_pool()
 
-    from asgiref.sync import async_to_sync
-
-    monkey = pytest.MonkeyPatch()
-    monkey.setattr(engine.bots, "choose", choose_and_say_where)
-    try:
-        match.refresh_from_db()
-        before = match.version
-        # The bot's seat is due at once; the player's turn may come first in ADD UP.
-        seat_of_bot = 1
-        rules = engine.get_game("add_up")
-        state = rules.load(match.state)
-        if seat_of_bot not in rules.active(state):
-            services.submit_move(
-                match_id=match.pk,
-                user=ana,
-                move=rules.hint(state, 0) or rules.legal_moves(state, 0)[0],
-            )
-            match.refresh_from_db()
-            before = match.version
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(rules, "tick", tick_and_say_where)
         loop_thread = async_to_sync(wake_as_a_server_does)()
-    finally:
-        monkey.undo()
     match.refresh_from_db()
-    assert match.version > before
+    assert match.version > 0  # the timer fired
     assert deciding_threads == {loop_thread}

@@ -53,22 +53,27 @@ def check_report(report: str, students: int) -> None:
     assert figure(report, r"cleaned up (\d+) students") == str(students)
 
 
-@pytest.mark.slow
-def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+def script_on_a_sqlite_file(database, *arguments) -> subprocess.CompletedProcess:
+    """``python -m tools.loadtest`` with ``arguments`` on a migrated SQLite file of its own (and
+    its own Daphne), as a developer without services runs it."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    database = tmp_path / "load.sqlite3"
     env["DATABASE_URL"] = f"sqlite:///{database}"
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
-
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.loadtest", "--daphnes=1", "--students=6", *RATE_12],
+    return subprocess.run(
+        [sys.executable, "-m", "tools.loadtest", *arguments],
         env=env,
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=180,
     )
+
+
+@pytest.mark.slow
+def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+    database = tmp_path / "load.sqlite3"
+    done = script_on_a_sqlite_file(database, "--daphnes=1", "--students=6", *RATE_12)
 
     assert done.returncode == 0, done.stdout + done.stderr
     check_report(done.stdout, students=6)
@@ -160,19 +165,8 @@ def check_race(report: str, students: int, skipped: bool = False) -> None:
 
 @pytest.mark.slow
 def test_the_mia_race_through_the_script_and_its_own_daphne_on_a_sqlite_file(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
-
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.loadtest", "--game=mia", "--students=6", *RACE_3],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    database = tmp_path / "race.sqlite3"
+    done = script_on_a_sqlite_file(database, "--game=mia", "--students=6", *RACE_3)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "playing mia/party, every seat answering each card at once" in done.stdout

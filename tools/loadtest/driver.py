@@ -824,9 +824,9 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def step_report(figures: Figures) -> list[str]:
-    mover = figures.latency("mover")
-    others = figures.latency("others")
+def errors_and_cpu(figures: Figures) -> tuple[int, str, str]:
+    """A step's error count, its codes as " (code n, ...)" and its CPU line, as reports write
+    them."""
     errors = sum(figures.errors.values())
     error_detail = (
         " (" + ", ".join(f"{code} {n}" for code, n in figures.errors.most_common()) + ")"
@@ -834,6 +834,13 @@ def step_report(figures: Figures) -> list[str]:
         else ""
     )
     cpu = "  ".join(f"{name} {value:.1f}" for name, value in figures.cpu.items())
+    return errors, error_detail, cpu
+
+
+def step_report(figures: Figures) -> list[str]:
+    mover = figures.latency("mover")
+    others = figures.latency("others")
+    errors, error_detail, cpu = errors_and_cpu(figures)
     lag_values = sorted(figures.client_lag_ms)
     lag = (_percentile(lag_values, 50), _percentile(lag_values, 99))
     return [

@@ -39,6 +39,7 @@ from tools.loadtest.driver import (
     TableSpec,
     _ms,
     _percentile,
+    errors_and_cpu,
 )
 
 VARIANT = "party"  # 2 to 6 players; its deck of numbers is reshuffled, so every card can be raced
@@ -354,15 +355,9 @@ class MiaRun(LoadRun):
 def step_report(figures: MiaFigures) -> list[str]:
     claim = figures.latency("claim")
     slowest = figures.latency("slowest")
-    errors = sum(figures.errors.values())
-    error_detail = (
-        " (" + ", ".join(f"{code} {n}" for code, n in figures.errors.most_common()) + ")"
-        if errors
-        else ""
-    )
+    errors, error_detail, cpu = errors_and_cpu(figures)
     claimable = sum(figures.winners.values())
     winners = ", ".join(f"{won}: {n}" for won, n in sorted(figures.winners.items())) or "-"
-    cpu = "  ".join(f"{name} {value:.1f}" for name, value in figures.cpu.items())
     lag_values = sorted(figures.client_lag_ms)
     return [
         f"connected sockets: {figures.connected}/{figures.sockets}"

@@ -154,3 +154,14 @@ def test_a_live_match_of_it_is_played_through_the_services(count_to_ten, client)
         match.refresh_from_db()
     assert match.outcome["winners"] == [0]
     assert Attempt.objects.filter(match=match, game=SLUG, correct=True).count() >= 4
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_landing_pages_list_of_games_reads_as_a_sentence(client, language):
+    """The list ends inside the sentence: a title ending in "?" or "!" is not followed by a
+    stop ("... and Add or Multiply?." read as a typo)."""
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    lead = page.split('class="lead">', 1)[1].split("</p>", 1)[0]
+    assert "Mathable Junior" in lead
+    assert "?." not in lead and "!." not in lead

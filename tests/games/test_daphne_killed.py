@@ -8,12 +8,11 @@ import signal
 import time
 
 import pytest
-import websockets
 
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_two_daphnes import a_move
-from tools.loadtest.servers import DaphneFleet, origin_for
+from tools.loadtest.servers import DaphneFleet, match_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pytest.mark.slow]
 
@@ -21,12 +20,7 @@ KILLS = 3
 
 
 async def connect(url, match_id, cookie):
-    ws = await websockets.connect(
-        f"{url}/ws/match/{match_id}/",
-        origin=origin_for(url),
-        additional_headers={"Cookie": cookie},
-        proxy=None,
-    )
+    ws = await match_socket(url, match_id, cookie)
     return ws, json.loads(await asyncio.wait_for(ws.recv(), 10))
 
 

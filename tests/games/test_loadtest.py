@@ -110,6 +110,12 @@ def test_several_daphnes_without_postgres_and_redis_is_refused_clearly(settings)
 
 
 @pytest.mark.django_db
+def test_nginx_without_daphnes_of_its_own_is_refused_clearly():
+    with pytest.raises(CommandError, match="--nginx goes in front of --daphnes"):
+        run_loadtest(["--url=ws://127.0.0.1:1", "--nginx", "--students=3"], stdout=StringIO())
+
+
+@pytest.mark.django_db
 def test_students_come_in_tables_of_three():
     with pytest.raises(CommandError, match="multiple of 3"):
         run_loadtest(["--students=4"], stdout=StringIO())

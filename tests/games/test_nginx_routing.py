@@ -13,10 +13,9 @@ import urllib.request
 from collections import defaultdict
 
 import pytest
-import websockets
 
 from tests.factories import make_class, make_match, make_student, session_cookie_for
-from tools.loadtest.servers import DaphneFleet, origin_for
+from tools.loadtest.servers import DaphneFleet, match_socket
 from tools.nginx_loopback import LoopbackNginx, ReadinessWatch, available
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -44,13 +43,7 @@ def tables():
 
 
 async def first_state(base: str, match_id: int, cookie: str) -> dict:
-    async with websockets.connect(
-        f"{base}/ws/match/{match_id}/",
-        origin=origin_for(base),
-        additional_headers={"Cookie": cookie},
-        proxy=None,
-        open_timeout=TIMEOUT,
-    ) as socket:
+    async with match_socket(base, match_id, cookie, open_timeout=TIMEOUT) as socket:
         return json.loads(await asyncio.wait_for(socket.recv(), TIMEOUT))
 
 

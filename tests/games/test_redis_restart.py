@@ -10,12 +10,11 @@ import subprocess
 import time
 
 import pytest
-import websockets
 
 from games.models import Match
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_two_daphnes import a_move
-from tools.loadtest.servers import DaphneFleet, free_port, origin_for
+from tools.loadtest.servers import DaphneFleet, free_port, match_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pytest.mark.slow]
 
@@ -96,12 +95,7 @@ def test_every_socket_converges_after_redis_restarts_mid_game(services, tmp_path
 
     async def play(urls):
         sockets = [
-            await websockets.connect(
-                f"{url}/ws/match/{match.pk}/",
-                origin=origin_for(url),
-                additional_headers={"Cookie": cookie},
-                proxy=None,
-            )
+            await match_socket(url, match.pk, cookie)
             for url, cookie in zip(urls, cookies, strict=True)
         ]
         views = [json.loads(await asyncio.wait_for(ws.recv(), 10))["view"] for ws in sockets]

@@ -11,12 +11,11 @@ import urllib.error
 import urllib.request
 
 import pytest
-import websockets
 
 import engine
 from games.models import Match, MoveRecord
 from tests.factories import make_class, make_match, make_student, session_cookie_for
-from tools.loadtest.servers import DaphneFleet, origin_for
+from tools.loadtest.servers import DaphneFleet, match_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -38,12 +37,7 @@ async def play_seat(url, match_id, cookie, seat, everyone_in):
     """One student's socket: plays on their turns until the game is over; returns every state
     message it received."""
     received = []
-    async with websockets.connect(
-        f"{url}/ws/match/{match_id}/",
-        origin=origin_for(url),
-        additional_headers={"Cookie": cookie},
-        proxy=None,
-    ) as ws:
+    async with match_socket(url, match_id, cookie, open_timeout=TIMEOUT) as ws:
         everyone_in.release()
         await everyone_in.acquire_all()
         while True:
@@ -199,13 +193,7 @@ async def claim_together(urls, match_id, cookies, claims_of):
     times: each round's claims are made from the match as it stands (``claims_of``). Returns,
     per round, what each socket heard back."""
     sockets = [
-        await websockets.connect(
-            f"{url}/ws/match/{match_id}/",
-            origin=origin_for(url),
-            additional_headers={"Cookie": cookie},
-            proxy=None,
-            open_timeout=TIMEOUT,
-        )
+        await match_socket(url, match_id, cookie, open_timeout=TIMEOUT)
         for url, cookie in zip(urls, cookies, strict=True)
     ]
     try:

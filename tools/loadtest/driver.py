@@ -39,7 +39,7 @@ import engine
 from accounts.models import Role
 from games.models import Match
 from games.services import SeatSpec, match_create, now_ms
-from tools.loadtest.servers import origin_for
+from tools.loadtest.servers import match_socket
 from tools.signed_in import signed_in_cookie, signed_out
 
 USERNAME_PREFIX = "loadtest-"
@@ -342,14 +342,14 @@ class Sock:
     async def open(self, match_id: int, origin: str | None) -> None:
         self.last_version = -1
         self.closed_code = None
-        self.ws = await websockets.connect(
-            f"{self.url}/ws/match/{match_id}/",
-            origin=origin or origin_for(self.url),
-            additional_headers={"Cookie": self.cookie},
-            compression=None,
-            proxy=None,
-            ping_interval=None,
+        self.ws = await match_socket(
+            self.url,
+            match_id,
+            self.cookie,
+            origin=origin,
             open_timeout=60,
+            compression=None,
+            ping_interval=None,
             max_queue=None,
         )
         self.reader = asyncio.create_task(self._read())

@@ -177,3 +177,18 @@ def origin_for(url: str) -> str:
     parts = urlsplit(url)
     scheme = "https" if parts.scheme == "wss" else "http"
     return f"{scheme}://{parts.netloc}"
+
+
+def match_socket(base: str, match_id: int, cookie: str, *, open_timeout: float = 10, **options):
+    """A signed-in student's socket on ``/ws/match/<id>/`` of the server at ``base``
+    (``ws://host:port``), as a page opens it: ``await`` it, or use it with ``async with``."""
+    import websockets  # a development dependency, like this module's callers
+
+    return websockets.connect(
+        f"{base}/ws/match/{match_id}/",
+        origin=options.pop("origin", None) or origin_for(base),
+        additional_headers={"Cookie": cookie},
+        proxy=None,
+        open_timeout=open_timeout,
+        **options,
+    )

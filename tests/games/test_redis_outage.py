@@ -123,6 +123,8 @@ def test_a_restarted_redis_is_healed_at_once_for_every_handshake(services, tmp_p
             failed = [answer for answer in answers if answer != "sessions"]
             assert failed == [], f"{len(failed)} of {len(answers)}: {failed}"
             assert_no_traceback(fleet)
-            print(f"{len(answers)} handshakes after the restart, in {time.monotonic() - started:.1f} s")
+            print(
+                f"{len(answers)} handshakes across the restart: {time.monotonic() - started:.1f} s"
+            )
     finally:
         redis.kill()

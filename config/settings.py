@@ -104,8 +104,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env.int("DATABASE_POOL_TIMEOUT", default=10),
         }
 else:
-    # SQLite serialises writers; waiting beats failing with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite as its documentation advises for a server: write-ahead logging (readers never wait
+    # for the writer, nor it for them), a busy timeout (writers queue instead of failing with
+    # "database is locked") and write transactions that take the write lock at BEGIN: a deferred
+    # one that had read first could not wait for it and failed at once, whatever the timeout.
+    # synchronous=NORMAL is WAL's advised setting: a power cut may lose the last commits, never
+    # the database.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, cache ---------------------------------------------------------------------

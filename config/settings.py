@@ -12,6 +12,10 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
+from redis.asyncio.retry import Retry as AsyncRedisRetry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.retry import Retry as RedisRetry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -100,12 +104,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env.int("DATABASE_POOL_TIMEOUT", default=10),
         }
 else:
-    # SQLite serialises writers; waiting beats failing with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite as its documentation advises for a server: write-ahead logging (readers never wait
+    # for the writer, nor it for them), a busy timeout (writers queue instead of failing with
+    # "database is locked") and write transactions that take the write lock at BEGIN: a deferred
+    # one that had read first could not wait for it and failed at once, whatever the timeout.
+    # synchronous=NORMAL is WAL's advised setting: a power cut may lose the last commits, never
+    # the database.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, cache ---------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Retries of a Redis command whose connection was closed: 50, 100, 200 ms, then the error.
+REDIS_RETRY_BACKOFF = ExponentialBackoff(cap=0.5, base=0.05)
 # The channel layer may spread over several Redis servers (channels_redis shards channels and groups
 # over its hosts by consistent hashing: docs/scaling.md); by default it is REDIS_URL's alone.
 CHANNEL_LAYER_REDIS_URLS = env.list(
@@ -122,8 +139,16 @@ if REDIS_URL:
                 # redis-py 8 gives up reading after 5 s by default, exactly when channels_redis's
                 # blocking read (BZPOPMIN, 5 s) answers "nothing": whichever came first, an idle
                 # process's consumers died with TimeoutError. Reads now wait longer than that.
+                # A connection Redis closed (a restart) fails the one command that draws it from
+                # the pool: redis-py retries on a new connection instead, with a short backoff,
+                # rather than failing a handshake minutes after the restart.
                 "hosts": [
-                    {"address": url, "max_connections": 1000, "socket_timeout": 15}
+                    {
+                        "address": url,
+                        "max_connections": 1000,
+                        "socket_timeout": 15,
+                        "retry": AsyncRedisRetry(REDIS_RETRY_BACKOFF, 3, (RedisConnectionError,)),
+                    }
                     for url in CHANNEL_LAYER_REDIS_URLS
                 ],
                 "capacity": 1500,
@@ -140,6 +165,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            # As the channel layer's: a connection from before a restart is replaced, not failed.
+            "OPTIONS": {
+                "retry": RedisRetry(REDIS_RETRY_BACKOFF, 3, (RedisConnectionError,)),
+                "socket_connect_timeout": 3,
+                "socket_timeout": 5,
+            },
         }
     }
 else:

@@ -430,6 +430,12 @@ class Game:
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         raise NotImplementedError
 
+    def passes_in_a_row(self, state: State) -> list[int] | None:
+        """Per seat, the chances in a row it passed or let time run out on since its last answer
+        (a pass is no wrong answer, but a child who passes card after card needs help); None for
+        a game without passes."""
+        return None
+
     def apply(self, state: State, seat: int, move: Move, now_ms: int) -> Step:
         if self.outcome(state) is not None:
             raise IllegalMove(GAME_OVER, "the game is over")

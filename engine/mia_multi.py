@@ -31,6 +31,8 @@ State (``state.data``), card ids as in ``engine.mia_cards``:
                      ``{"round", "card", "mirrored", "revealed_at", "until", "hands", "heard"}``
                      (the hands of the seats that could still claim it when it was won, None for
                      the others; the seats heard on it since)
+    passing          per seat, the cards in a row it passed or let time run out on, since its
+                     last claim (the teacher's monitor flags a child passing card after card)
     over             None while playing, else why the game ended
 """
 
@@ -171,6 +173,7 @@ def setup(state: State, rng, now_ms: int) -> None:
         "locked": [False] * players,
         "window": None,
         "last_won": None,
+        "passing": [0] * players,
         "over": None,
     }
     # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
@@ -275,6 +278,7 @@ def _late_claim(state: State, seat: int, move: dict, now_ms: int, events: list[d
     _cards, option, a, b = _claimed_cards(move, last["hands"][seat])
     op, target = _option_claimed(last["card"], option, last["mirrored"])
     last["heard"].append(seat)
+    _answered(state, seat)
     events.append(
         claim_attempt(
             seat=seat,
@@ -325,6 +329,7 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
     data = state.data
     hand = data["hands"][seat]
     cards, option, a, b = _claimed_cards(move, hand)
+    _answered(state, seat)
 
     top = data["pile"][-1]
     mirrored = len(data["mirrors"]) % 2 == 1
@@ -443,10 +448,26 @@ def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
     return values[0], values[1]
 
 
+def _answered(state: State, seat: int) -> None:
+    passing = state.data.get("passing")
+    if passing is not None:  # a game stored before passes were counted has none
+        passing[seat] = 0
+
+
+def _passed_on(state: State, seat: int) -> None:
+    data = state.data
+    data.setdefault("passing", [0] * state.players)[seat] += 1
+
+
+def passes_in_a_row(state: State) -> list[int]:
+    return list(state.data.get("passing") or [0] * state.players)
+
+
 def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     # RULINGS 1: "Nobody can solve: each player may pass".
     data["passed"][seat] = True
+    _passed_on(state, seat)
     events.append({"type": "passed", "seat": seat, "round": data["round"]})
     window = data["window"]
     if window is not None and window["seat"] == seat:
@@ -499,6 +520,12 @@ def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
         data["window"] = None
         events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
     if data["flip_at"] <= now_ms:
+        # A seat that neither claimed nor passed let the card's time run out: not an answer, but
+        # a card it sat out, as a pass is (docs/rules/mia.md, "Passes and time-outs").
+        for seat in range(state.players):
+            if not data["passed"][seat] and not data["locked"][seat]:
+                _passed_on(state, seat)
+                events.append({"type": "timed_out", "seat": seat, "round": data["round"]})
         # RULINGS 1: "after 20 s (option), the same revealer flips a new operation card".
         _nobody_solved(state, rng, now_ms, events, "time_up")
 

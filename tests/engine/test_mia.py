@@ -635,8 +635,9 @@ def test_ruling_pass_timeout_flips_a_new_card():
     assert early.state is state and early.events == []
     step = GAME.tick(state, 21000)
     assert step.state.version == state.version + 1
-    assert kinds(step.events)[:2] == ["nobody_solved", "revealed"]
-    assert step.events[0]["reason"] == "time_up"
+    # Both seats let the card's time run out (counted as passes, docs/rules/mia.md).
+    assert kinds(step.events)[:4] == ["timed_out", "timed_out", "nobody_solved", "revealed"]
+    assert of_type(step.events, "nobody_solved")[0]["reason"] == "time_up"
     assert step.state.data["pile"] == [PLUS5_MINUS4, PLUS4_MINUS3]
     assert GAME.deadline(step.state) == 41000
 
@@ -706,7 +707,13 @@ def test_decision_pass_timeout_never_cuts_an_extra_time_window_short():
     assert state.data["flip_at"] == 23000
     assert GAME.tick(state, 20000).state is state
     step = GAME.tick(state, 23000)
-    assert kinds(step.events)[:3] == ["extra_time_over", "nobody_solved", "revealed"]
+    assert kinds(step.events)[:5] == [
+        "extra_time_over",
+        "timed_out",
+        "timed_out",
+        "nobody_solved",
+        "revealed",
+    ]
 
 
 def test_decision_one_window_at_a_time():
@@ -1212,3 +1219,29 @@ def test_property_illegal_moves_raise_and_leave_the_state_untouched(mode, seed, 
             GAME.apply(state, s, PASS, 10**9)
         assert error.value.code == "not_active"
     assert GAME.dump(state) == before
+
+
+def test_decision_passes_and_time_outs_are_counted_in_a_row_until_the_seat_claims():
+    hands = [[n(2), n(3), n(7), n(8), n(9)], [n(1), n(1, 1), n(1, 2), n(1, 3), n(1, 4)]]
+    state = claim_position(hands=hands)
+    step = GAME.apply(state, 1, {"type": "pass", "round": 1}, 1500)
+    assert of_type(step.events, "passed")[0]["seat"] == 1
+    assert GAME.passes_in_a_row(step.state) == [0, 1]
+    # Seat 0 neither claims nor passes: the card's time runs out on it.
+    timed = GAME.tick(step.state, step.state.data["flip_at"])
+    assert [e["seat"] for e in of_type(timed.events, "timed_out")] == [0]
+    assert GAME.passes_in_a_row(timed.state) == [1, 1]
+    again = GAME.tick(timed.state, timed.state.data["flip_at"])
+    assert [e["seat"] for e in of_type(again.events, "timed_out")] == [0, 1]
+    assert GAME.passes_in_a_row(again.state) == [2, 2]
+    # A claim, right or wrong, is an answer: the run starts again.
+    current = again.state.data["round"]
+    claimed = GAME.apply(again.state, 1, claim([n(1), n(1, 1)], 0, round=current), 1)
+    assert GAME.passes_in_a_row(claimed.state) == [2, 0]
+
+
+def test_solo_and_other_games_have_no_passes_to_count():
+    assert GAME.passes_in_a_row(GAME.new("solo5", 1, 1)) is None
+    assert (
+        engine.get_game("sum").passes_in_a_row(engine.get_game("sum").new("standard", 2, 1)) is None
+    )

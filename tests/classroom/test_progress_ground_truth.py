@@ -334,7 +334,16 @@ def play_a_lost_race(lesson, students):
     )
     match.refresh_from_db()
     assert rules.view(rules.load(match.state), None)["scores"] == [1, 0]  # not scored
+    # Then neither can solve the next cards: both pass each one, which answers nothing.
+    for _card in range(PASSED_CARDS):
+        match.refresh_from_db()
+        state = rules.load(match.state)
+        for student in students:
+            lesson.submit(match, student, {"type": "pass", "round": state.data["round"]}, T0 + 1)
     return match
+
+
+PASSED_CARDS = 3  # after the race, Ana and Ben each pass this many cards in a row
 
 
 def play_a_free_placement(lesson, students):
@@ -772,3 +781,20 @@ def test_the_fact_grids_and_levels(client, lesson):
         )
         for fact, answers in everyone.items()
     }
+
+
+def test_the_class_page_names_who_passes_card_after_card(client, lesson, monkeypatch):
+    """Passes are no answers (the figures above count none), but the class page names a child
+    who passed card after card among who is stuck (issue 22)."""
+    classroom, _, truths = lesson
+    client.force_login(classroom.teacher)
+    monkeypatch.setattr(timezone, "now", lambda: START + datetime.timedelta(hours=2))
+    html = client.get(reverse("classroom:progress_class", args=[classroom.pk])).content.decode()
+    section = unescape(html.split('id="struggling-heading"', 1)[1].split("</section>", 1)[0])
+    for name in ("Ana", "Ben"):
+        assert re.search(
+            rf"<strong>{name}</strong>: passed the last {PASSED_CARDS} cards in a row \(¡Mía!",
+            section,
+        ), section
+    assert "<strong>Carla</strong>: passed" not in section
+    assert not any(t.game == "mia" and t.answer is None for t in truths)

@@ -285,6 +285,91 @@ class Lesson:
         self.moment += MOVE_GAP
         return attempts
 
+    def submit(self, match, user, move, at_ms) -> None:
+        """A move whose answers, if any, the test works out itself."""
+        submit_move(match_id=match.pk, user=user, move=move, at_ms=at_ms)
+        self.moment += MOVE_GAP
+
+
+def play_a_lost_race(lesson, students):
+    """¡Mía!: both children hold a right claim for the first card; Ana's arrives first and wins
+    it, Ben's, right but slower, arrives after. Ben's is an answer all the same (issue 22): the
+    test words it from Ben's own hand and the card, not from the engine's attempt."""
+    rules = engine.get_game("mia")
+
+    def plain_claim(state, seat):
+        claim = rules.hint(state, seat)
+        return None if claim is None or "wild" in claim else claim
+
+    seed = next(
+        seed
+        for seed in range(1000)
+        if all(plain_claim(rules.new("express", 2, seed, now_ms=T0), s) for s in (0, 1))
+    )
+    match = make_match(game="mia", variant="express", players=students, seed=seed, at_ms=T0)
+    state = rules.load(match.state)
+    slower = plain_claim(state, 1)
+    view = rules.view(state, 1)
+    a, b = ({c["id"]: c["value"] for c in view["hand"]}[card] for card in slower["cards"])
+    option = view["top"]["options"][slower["option"]]
+    lesson.play(match, students[0], 0, plain_claim(state, 0), T0 + 2100)
+    slower_ms = 5200
+    lesson.submit(match, students[1], slower, T0 + slower_ms)
+    made = a + b if option["op"] == "+" else abs(a - b)
+    assert made == option["target"]
+    lesson.truths.append(
+        Truth(
+            student=students[1].display_name,
+            game="mia",
+            operands=[a, b] if option["op"] == "+" else [max(a, b), min(a, b)],
+            operator=option["op"],
+            answer=option["target"],
+            expected=made,
+            target=option["target"],
+            correct=True,
+            elapsed_ms=slower_ms,
+            when=lesson.moment - MOVE_GAP,
+            kind=None,
+        )
+    )
+    match.refresh_from_db()
+    assert rules.view(rules.load(match.state), None)["scores"] == [1, 0]  # not scored
+    # Then neither can solve the next cards: both pass each one, which answers nothing.
+    for _card in range(PASSED_CARDS):
+        match.refresh_from_db()
+        state = rules.load(match.state)
+        for student in students:
+            lesson.submit(match, student, {"type": "pass", "round": state.data["round"]}, T0 + 1)
+    return match
+
+
+PASSED_CARDS = 3  # after the race, Ana and Ben each pass this many cards in a row
+
+
+def play_a_free_placement(lesson, students):
+    """Mathable Junior: a tile put on a square no line of two tiles touches answers nothing: the
+    test counts no answer for it."""
+    from engine.mathable_junior import LINES
+
+    match = make_match(
+        game="mathable_junior",
+        variant="front",
+        players=students,
+        at_ms=T0,
+        options={"first_player": "seat0"},
+    )
+    state = engine.get_game("mathable_junior").load(match.state)
+    board = state.data["board"]
+    free = next(
+        square
+        for square in range(100)
+        if not board[square] and not any(board[near] and board[far] for near, far in LINES[square])
+    )
+    tile = state.data["racks"][0][0]
+    move = {"type": "place", "tile": tile, "row": free // 10, "col": free % 10}
+    lesson.submit(match, students[0], move, T0 + 3000)
+    return match
+
 
 def play_add_or_multiply(lesson, students):
     """Five rounds; every student types every score, right or with a slip chosen by the test."""
@@ -456,6 +541,8 @@ def lesson(settings, monkeypatch, tmp_path):
     play_by_looking_ahead(played, "sum", "standard", [ana, carla])
     play_by_looking_ahead(played, "add_up", "standard", [ben, carla])
     play_by_looking_ahead(played, "mathable_junior", "front", [carla, ana])
+    play_a_lost_race(played, [ana, ben])
+    play_a_free_placement(played, [carla, ana])
     monkeypatch.undo()
     yield classroom, {s.display_name: s for s in (ana, ben, carla)}, played.truths
     conf.task_always_eager, conf.task_eager_propagates = saved
@@ -472,6 +559,10 @@ def test_the_lesson_is_what_the_figures_must_cover(lesson):
     }
     assert {t.kind for t in truths} - {None} == set(KIND_LABELS) - {"operand_misread"}
     assert {t.day for t in truths} == {SUNDAY, MONDAY}
+    # A right ¡Mía! claim that lost the race is among the answers; no Mathable tile that
+    # completes no line is (the tests below read "Mixed operations" nowhere then).
+    assert any(t.game == "mia" and t.correct and t.student == "Ben" for t in truths)
+    assert not any(t.game == "mathable_junior" and not t.operands for t in truths)
     assert any(not t.correct for t in truths if t.game != "add_or_multiply")
     # Some wrong answers' own number lies in a higher range than their problem's.
     assert any(
@@ -690,3 +781,20 @@ def test_the_fact_grids_and_levels(client, lesson):
         )
         for fact, answers in everyone.items()
     }
+
+
+def test_the_class_page_names_who_passes_card_after_card(client, lesson, monkeypatch):
+    """Passes are no answers (the figures above count none), but the class page names a child
+    who passed card after card among who is stuck (issue 22)."""
+    classroom, _, truths = lesson
+    client.force_login(classroom.teacher)
+    monkeypatch.setattr(timezone, "now", lambda: START + datetime.timedelta(hours=2))
+    html = client.get(reverse("classroom:progress_class", args=[classroom.pk])).content.decode()
+    section = unescape(html.split('id="struggling-heading"', 1)[1].split("</section>", 1)[0])
+    for name in ("Ana", "Ben"):
+        assert re.search(
+            rf"<strong>{name}</strong>: passed the last {PASSED_CARDS} cards in a row \(¡Mía!",
+            section,
+        ), section
+    assert "<strong>Carla</strong>: passed" not in section
+    assert not any(t.game == "mia" and t.answer is None for t in truths)

@@ -274,11 +274,14 @@ def test_one_matchs_claims_split_over_two_processes_have_exactly_one_winner_per_
 
     assert rounds, "no card could be claimed"
     records = list(MoveRecord.objects.filter(match=match).order_by("version"))
-    won = [r for r in records if r.actor == MoveRecord.Actor.PLAYER]
-    assert len(won) == len(rounds)  # one claim applied per card, however many were sent
+    won = [r for r in records if any(e["type"] == "claim_won" for e in r.events)]
+    assert len(won) == len(rounds)  # one claim won per card, however many were sent
+    # The others' claims on a card already won are heard as late answers (issue 22), nothing more.
+    late = [r for r in records if r.actor == MoveRecord.Actor.PLAYER and r not in won]
+    assert all([e["type"] for e in r.events] == ["attempt", "late_claim"] for r in late)
     for heard, record in zip(rounds, won, strict=True):
-        # Every socket, on either process, saw the one winner's version.
+        # Every socket, on either process, saw the one winner's version (or a later one).
         states = [[m for m in got if m["type"] == "state"][-1] for got in heard]
-        assert {state["version"] for state in states} == {record.version}
+        assert all(state["version"] >= record.version for state in states)
         refusals = [m for got in heard for m in got if m["type"] == "error"]
         assert all(m["code"] == "stale_round" for m in refusals), refusals

@@ -6,10 +6,10 @@ again when its worker is lost: ``acks_late``):
 1. *Claim*, in a short transaction holding the report's row lock: a report that is ready (or
    failed for good) is left alone; otherwise it becomes RUNNING and ``tries`` grows by one. The
    value of ``tries`` is this run's ticket.
-2. *Compile* without any lock: the files depend only on the report's class, period and language,
-   so every run writes the same bytes, each first to a temporary name and then moved (renamed)
-   over its final name, which is fixed per report. A run that died left at most a temporary file
-   or an identical final file.
+2. *Compile* without any lock: the files depend only on the report's class, period, language and
+   the teacher's time zone (the school's days), so every run writes the same bytes, each first to
+   a temporary name and then moved (renamed) over its final name, which is fixed per report. A
+   run that died left at most a temporary file or an identical final file.
 3. *Finish*, again under the row lock: only if ``tries`` still equals the ticket (no later run took
    the report over meanwhile) the file names are recorded and the report becomes READY.
 """
@@ -163,7 +163,9 @@ def report_compile(*, report_id: int) -> str:
     if isinstance(ticket, str):
         return ticket
     report, tries = ticket
-    with translation.override(report.language):
+    # The school's days, as on the pages: a worker has no teacher's zone of its own, and the
+    # levels and fact grids read raw answers between the period's midnights.
+    with translation.override(report.language), timezone.override(report.classroom.teacher.zone):
         period = Period(report.period_start, report.period_end)
         summary, students = selectors.report_progress(classroom=report.classroom, period=period)
         csv_bytes = report_files.report_csv(students)
@@ -194,7 +196,7 @@ def _report_claim(report_id: int):
     with transaction.atomic():
         report = (
             ProgressReport.objects.select_for_update(of=("self",))
-            .select_related("classroom")
+            .select_related("classroom__teacher")
             .filter(pk=report_id)
             .first()
         )

@@ -57,14 +57,17 @@ CODE_COLUMNS = ("skill_code", "operation_code", "range_code", "level_code")
 ALL_SKILLS = "all"  # the skill code of a student's row of totals
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A sign alone holds no formula: the answers' operator column reads "+" and "-" as it is.
+_LONE_SIGNS = ("+", "-")
 FONT = "ReportSans"
 FONT_BOLD = "ReportSans-Bold"
 
 
 def _cell(value):
     """A spreadsheet runs a cell that starts like a formula (OWASP's "CSV injection"): every text
-    cell that does is written with a leading apostrophe. Numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    cell that does is written with a leading apostrophe. Numbers stay numbers, and so does a sign
+    alone, which no spreadsheet can run: nothing follows it."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and value not in _LONE_SIGNS:
         return "'" + value
     return value
 

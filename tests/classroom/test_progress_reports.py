@@ -514,9 +514,11 @@ def test_every_text_cell_that_starts_like_a_formula_is_neutralised_and_numbers_a
     from classroom.progress.report_files import write_row
 
     out = io.StringIO()
-    write_row(csv.writer(out), ["=1+1", "+A1", "-Ana", "@SUM", "\tx", "\rx", "Ana", -3, 2.5, ""])
+    write_row(
+        csv.writer(out), ["=1+1", "+A1", "-Ana", "@SUM", "\tx", "\rx", "Ana", -3, 2.5, "", "+", "-"]
+    )
     assert next(csv.reader(io.StringIO(out.getvalue()))) == [
-        "'=1+1", "'+A1", "'-Ana", "'@SUM", "'\tx", "'\rx", "Ana", "-3", "2.5", "",
+        "'=1+1", "'+A1", "'-Ana", "'@SUM", "'\tx", "'\rx", "Ana", "-3", "2.5", "", "+", "-",
     ]  # fmt: skip
 
 

@@ -567,3 +567,20 @@ def test_the_live_part_of_the_tables_that_moved_holds_only_them_and_who_answered
     for asked in ("1", "1:x", "1:2:3", "²:1", "9" * 19 + ":0", "1" * 5000 + ":0"):
         whole_again = client.get(f"{live}?tables={match.pk}&answered={asked}")
         assert whole_again.status_code == 200 and "<template" not in whole_again.content.decode()
+
+
+def test_the_monitor_words_skills_and_rounds_seconds_as_the_progress_pages(client):
+    """2.25 s is 2.3 s on the progress pages (halves up), and a skill is "within 10" there."""
+    _classroom, students, session = started_session(2, table_size=2)
+    ana = students[0]
+    match, seat = seat_of(session, ana)
+    record_attempts(match, ana, seat, [("add.within10", True, 2250)])
+    record_attempts(match, ana, seat, [("sub.within20", False, 2250)] * 3)
+    sign_in(client, session.classroom.teacher)
+    page = " ".join(
+        client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode().split()
+    )
+    assert "Addition within 10: 1 attempts, too few to judge, 2.3 s" in page
+    assert "Subtraction within 20: 3 attempts, too few to judge, 2.3 s" in page
+    assert "3 wrong in a row: Subtraction within 20" in page
+    assert "up to" not in page

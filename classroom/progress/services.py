@@ -44,31 +44,62 @@ MAX_TRIES = 6
 def report_request(
     *, classroom: Classroom, period: Period, requested_by=None, language: str = "", weekly=False
 ) -> ProgressReport:
-    """A QUEUED report, sent to Celery once the transaction commits; or, while one of the same
-    class and period is queued or being compiled, that one (a second click joins the first)."""
+    """The report of this class, period and language: one a teacher asked for before if there is
+    one, else a new one, QUEUED and sent to Celery once the transaction commits. The one asked for
+    before is returned as it is while it is queued or being compiled (a second click joins the
+    first) and when it is ready and its period was over when it was compiled (no answer can have
+    joined it since); otherwise (failed, or compiled while its period still ran) it is compiled
+    again in place."""
+    language = language or translation.get_language() or "en"
     with transaction.atomic():
         # Requests for one class wait for each other here, so two quick ones make one report.
         Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
-        pending = ProgressReport.objects.filter(
-            classroom=classroom,
-            period_start=period.start,
-            period_end=period.end,
-            weekly=weekly,
-            status__in=[ProgressReport.Status.QUEUED, ProgressReport.Status.RUNNING],
-        ).first()
-        if pending is not None:
-            return pending
+        asked_before = (
+            ProgressReport.objects.select_related("classroom__teacher")
+            .filter(
+                classroom=classroom,
+                period_start=period.start,
+                period_end=period.end,
+                language=language,
+                weekly=weekly,
+            )
+            .order_by("-created_at", "-pk")
+            .first()
+        )
+        if asked_before is not None:
+            if asked_before.pending or _still_true(asked_before):
+                return asked_before
+            asked_before.status = ProgressReport.Status.QUEUED
+            asked_before.tries = 0
+            asked_before.error = ""
+            asked_before.queued_at = timezone.now()
+            asked_before.save(update_fields=["status", "tries", "error", "queued_at"])
+            transaction.on_commit(partial(_enqueue, asked_before.pk))
+            return asked_before
         report = ProgressReport.objects.create(
             classroom=classroom,
             period_start=period.start,
             period_end=period.end,
             requested_by=requested_by,
-            language=language or translation.get_language() or "en",
+            language=language,
             weekly=weekly,
             queued_at=timezone.now(),
         )
         transaction.on_commit(partial(_enqueue, report.pk))
     return report
+
+
+def _still_true(report: ProgressReport) -> bool:
+    """A ready report whose compiling began after its period's last day had ended at the school:
+    every answer of the period was in by then."""
+    if report.status != ProgressReport.Status.DONE or report.started_at is None:
+        return False
+    period_over = datetime.datetime.combine(
+        report.period_end + datetime.timedelta(days=1),
+        datetime.time.min,
+        tzinfo=report.classroom.teacher.zone,
+    )
+    return report.started_at >= period_over
 
 
 def reports_compile_again(*, classroom_ids) -> list[ProgressReport]:

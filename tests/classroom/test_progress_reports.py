@@ -542,6 +542,67 @@ def test_two_quick_requests_for_one_class_and_period_make_one_report(classroom, 
     assert ProgressReport.objects.count() == 2
 
 
+def ask_for_a_report(client, classroom, start, end, django_capture_on_commit_callbacks, **headers):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("classroom:progress_reports"),
+            {"classroom": classroom.pk, "period": "dates", "start": start, "end": end},
+            **headers,
+        )
+    return ProgressReport.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+
+
+def test_asking_again_for_a_ready_report_of_a_past_period_returns_it(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    ask = (classroom, "2026-03-01", "2026-03-14", django_capture_on_commit_callbacks)
+    first = ask_for_a_report(client, *ask)
+    assert first.status == ProgressReport.Status.DONE and first.tries == 1
+    again = ask_for_a_report(client, *ask)
+    # The same report, not compiled again: the period was over when it was compiled.
+    assert again.pk == first.pk and (again.tries, again.finished_at) == (1, first.finished_at)
+    assert ProgressReport.objects.count() == 1
+    # In another language it is another report.
+    spanish = ask_for_a_report(client, *ask, HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.pk != first.pk and spanish.language == "es"
+    assert ProgressReport.objects.count() == 2
+
+
+def test_asking_again_for_a_report_of_a_period_not_over_compiles_it_again_in_place(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    """Answers given since the report was compiled belong in it: the same report is compiled
+    again, rather than a second row made."""
+    client.force_login(classroom.teacher)
+    today = timezone.localdate()
+    ask = (classroom, today - datetime.timedelta(days=6), today, django_capture_on_commit_callbacks)
+    ana = classroom.enrollments.get(student__display_name="Ana").student
+    make_attempts(ana, [(2, "+", 2, 4, 1000)])
+    first = ask_for_a_report(client, *ask)
+    make_attempts(ana, [(2, "+", 2, 4, 1000)])
+    again = ask_for_a_report(client, *ask)
+    assert again.pk == first.pk and again.status == ProgressReport.Status.DONE
+    assert ProgressReport.objects.count() == 1
+    rows = list(csv.DictReader(io.StringIO(read(again.csv_file).decode("utf-8-sig"))))
+    assert [r["Answers"] for r in rows if r["skill_code"] == "all"] == ["2"]
+
+
+def test_asking_again_for_a_failed_report_tries_it_again(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    failed = new_report(classroom, requested_by=classroom.teacher)
+    ProgressReport.objects.filter(pk=failed.pk).update(
+        status=ProgressReport.Status.FAILED, tries=services.MAX_TRIES, error="gave up"
+    )
+    client.force_login(classroom.teacher)
+    again = ask_for_a_report(
+        client, classroom, PERIOD.start, PERIOD.end, django_capture_on_commit_callbacks
+    )
+    assert again.pk == failed.pk and again.status == ProgressReport.Status.DONE
+    assert ProgressReport.objects.count() == 1
+
+
 def test_a_report_whose_worker_died_is_sent_again_by_the_sweep_and_finishes(classroom, client):
     report = new_report(classroom)
     # A worker claimed it three minutes ago and was killed: RUNNING, one try, nothing more.

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
+from accounts.models import zone_named
 from classroom.models import Classroom, ProgressReport
 from classroom.progress import report_files, rollup, selectors
 from classroom.progress.display import period_text
@@ -287,25 +288,32 @@ def _store(name: str, content: bytes) -> str:
     return name
 
 
-def weekly_reports_request(*, today=None) -> list[ProgressReport]:
-    """Last week's report for every class with activity in it; a class that has it already (beat
-    ran twice, or a retry) gets no second one (the unique constraint on weekly reports)."""
+def weekly_reports_request(*, now=None) -> list[ProgressReport]:
+    """For every class with activity in it, the report of the last week that is over at its
+    school (Monday to Sunday in the teacher's zone). Beat calls this every hour of Sunday and
+    Monday (UTC), so each school's week is reported soon after its own Sunday midnight, whichever
+    zone it is in; a class that has its week's report already (an earlier hour, beat ran twice, a
+    retry) gets no second one (the unique constraint on weekly reports)."""
     from classroom.progress.forms import last_week
 
-    period = last_week(today)
+    now = now or timezone.now()
     made = []
-    for classroom in selectors.classes_with_activity(period=period):
-        with transaction.atomic():
-            report, created = ProgressReport.objects.get_or_create(
-                classroom=classroom,
-                period_start=period.start,
-                period_end=period.end,
-                weekly=True,
-                defaults={"language": _teacher_language(classroom)},
-            )
-            if created or report.status == ProgressReport.Status.QUEUED:
-                transaction.on_commit(partial(_enqueue, report.pk))
-                made.append(report)
+    zones = Classroom.objects.values_list("teacher__time_zone", flat=True).distinct()
+    for zone_name in sorted(set(zones)):
+        period = last_week(timezone.localdate(now, timezone=zone_named(zone_name)))
+        classes = selectors.classes_with_activity(period=period, teacher_time_zone=zone_name)
+        for classroom in classes:
+            with transaction.atomic():
+                report, created = ProgressReport.objects.get_or_create(
+                    classroom=classroom,
+                    period_start=period.start,
+                    period_end=period.end,
+                    weekly=True,
+                    defaults={"language": _teacher_language(classroom)},
+                )
+                if created or report.status == ProgressReport.Status.QUEUED:
+                    transaction.on_commit(partial(_enqueue, report.pk))
+                    made.append(report)
     return made
 
 

@@ -507,6 +507,42 @@ def test_beat_compiles_last_weeks_report_for_each_class_with_activity(
     assert ProgressReport.objects.count() == 1
 
 
+def test_beat_reports_a_schools_week_once_it_is_over_there(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """At 05:05 on Monday (UTC) it is still Sunday in Mexico City: that school's week is reported
+    at its own midnight, with the answers of its Sunday evening."""
+    from classroom import services as classroom_services
+
+    teacher = make_teacher()
+    classroom_services.teacher_time_zone_set(teacher=teacher, time_zone="America/Mexico_City")
+    classroom = make_class(teacher, name="Tlalpan")
+    sunday_evening = datetime.datetime(2026, 3, 9, 4, tzinfo=UTC)  # 22:00 on Sunday 8 March there
+    make_attempts(make_student(classroom, "Ana"), [(2, "+", 3, 5, 1000, sunday_evening)])
+
+    def beat_at(moment):
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+        with django_capture_on_commit_callbacks(execute=True):
+            compile_weekly_reports.delay()
+        monkeypatch.undo()
+
+    beat_at(datetime.datetime(2026, 3, 9, 5, 5, tzinfo=UTC))
+    assert not ProgressReport.objects.exists()
+    beat_at(datetime.datetime(2026, 3, 9, 6, 5, tzinfo=UTC))
+    report = ProgressReport.objects.get()
+    assert (report.period_start, report.period_end, report.weekly) == (
+        datetime.date(2026, 3, 2),
+        datetime.date(2026, 3, 8),
+        True,
+    )
+    rows = list(csv.DictReader(io.StringIO(read(report.csv_file).decode("utf-8-sig"))))
+    assert [(r["Student"], r["Answers"]) for r in rows if r["skill_code"] == "all"] == [
+        ("Ana", "1")
+    ]
+    beat_at(datetime.datetime(2026, 3, 9, 7, 5, tzinfo=UTC))  # the next hour: no second report
+    assert ProgressReport.objects.count() == 1
+
+
 def test_every_text_cell_that_starts_like_a_formula_is_neutralised_and_numbers_are_not():
     import csv
     import io

@@ -5,7 +5,8 @@ and at known moments either side of midnight in the school's zone (Madrid, while
 UTC). The test writes down each attempt as the engine made it, then computes every figure on its
 own (counts, shares rounded half up, exact medians, ranges from the problem, slip kinds by intent,
 days in Madrid) and reads the class page, the student pages, the CSV and the PDF's text against
-them."""
+them. The lesson is played once more in Mexico City (UTC-6), from 23:40 on Sunday there (Monday
+in UTC), for the report a teacher requests over HTTP, compiled as a worker compiles it."""
 
 from __future__ import annotations
 

@@ -667,6 +667,96 @@ def check_the_report_pdf(pdf_path, truths: list[Truth]) -> None:
             for level, answers, right, fluent in map(latest_level, by_skill.values())
         )
         assert Counter(LEVEL_TEXT.findall(" ".join(page.split()))) == levels, name
+    everyone, by_student = {}, {}
+    for t in truths:
+        fact = _table_fact(t)
+        if fact:
+            everyone.setdefault(fact, []).append(t)
+            by_student.setdefault(t.student, {}).setdefault(fact, []).append(t)
+    assert pdf_fact_grids(pdf_path, 1) == {
+        fact: grid_cell_text(answers, latest_only=False) for fact, answers in everyone.items()
+    }
+    for number, page in enumerate(pages[1:4], start=2):
+        name = page.split()[0]
+        assert pdf_fact_grids(pdf_path, number) == {
+            fact: grid_cell_text(answers, latest_only=True)
+            for fact, answers in by_student.get(name, {}).items()
+        }, name
+
+
+def grid_cell_text(answers: list[Truth], latest_only: bool) -> str:
+    """A fact grid's cell as the test works it out: the share right of the latest ten answers (a
+    student's) or of all of them (the class's), "right/answers" below five, a tick when at least
+    80% were right within 3 s."""
+    if latest_only:
+        answers = sorted(answers, key=lambda t: t.when, reverse=True)[:10]
+    right = sum(t.correct for t in answers)
+    if len(answers) < 5:
+        return f"{right}/{len(answers)}"
+    fluent = sum(t.correct and t.elapsed_ms <= 3000 for t in answers)
+    return share(right, len(answers)) + (" ✓" if fluent * 100 >= 80 * len(answers) else "")
+
+
+def pdf_fact_grids(pdf_path, page: int) -> dict[str, str]:
+    """The cells of a PDF page's two fact grids, "3 + 4" -> "75% ✓", read by where each word
+    stands (``pdftotext -bbox``): under which column number, beside which row number."""
+    html = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf_path), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    words = [
+        (float(x0), (float(y0) + float(y1)) / 2, float(x1), unescape(text))
+        for x0, y0, x1, y1, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+            html,
+        )
+    ]  # (left, middle height, right, text)
+    lines: dict[float, list] = {}
+    for word in words:
+        lines.setdefault(round(word[1]), []).append(word)
+    captions = [  # "Addition facts, ..." beside "Multiplication facts, ..."
+        y for y, line in lines.items() if {"Multiplication", "facts,"} <= {w[3] for w in line}
+    ]
+    if not captions:
+        return {}
+    header = sorted(lines[min(y for y in lines if y > captions[0])])
+    assert [w[3] for w in header] == ["+", *map(str, range(11)), "×", *map(str, range(1, 11))]
+
+    def centre(word):
+        return (word[0] + word[2]) / 2
+
+    grids = {"+": (header[0], header[1:12]), "×": (header[12], header[13:])}
+    below = sorted((w for w in words if w[1] > header[0][1] + 2), key=lambda w: w[1])
+    rows, in_cells = {}, []
+    between = (centre(header[11]) + centre(header[12])) / 2  # the grids' border
+    for word in below:
+        sign = "×" if centre(word) > between else "+"
+        corner, columns = grids[sign]
+        if abs(centre(word) - centre(corner)) < abs(centre(word) - centre(columns[0])):
+            rows.setdefault(sign, []).append(word)  # under the sign: a row's number, or after
+        else:
+            in_cells.append((sign, word))
+    for sign, numbers in grids.items():
+        expected = [w[3] for w in numbers[1]] if sign == "×" else [*map(str, range(11))]
+        rows[sign] = rows[sign][: len(expected)]  # the grid's rows, then the text below it
+        assert [w[3] for w in rows[sign]] == expected, rows[sign]
+    bottom = max(w[1] for labels in rows.values() for w in labels) + 3
+    cells = {}
+    for sign, word in sorted(in_cells, key=lambda item: item[1][0]):
+        if word[1] > bottom:
+            continue
+        row = min(rows[sign], key=lambda label: abs(label[1] - word[1]))[3]
+        column = min(grids[sign][1], key=lambda c: abs(centre(c) - centre(word)))[3]
+        text = word[3].replace("\u2009", "")
+        if text == "✓":  # the tick, when read as a word of its own: its share's, on its left
+            column = min(grids[sign][1], key=lambda c: abs(centre(c) - word[0] + 8))[3]
+            cells[f"{row} {sign} {column}"] += " ✓"
+            continue
+        cells[f"{row} {sign} {column}"] = text.replace("✓", "") + (" ✓" if "✓" in text else "")
+    return cells
 
 
 def test_the_csv_and_the_pdf(lesson):

@@ -205,7 +205,9 @@ CELERY_BEAT_SCHEDULE = {
     # Monday early morning: last week's progress report of every class with activity.
     "weekly-progress-reports": {
         "task": "classroom.progress.tasks.compile_weekly_reports",
-        "schedule": crontab(minute=0, hour=5, day_of_week="mon"),
+        # Every hour of Sunday and Monday (UTC): each school's Sunday midnight, from UTC+14 to
+        # UTC-12, falls in one of them (services.weekly_reports_request).
+        "schedule": crontab(minute=5, hour="*", day_of_week="sun,mon"),
     },
 }
 

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import engine
@@ -33,8 +33,9 @@ from classroom.models import (
     SessionTable,
 )
 from classroom.progress.models import TIME_BUCKET_FIELDS
-from classroom.progress.numbers import judged_percent, percent, too_few
+from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.selectors import median_from_histogram
+from classroom.progress.selectors import skill_label as progress_skill_label
 from engine.core import Outcome
 from engine.core import places as places_of
 from games import catalog
@@ -51,32 +52,16 @@ WRONG_IN_A_ROW = 3
 # as stuck as one who slips: the same three in a row (docs/progress.md, "Passes").
 PASSES_IN_A_ROW = 3
 
-OPERATION_NAMES = {
-    "add": gettext_lazy("Addition"),
-    "sub": gettext_lazy("Subtraction"),
-    "mul": gettext_lazy("Multiplication"),
-    "div": gettext_lazy("Division"),
-    "mixed": gettext_lazy("Mixed operations"),
-}
-RANGE_NAMES = {
-    "within10": gettext_lazy("up to 10"),
-    "within20": gettext_lazy("up to 20"),
-    "within100": gettext_lazy("up to 100"),
-    "over100": gettext_lazy("over 100"),
-}
-
 
 def skill_label(skill: str) -> str:
+    """The skill as the progress pages name it ("Addition within 10"), remembered per language:
+    the monitor names the same few skills on every change."""
     return _skill_label(skill, get_language())
 
 
 @lru_cache(maxsize=512)
 def _skill_label(skill: str, language: str | None) -> str:
-    operation, _dot, band = skill.partition(".")
-    name = OPERATION_NAMES.get(operation)
-    if name is None:
-        return skill
-    return f"{name} {RANGE_NAMES.get(band, band)}".strip()
+    return progress_skill_label(skill)
 
 
 def game_and_variant_title(game: str, variant: str) -> str:
@@ -265,7 +250,8 @@ def _median_ms(histogram: list[int], elapsed_ms_sum: int) -> int | None:
 
 
 def _seconds(ms: int | None) -> float | None:
-    return None if ms is None else round(ms / 1000, 1)
+    """Tenths, halves up, as on the progress pages (``round`` made 2.25 s 2.2 s)."""
+    return None if ms is None else tenths_of_a_second(ms)
 
 
 def session_monitor(

@@ -350,7 +350,7 @@ def test_monitor_counts_each_students_attempts_accuracy_and_median_by_skill():
         ("add.within10", 3, 2, 2000),
         ("sub.within20", 1, 1, 5000),
     ]
-    assert row["skills"][1]["label"] == "Subtraction up to 20"
+    assert row["skills"][1]["label"] == "Subtraction within 20"
     assert row["needs_help"] == []
     assert by_name["Student 02"]["attempts"] == 0 and by_name["Student 02"]["accuracy"] is None
 
@@ -407,7 +407,7 @@ def test_needs_help_after_three_wrong_in_a_row_on_one_skill():
         {
             "reason": "repeated_errors",
             "skill": "sub.within20",
-            "skill_label": "Subtraction up to 20",
+            "skill_label": "Subtraction within 20",
             "wrong_in_a_row": 3,
         }
     ]

@@ -197,6 +197,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "accounts.backends.StudentSecretBackend",
 ]
+# The key of children's secret hashes (accounts/secret_hashing.py), kept out of the database. Unset:
+# derived from SECRET_KEY (and SECRET_KEY_FALLBACKS while a rotated key is phased out).
+STUDENT_SECRET_KEY = env.str("STUDENT_SECRET_KEY", default="")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

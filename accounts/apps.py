@@ -7,11 +7,8 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self):
-        from django.contrib.auth.signals import user_logged_in, user_login_failed
+        from django.contrib.auth.signals import user_logged_in
 
-        from accounts.throttle import count_failed_sign_in
-
-        user_login_failed.connect(count_failed_sign_in, dispatch_uid="accounts.address_budget")
         user_logged_in.connect(_short_student_sessions, dispatch_uid="accounts.student_sessions")
 
 

@@ -2,7 +2,6 @@ import zoneinfo
 from functools import cache
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -10,6 +9,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES, PIN_LENGTH
+from accounts.secret_hashing import check_secret_hash, make_secret_hash
 
 
 class Role(models.TextChoices):
@@ -105,7 +105,7 @@ class User(AbstractUser):
 
     def set_student_secret(self, kind: str, secret) -> None:
         self.secret_kind = kind
-        self.secret_hash = make_password(canonical_secret(kind, secret))
+        self.secret_hash = make_secret_hash(canonical_secret(kind, secret))
 
     def get_session_auth_hash(self) -> str:
         """Django ends every session whose stored hash no longer matches this one (on each
@@ -126,7 +126,15 @@ class User(AbstractUser):
             candidate = canonical_secret(self.secret_kind, secret)
         except ValidationError:
             return False
-        return check_password(candidate, self.secret_hash)
+        matches, rehashed = check_secret_hash(candidate, self.secret_hash)
+        if rehashed:
+            # An older kind of hash moves to the keyed one at a successful check; conditional,
+            # so that a secret reset meanwhile is not overwritten.
+            type(self).objects.filter(pk=self.pk, secret_hash=self.secret_hash).update(
+                secret_hash=rehashed
+            )
+            self.secret_hash = rehashed
+        return matches
 
 
 def zone_named(name: str) -> zoneinfo.ZoneInfo:

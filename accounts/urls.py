@@ -12,7 +12,7 @@ urlpatterns = [
     path("pictures/<slug:key>.svg", views.picture, name="picture"),
     path(
         "login/",
-        views.TeacherLoginView.as_view(
+        auth_views.LoginView.as_view(
             template_name="accounts/login.html",
             authentication_form=TeacherLoginForm,
             redirect_authenticated_user=True,

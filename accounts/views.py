@@ -1,13 +1,12 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import services, throttle
+from accounts import services
 from accounts.forms import TeacherSignUpForm
 from accounts.models import Role
 from accounts.pictures import PICTURES, picture_svg
@@ -52,13 +51,3 @@ def signup(request):
         messages.success(request, _("Welcome! Your teacher account is ready."))
         return redirect("classroom:teacher_home")
     return render(request, "accounts/signup.html", {"form": form})
-
-
-class TeacherLoginView(auth_views.LoginView):
-    """Django's sign-in, refused at once from an address that has spent its hour's budget of
-    failures (accounts/throttle.py)."""
-
-    def post(self, request, *args, **kwargs):
-        if throttle.spent("address", throttle.address_of(request)):
-            return throttle.too_many_tries(request)
-        return super().post(request, *args, **kwargs)

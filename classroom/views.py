@@ -1,13 +1,13 @@
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, login
+from django.contrib.auth import login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
-from accounts import throttle
+from accounts import devices, student_sign_in, throttle
 from accounts.permissions import student_required, teacher_required
 from classroom import selectors, services
 from classroom.bots import bot_name
@@ -190,33 +190,35 @@ def student_home(request):
     )
 
 
+def _unknown_class_code(request):
+    """A code that opens no class, tried in the address bar (the names page, a secret's page):
+    counted and answered like one typed in the form."""
+    student_sign_in.class_code_was_wrong(request)
+    raise Http404
+
+
 @require_http_methods(["GET", "POST"])
 def student_login_code(request):
     """Step 1 of 3: the class code from the board."""
     form = ClassCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        address = throttle.address_of(request)
-        if throttle.spent("class_code", address):
-            return throttle.too_many_tries(request)
+        if wait := student_sign_in.class_code_wait(request):
+            return throttle.too_many_tries(request, wait)
         classroom = selectors.classroom_by_code(code=form.cleaned_data["code"])
         if classroom is not None:
             return redirect("classroom:student_login_roster", code=classroom.code)
-        throttle.spend("class_code", address)
+        student_sign_in.class_code_was_wrong(request)
         form.add_error("code", _("No class has that code. Check it with your teacher."))
     return render(request, "classroom/student_login_code.html", {"form": form})
 
 
 def student_login_roster(request, code):
     """Step 2 of 3: pick your name."""
-    address = throttle.address_of(request)
-    if throttle.spent("class_code", address):
-        return throttle.too_many_tries(request)
+    if wait := student_sign_in.class_code_wait(request):
+        return throttle.too_many_tries(request, wait)
     classroom = selectors.classroom_by_code(code=code)
     if classroom is None:
-        # A code tried in the address bar counts like one typed in the form: the roster it
-        # opens is the class's names.
-        throttle.spend("class_code", address)
-        raise Http404
+        _unknown_class_code(request)
     return render(
         request,
         "classroom/student_login_roster.html",
@@ -229,7 +231,9 @@ def student_login_secret(request, code, student_id):
     """Step 3 of 3: the picture password or PIN."""
     classroom = selectors.classroom_by_code(code=code)
     if classroom is None:
-        raise Http404
+        if wait := student_sign_in.class_code_wait(request):
+            return throttle.too_many_tries(request, wait)
+        _unknown_class_code(request)
     enrollment = get_object_or_404(
         selectors.classroom_roster(classroom=classroom), student_id=student_id
     )
@@ -242,20 +246,16 @@ def student_login_secret(request, code, student_id):
         )
     form = StudentSecretForm(request.POST or None, secret_kind=student.secret_kind)
     if request.method == "POST" and form.is_valid():
-        class_key = str(classroom.pk)
-        if throttle.spent("class", class_key) or throttle.spent(
-            "address", throttle.address_of(request)
-        ):
-            return throttle.too_many_tries(request)
-        user = authenticate(
-            request, username=student.username, student_secret=form.cleaned_data["secret"]
+        outcome = student_sign_in.student_sign_in(
+            request, student=student, secret=form.cleaned_data["secret"], group=str(classroom.pk)
         )
-        if user is not None:
-            login(request, user)
-            return redirect("classroom:student_home")
-        if getattr(request, "axes_locked_out", False):
-            return throttle.too_many_tries(request)
-        throttle.spend("class", class_key)
+        if outcome.wait_seconds:
+            return throttle.too_many_tries(request, outcome.wait_seconds)
+        if outcome.student is not None:
+            login(request, student, backend="accounts.backends.StudentSecretBackend")
+            response = redirect("classroom:student_home")
+            devices.remember(request, response, student.pk)
+            return response
         form.add_error(
             None,
             _("That PIN is not right. Try again.")

@@ -7,17 +7,22 @@
   It also says when a Celery worker last did its rounds (``workers``), without turning 503 for it:
   live play needs no worker, only reports (and overdue bots and timers' back-up sweep) do.
 
-Each check runs apart from the others, so one service down is never reported as another: the
-broker is checked on a thread of its own, not behind the database check on the thread Channels
-shares for database work. The channel layer is checked on a channel of its own, not on this
-process's channel, whose one reader is the match hub's (games/hub.py): a check waiting there
-timed out whenever a match socket was open, which would have taken every busy server out.
+Each check runs apart from the others, so one service down is never reported as another, and none
+on the thread asgiref gives the request for database work: a check hung there (PostgreSQL
+accepting connections and never answering) held the response until it ended, since the request's
+end waits for that thread. PostgreSQL is probed on the event loop with a connection of its own,
+and every answer comes within ``CHECK_TIMEOUT_S`` whatever a check still does. The channel layer
+is checked on a channel of its own, not on this process's channel, whose one reader is the match
+hub's (games/hub.py): a check waiting there timed out whenever a match socket was open, which
+would have taken every busy server out.
 """
 
 import asyncio
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -33,12 +38,39 @@ WORKER_HEARTBEAT_KEY = "health:celery-worker-heartbeat"
 # rounds is reported stale.
 WORKER_HEARTBEAT_SECONDS = 30
 WORKER_STALE_AFTER_S = 3 * WORKER_HEARTBEAT_SECONDS
+# SQLite's probes (a file cannot hang as a server can; a locked one waits its busy timeout).
+_database_probes = ThreadPoolExecutor(max_workers=2, thread_name_prefix="readyz-database")
 
 
-def _check_database() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+async def _check_database() -> None:
+    if connection.vendor == "postgresql":
+        await _check_postgresql()
+    else:
+        await asyncio.get_running_loop().run_in_executor(_database_probes, _check_on_thread)
+
+
+async def _check_postgresql() -> None:
+    """A new connection of its own, on the event loop: a PostgreSQL that hangs holds up no thread
+    (asgiref's, which the request's end waits for, held the answer for as long as it hung), and
+    one probe that never ends cannot hold up the next."""
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params["connect_timeout"] = CHECK_TIMEOUT_S
+    params["autocommit"] = True
+    conn = await psycopg.AsyncConnection.connect(**params)
+    try:
+        await conn.execute("SELECT 1")
+    finally:
+        await conn.close()
+
+
+def _check_on_thread() -> None:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        connection.close()
 
 
 async def _check_channel_layer() -> None:
@@ -79,18 +111,26 @@ def _workers() -> str:
     return "ok"
 
 
-async def _run(check, *, thread: str | None = None) -> str:
-    """``thread``: None for a coroutine; "shared" for Django's database work (Channels' shared
-    thread); "own" for a check that must not wait behind it."""
+async def _run(check, *, thread: bool = False) -> str:
+    """``thread``: a synchronous check, run on a thread of its own (not on the thread asgiref
+    gives the request, which the request's end waits for). The answer never waits past
+    ``CHECK_TIMEOUT_S``: a check still running then is left to finish in the background."""
+    coro = sync_to_async(check, thread_sensitive=False)() if thread else check()
+    task = asyncio.ensure_future(coro)
+    done, _pending = await asyncio.wait({task}, timeout=CHECK_TIMEOUT_S)
+    if not done:
+        task.cancel()
+        task.add_done_callback(_forget)
+        return "down: TimeoutError"
     try:
-        if thread is None:
-            coro = check()
-        else:
-            coro = sync_to_async(check, thread_sensitive=thread == "shared")()
-        result = await asyncio.wait_for(coro, CHECK_TIMEOUT_S)
-        return result or "ok"
+        return task.result() or "ok"
     except Exception as exc:  # any failure is a "down", reported by name, never a 500
         return f"down: {type(exc).__name__}"
+
+
+def _forget(task: asyncio.Future) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: a hung check that failed late is no unhandled error
 
 
 @never_cache
@@ -103,10 +143,10 @@ async def livez(request):
 @require_GET
 async def readyz(request):
     database, channel_layer, broker, workers = await asyncio.gather(
-        _run(_check_database, thread="shared"),
+        _run(_check_database),
         _run(_check_channel_layer),
-        _run(_check_broker, thread="own"),
-        _run(_workers, thread="own"),
+        _run(_check_broker, thread=True),
+        _run(_workers, thread=True),
     )
     checks = {"database": database, "channel_layer": channel_layer, "broker": broker}
     ready = all(not value.startswith("down") for value in checks.values())

@@ -12,6 +12,10 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
+from redis.asyncio.retry import Retry as AsyncRedisRetry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.retry import Retry as RedisRetry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -100,12 +104,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env.int("DATABASE_POOL_TIMEOUT", default=10),
         }
 else:
-    # SQLite serialises writers; waiting beats failing with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite as its documentation advises for a server: write-ahead logging (readers never wait
+    # for the writer, nor it for them), a busy timeout (writers queue instead of failing with
+    # "database is locked") and write transactions that take the write lock at BEGIN: a deferred
+    # one that had read first could not wait for it and failed at once, whatever the timeout.
+    # synchronous=NORMAL is WAL's advised setting: a power cut may lose the last commits, never
+    # the database.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, cache ---------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Retries of a Redis command whose connection was closed: 50, 100, 200 ms, then the error.
+REDIS_RETRY_BACKOFF = ExponentialBackoff(cap=0.5, base=0.05)
 # The channel layer may spread over several Redis servers (channels_redis shards channels and groups
 # over its hosts by consistent hashing: docs/scaling.md); by default it is REDIS_URL's alone.
 CHANNEL_LAYER_REDIS_URLS = env.list(
@@ -122,8 +139,16 @@ if REDIS_URL:
                 # redis-py 8 gives up reading after 5 s by default, exactly when channels_redis's
                 # blocking read (BZPOPMIN, 5 s) answers "nothing": whichever came first, an idle
                 # process's consumers died with TimeoutError. Reads now wait longer than that.
+                # A connection Redis closed (a restart) fails the one command that draws it from
+                # the pool: redis-py retries on a new connection instead, with a short backoff,
+                # rather than failing a handshake minutes after the restart.
                 "hosts": [
-                    {"address": url, "max_connections": 1000, "socket_timeout": 15}
+                    {
+                        "address": url,
+                        "max_connections": 1000,
+                        "socket_timeout": 15,
+                        "retry": AsyncRedisRetry(REDIS_RETRY_BACKOFF, 3, (RedisConnectionError,)),
+                    }
                     for url in CHANNEL_LAYER_REDIS_URLS
                 ],
                 "capacity": 1500,
@@ -140,6 +165,14 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            # As the channel layer's: a connection from before a restart is replaced, not failed.
+            # A Redis that is down or stalled answers sign-in's budgets within a second: sign-in
+            # then goes on without them (accounts/throttle.py) instead of hanging.
+            "OPTIONS": {
+                "retry": RedisRetry(REDIS_RETRY_BACKOFF, 3, (RedisConnectionError,)),
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+            },
         }
     }
 else:
@@ -174,7 +207,9 @@ CELERY_BEAT_SCHEDULE = {
     # Monday early morning: last week's progress report of every class with activity.
     "weekly-progress-reports": {
         "task": "classroom.progress.tasks.compile_weekly_reports",
-        "schedule": crontab(minute=0, hour=5, day_of_week="mon"),
+        # Every hour of Sunday and Monday (UTC): each school's Sunday midnight, from UTC+14 to
+        # UTC-12, falls in one of them (services.weekly_reports_request).
+        "schedule": crontab(minute=5, hour="*", day_of_week="sun,mon"),
     },
 }
 
@@ -197,6 +232,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "accounts.backends.StudentSecretBackend",
 ]
+# The key of children's secret hashes (accounts/secret_hashing.py), kept out of the database. Unset:
+# derived from SECRET_KEY (and SECRET_KEY_FALLBACKS while a rotated key is phased out).
+STUDENT_SECRET_KEY = env.str("STUDENT_SECRET_KEY", default="")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -207,22 +245,46 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "landing"
 
-# Failed sign-ins lock an account at one address (django-axes): never a whole address, behind
-# which a school's classes sit, nor an account everywhere, which anyone could lock on purpose.
-# The hourly budgets (accounts/throttle.py, docs/security.md) bound the rest.
+# Teachers: failed sign-ins lock an account at one address (django-axes), never a whole address
+# (a school's classes sit behind it), nor an account everywhere (anyone could lock it on purpose).
+# Children sign in under the budgets of accounts/throttle.py instead (docs/security.md).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=10) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # A child's wrong PIN or pictures never stored in the sign-in log beside the right one.
 AXES_SENSITIVE_PARAMETERS = ["secret"]
-SIGN_IN_GUESS_BUDGETS = {
-    # failed sign-ins (any account) from one address in an hour
-    "address": env.int("SIGN_IN_FAILURES_PER_ADDRESS_HOUR", default=300),
-    # failed picture or PIN guesses at one class's children in an hour, from anywhere
-    "class": env.int("SIGN_IN_FAILURES_PER_CLASS_HOUR", default=150),
-    # wrong class codes from one address in an hour
-    "class_code": env.int("CLASS_CODE_FAILURES_PER_ADDRESS_HOUR", default=60),
+# Every failed sign-in is kept in the sign-in log (who, when, from where; classroom/retention.py).
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
+
+def _budget(name: str, free: int, first_wait: int, longest_wait: int, forget_after: int):
+    """A budget's figures, each overridable as SIGN_IN_<NAME>=free,first,longest,forget."""
+    return tuple(
+        env.list(
+            f"SIGN_IN_{name.upper()}",
+            cast=int,
+            default=[free, first_wait, longest_wait, forget_after],
+        )
+    )
+
+
+# Children's sign-in budgets (accounts/throttle.py): failures free, then a wait in seconds doubling
+# from the first to the longest, forgotten so many seconds after the last failure.
+SIGN_IN_BUDGETS = {
+    name: _budget(name, *figures)
+    for name, figures in {
+        "child_at_address": (5, 2, 300, 3600),  # a classmate at one child
+        "child": (20, 2, 900, 6 * 3600),  # many addresses at one child
+        "class_from_new_address": (30, 2, 300, 3600),  # an outsider with the class code
+        "device": (10, 0, 0, 24 * 3600),  # a device cookie's failures before it is trusted no more
+        "wrong_codes_from_address": (100, 1, 30, 3600),
+        "wrong_codes_from_device": (100, 1, 30, 3600),
+    }.items()
 }
+# Redis down: an untrusted browser's tries at a child that failed this often in this window (the
+# sign-in log, in the database) wait for the window.
+SIGN_IN_OUTAGE_FAILURES = env.int("SIGN_IN_OUTAGE_FAILURES", default=10)
+SIGN_IN_OUTAGE_WINDOW_SECONDS = env.int("SIGN_IN_OUTAGE_WINDOW_SECONDS", default=600)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)

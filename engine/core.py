@@ -430,6 +430,12 @@ class Game:
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         raise NotImplementedError
 
+    def passes_in_a_row(self, state: State) -> list[int] | None:
+        """Per seat, the chances in a row it passed or let time run out on since its last answer
+        (a pass is no wrong answer, but a child who passes card after card needs help); None for
+        a game without passes."""
+        return None
+
     def apply(self, state: State, seat: int, move: Move, now_ms: int) -> Step:
         if self.outcome(state) is not None:
             raise IllegalMove(GAME_OVER, "the game is over")
@@ -439,13 +445,19 @@ class Game:
             raise IllegalMove(MALFORMED, "a move is an object with a 'type'")
         if move["type"] not in self.move_types:
             raise IllegalMove(UNKNOWN_MOVE, f"{self.slug} has no move {move['type']!r}")
-        if seat not in self.active(state):
+        if seat not in self.active(state) and not self.heard_out_of_turn(state, seat, move):
             raise IllegalMove(NOT_ACTIVE, "it is not your turn to act")
         new_state = state.clone()
         new_state.version += 1
         events: list[Event] = []
         self._apply(new_state, new_state.random(), seat, move, now_ms, events)
         return Step(new_state, events)
+
+    def heard_out_of_turn(self, state: State, seat: int, move: Move) -> bool:
+        """Whether ``move`` answers a moment that has just passed and is heard from ``seat`` even
+        though it may not act now (¡Mía!'s claim that lost the race for a card: the child's
+        answer to it all the same); ``_apply`` then records it without playing it."""
+        return False
 
     def _apply(
         self, state: State, rng: Rng, seat: int, move: Move, now_ms: int, events: list[Event]

@@ -438,18 +438,11 @@ class MathableJunior(Game):
         operations = FRONT_OPERATIONS[square]
         closest = closest_equation(board, square, tile, operations)
         if closest is None:
+            # No two tiles lie in line next to the square: there is no sum or difference to get
+            # right, so the drop is a free placement, not an answer (docs/rules/mathable_junior.md,
+            # "Attempts"); it still goes back to the rack and counts towards the turn's limit.
             reason = "no_line"
-            attempt = attempt_event(
-                seat=seat,
-                operands=[],
-                operator="mixed",
-                answer=tile,
-                expected=None,
-                correct=False,
-                elapsed_ms=elapsed,
-                row=row,
-                col=col,
-            )
+            attempt = None
         else:
             first, second, operator, result = closest
             reason = "no_match"
@@ -469,7 +462,8 @@ class MathableJunior(Game):
                 col=col,
             )
         data["wrong"] += 1
-        events.append(attempt)
+        if attempt is not None:
+            events.append(attempt)
         events.append(
             {
                 "type": "wrong_drop",
@@ -601,27 +595,47 @@ class MathableJunior(Game):
             events.append(right_placement_attempt(seat, found, tile, elapsed, row, col))
         else:
             missed = _back_scoring_square(board, tile)
-            if missed is not None:
-                # The tile could have scored: not seeing it is the arithmetic mistake.
-                events.append(_back_missed_attempt(board, seat, tile, square, missed, elapsed))
-                if state.options["priority"] and data["wrong"] < WRONG_DROPS_PER_TURN:
-                    # RULINGS 4 option "priority": a tile that can score must score, so the drop
-                    # is a wrong attempt and the tile goes back. After 3 wrong drops in a turn the
-                    # requirement is waived (project decision, so a child is never stuck).
-                    data["wrong"] += 1
-                    events.append(
-                        {
-                            "type": "wrong_drop",
-                            "seat": seat,
-                            "tile": tile,
-                            "row": row,
-                            "col": col,
-                            "reason": "must_score",
-                            "wrong_drops": data["wrong"],
-                            "wrong_drops_allowed": WRONG_DROPS_PER_TURN,
-                        }
+            closest = closest_equation(board, square, tile, BOTH_OPERATIONS)
+            if missed is not None and closest is not None:
+                # The tile could have scored, and the child put it next to a line of two tiles
+                # whose sum or difference it is not: a wrong answer to that line. A tile put where
+                # no line lies is a free placement, not an answer (docs/rules/mathable_junior.md).
+                first, second, operator, result = closest
+                events.append(
+                    attempt_event(
+                        seat=seat,
+                        operands=[first, second],
+                        operator=operator,
+                        answer=tile,
+                        expected=result,
+                        correct=False,
+                        elapsed_ms=elapsed,
+                        row=row,
+                        col=col,
                     )
-                    return
+                )
+            if (
+                missed is not None
+                and state.options["priority"]
+                and data["wrong"] < WRONG_DROPS_PER_TURN
+            ):
+                # RULINGS 4 option "priority": a tile that can score must score, so the drop
+                # is a wrong attempt and the tile goes back. After 3 wrong drops in a turn the
+                # requirement is waived (project decision, so a child is never stuck).
+                data["wrong"] += 1
+                events.append(
+                    {
+                        "type": "wrong_drop",
+                        "seat": seat,
+                        "tile": tile,
+                        "row": row,
+                        "col": col,
+                        "reason": "must_score",
+                        "wrong_drops": data["wrong"],
+                        "wrong_drops_allowed": WRONG_DROPS_PER_TURN,
+                    }
+                )
+                return
         rack = data["racks"][seat]
         rack.remove(tile)
         board[square] = tile
@@ -864,31 +878,6 @@ def _back_scoring_square(board, tile) -> int | None:
         if not board[square] and completed_equations(board, square, tile, BOTH_OPERATIONS):
             return square
     return None
-
-
-def _back_missed_attempt(board, seat, tile, square, missed, elapsed) -> dict:
-    """A back-side placement that scores nothing although the tile could score on ``missed``.
-    Next to a line of two tiles, the closest equation there is what the child got wrong;
-    elsewhere the attempt names the equation missed, with no answer given."""
-    row, col = divmod(square, SIZE)
-    closest = closest_equation(board, square, tile, BOTH_OPERATIONS)
-    if closest is not None:
-        first, second, operator, result = closest
-        answer = tile
-    else:
-        first, second, operator = completed_equations(board, missed, tile, BOTH_OPERATIONS)[0]
-        answer, result = None, tile
-    return attempt_event(
-        seat=seat,
-        operands=[first, second],
-        operator=operator,
-        answer=answer,
-        expected=result,
-        correct=False,
-        elapsed_ms=elapsed,
-        row=row,
-        col=col,
-    )
 
 
 def _back_hint(data, seat) -> dict | None:

@@ -34,6 +34,12 @@ class Mia(Game):
     def legal_moves(self, state, seat):
         return _rules(state).legal_moves(state, seat)
 
+    def passes_in_a_row(self, state):
+        return mia_multi.passes_in_a_row(state) if _rules(state) is mia_multi else None
+
+    def heard_out_of_turn(self, state, seat, move):
+        return _rules(state) is mia_multi and mia_multi.late_claim(state, seat, move)
+
     def _apply(self, state, rng, seat, move, now_ms, events):
         _rules(state).apply(state, rng, seat, move, now_ms, events)
 

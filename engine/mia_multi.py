@@ -27,6 +27,12 @@ State (``state.data``), card ids as in ``engine.mia_cards``:
     flip_at          ms when the pass timeout flips a new card
     passed, locked   per seat: passed on the top card / claimed it wrongly (out for this card)
     window           None or the Extra time window ``{"seat", "opened_at", "until"}``
+    last_won         None, or the card won last, for the claims that lost the race for it:
+                     ``{"round", "card", "mirrored", "revealed_at", "until", "hands", "heard"}``
+                     (the hands of the seats that could still claim it when it was won, None for
+                     the others; the seats heard on it since)
+    passing          per seat, the cards in a row it passed or let time run out on, since its
+                     last claim (the teacher's monitor flags a child passing card after card)
     over             None while playing, else why the game ended
 """
 
@@ -166,6 +172,8 @@ def setup(state: State, rng, now_ms: int) -> None:
         "passed": [False] * players,
         "locked": [False] * players,
         "window": None,
+        "last_won": None,
+        "passing": [0] * players,
         "over": None,
     }
     # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
@@ -229,19 +237,66 @@ def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[di
     if play is None:
         # engine.mia shares one move list with the solo square; its moves are not ours.
         raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
-    if "round" in move:
+    if "round" in move and require_int(move, "round") != state.data["round"]:
         # A move made for a card that has since been solved or covered must not count against the
-        # next card (the claim race of DESIGN.md): it is refused, not judged.
+        # next card (the claim race of DESIGN.md): it is never judged against the new card. A
+        # claim that lost the race for the card just won is still the child's answer to it.
         require(
-            require_int(move, "round") == state.data["round"],
+            late_claim(state, seat, move),
             STALE_ROUND,
             "that operation card is no longer the one on top",
         )
+        _late_claim(state, seat, move, now_ms, events)
+        return
     play(state, rng, seat, move, now_ms, events)
 
 
-def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
-    data = state.data
+def late_claim(state: State, seat: int, move: dict) -> bool:
+    """Whether ``move`` is a claim on the card won just before the one on top, by a seat that
+    could still claim that card when it was won and has not been heard on it since: the claim
+    lost the race (docs/rules/mia.md). Such a seat is heard even while it may not act now."""
+    last = state.data.get("last_won")
+    return (
+        last is not None
+        and move.get("type") == "claim"
+        and move.get("round") == last["round"]
+        and isinstance(seat, int)
+        and 0 <= seat < len(last["hands"])
+        and last["hands"][seat] is not None
+        and seat not in last["heard"]
+    )
+
+
+def _late_claim(state: State, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+    """A claim that lost the race: judged against the card it was made for, with the hand the
+    seat held when the card was won, and recorded as the child's answer to that card; nothing
+    else at the table changes (the card is won, so the claim scores nothing and costs nothing).
+    One a seat per card, and only within the card's own time, so a late claim cannot be made
+    at leisure to collect right answers."""
+    last = state.data["last_won"]
+    require(now_ms <= last["until"], STALE_ROUND, "that operation card's time is over")
+    _cards, option, a, b = _claimed_cards(move, last["hands"][seat])
+    op, target = _option_claimed(last["card"], option, last["mirrored"])
+    last["heard"].append(seat)
+    _answered(state, seat)
+    events.append(
+        claim_attempt(
+            seat=seat,
+            a=a,
+            b=b,
+            op=op,
+            target=target,
+            elapsed_ms=now_ms - last["revealed_at"],
+            scored=False,
+        )
+    )
+    # Public: that the seat answered the card, never the cards (they stay in the hand, unseen).
+    events.append({"type": "late_claim", "seat": seat, "round": last["round"]})
+
+
+def _claimed_cards(move: dict, hand: list[int]) -> tuple[list[int], int, int, int]:
+    """The claim's two cards, its option and the two values they stand for, checked against
+    ``hand`` (the hand the claim was made with)."""
     cards = move.get("cards")
     require(
         isinstance(cards, list)
@@ -252,7 +307,6 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
     )
     require(cards[0] != cards[1], DUPLICATE_CARD, "a claim uses two different cards")
     option = require_int(move, "option", 0, 1)
-    hand = data["hands"][seat]
     for card in cards:
         require(card in hand, CARD_NOT_IN_HAND, f"card {card} is not in your hand")
         # RULINGS 1: "A claim is two number cards from the hand" (a Wild counts as a number).
@@ -262,12 +316,24 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
             "Extra time is played on its own, not in a claim",
         )
     a, b = _declared_values(cards, move)
+    return cards, option, a, b
+
+
+def _option_claimed(card: int, option: int, mirrored: bool) -> tuple[str, int]:
+    op, target = OPERATION_OPTIONS[card][option]
+    # RULINGS 1, Mirror: '+' and '-' swapped on the next card solved.
+    return (flip(op) if mirrored else op), target
+
+
+def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    hand = data["hands"][seat]
+    cards, option, a, b = _claimed_cards(move, hand)
+    _answered(state, seat)
 
     top = data["pile"][-1]
-    op, target = OPERATION_OPTIONS[top][option]
     mirrored = len(data["mirrors"]) % 2 == 1
-    if mirrored:
-        op = flip(op)  # RULINGS 1, Mirror: '+' and '-' swapped on the next card solved
+    op, target = _option_claimed(top, option, mirrored)
     window = data["window"]
     # Attempt time runs from the reveal, or from the opening of the claimer's own Extra time window.
     started = window["opened_at"] if window and window["seat"] == seat else data["revealed_at"]
@@ -303,6 +369,22 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
         _flip_if_everyone_done(state, rng, now_ms, events)
         return
 
+    # The others' claims for this card may still be on their way: each may yet be heard, as an
+    # answer that is not scored (docs/rules/mia.md, decision "A right answer that loses the
+    # race"). Only the seats that could claim it when it was won, with the hands they held then.
+    racing = active(state)
+    data["last_won"] = {
+        "round": data["round"],
+        "card": top,
+        "mirrored": mirrored,
+        "revealed_at": data["revealed_at"],
+        "until": data["flip_at"],
+        "hands": [
+            list(data["hands"][other]) if other != seat and other in racing else None
+            for other in range(state.players)
+        ],
+        "heard": [],
+    }
     # RULINGS 1, right claim: take the whole pile, discard the two cards, draw 2, reveal the next.
     taken = data["pile"]
     data["pile"] = []
@@ -366,10 +448,26 @@ def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
     return values[0], values[1]
 
 
+def _answered(state: State, seat: int) -> None:
+    passing = state.data.get("passing")
+    if passing is not None:  # a game stored before passes were counted has none
+        passing[seat] = 0
+
+
+def _passed_on(state: State, seat: int) -> None:
+    data = state.data
+    data.setdefault("passing", [0] * state.players)[seat] += 1
+
+
+def passes_in_a_row(state: State) -> list[int]:
+    return list(state.data.get("passing") or [0] * state.players)
+
+
 def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     # RULINGS 1: "Nobody can solve: each player may pass".
     data["passed"][seat] = True
+    _passed_on(state, seat)
     events.append({"type": "passed", "seat": seat, "round": data["round"]})
     window = data["window"]
     if window is not None and window["seat"] == seat:
@@ -422,6 +520,12 @@ def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
         data["window"] = None
         events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
     if data["flip_at"] <= now_ms:
+        # A seat that neither claimed nor passed let the card's time run out: not an answer, but
+        # a card it sat out, as a pass is (docs/rules/mia.md, "Passes and time-outs").
+        for seat in range(state.players):
+            if not data["passed"][seat] and not data["locked"][seat]:
+                _passed_on(state, seat)
+                events.append({"type": "timed_out", "seat": seat, "round": data["round"]})
         # RULINGS 1: "after 20 s (option), the same revealer flips a new operation card".
         _nobody_solved(state, rng, now_ms, events, "time_up")
 

@@ -36,6 +36,7 @@ from psycopg_pool import AsyncConnectionPool
 
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
+POOL_TIMEOUT_S = 3
 Result = TypeVar("Result")
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
@@ -58,13 +59,39 @@ async def locked_write(
     ``decide``, run the statements it returns and commit. Whatever ``decide`` raises rolls the
     transaction back and is raised here; so are the database's errors, as Django's
     (``django.db.IntegrityError``, ...), as the ORM would raise them."""
+    try:
+        return await _locked_write(lock, decide)
+    except _StaleConnection as stale:
+        # Nothing was written: the pool's idle connections went with PostgreSQL's restart.
+        # Drop every dead one and try once more, on a connection made now.
+        await (await _pool()).check()
+        try:
+            return await _locked_write(lock, decide)
+        except _StaleConnection as again:
+            raise again.error from stale.error
+
+
+class _StaleConnection(Exception):
+    """The connection was found broken before anything was written on it."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(str(error))
+        self.error = error
+
+
+async def _locked_write(lock, decide):
     pool = await _pool()
     wrapper = connections["default"]
     async with pool.connection() as conn:
         cursor = conn.cursor()
         try:
             with wrapper.wrap_database_errors:
-                await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
+                try:
+                    await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
+                except psycopg.OperationalError as error:
+                    if conn.broken:
+                        raise _StaleConnection(error) from error
+                    raise
                 cursor.nextset()  # from BEGIN's result to the lock's rows
                 rows = await cursor.fetchall()
                 try:
@@ -90,12 +117,21 @@ async def locked_write(
 
 
 async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
-    """The rows of one read, in autocommit: one round trip."""
+    """The rows of one read, in autocommit: one round trip (once more, on a new connection, if
+    the one drawn from the pool was dead: ``locked_write``)."""
     pool = await _pool()
-    async with pool.connection() as conn:
-        with connections["default"].wrap_database_errors:
-            cursor = await conn.execute(sql, params)
-            return await cursor.fetchall()
+    for attempt in (1, 2):
+        async with pool.connection() as conn:
+            with connections["default"].wrap_database_errors:
+                try:
+                    cursor = await conn.execute(sql, params)
+                except psycopg.OperationalError:
+                    if not conn.broken or attempt == 2:
+                        raise
+                else:
+                    return await cursor.fetchall()
+        await pool.check()
+    raise AssertionError("unreachable")
 
 
 async def close_pool() -> None:
@@ -147,5 +183,7 @@ def _new_pool() -> AsyncConnectionPool:
         open=False,
         configure=configure,
         name="games-moves",
-        timeout=10,
+        # A move waits no longer than this for a connection (PostgreSQL down or overloaded):
+        # its socket is answered try_again (games/consumers.py).
+        timeout=POOL_TIMEOUT_S,
     )

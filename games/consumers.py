@@ -28,7 +28,14 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
-from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
+from accounts.sockets import (
+    CLOSE_FORBIDDEN,
+    CLOSE_UNAUTHENTICATED,
+    OUTAGES,
+    TRY_AGAIN_MESSAGE,
+    OutageAnswers,
+    refuse,
+)
 from engine import EngineError
 from games import selectors, services, wire
 from games.clock import clock
@@ -46,7 +53,7 @@ FLOOD_CLOSE_AFTER = 50
 CLOSE_FLOOD = 4429
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
     # No channel of its own: the match's news reaches this socket through its process's hub
     # (games/hub.py), which hears it once for all the process's sockets of the match.
     channel_layer_alias = None
@@ -150,6 +157,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
+            return
+        except OUTAGES as outage:
+            # Nothing was applied (or, if the commit's answer was lost, the same client_id sent
+            # again is answered as a duplicate): the page may send it again.
+            log.warning("match %s: move answered try_again (%s)", self.match_id, outage)
+            await self._error("try_again", TRY_AGAIN_MESSAGE, client_id=client_id)
             return
         if result.duplicate:
             # Already applied: answer with where the match is now (the broadcast went out then).

@@ -33,6 +33,7 @@ from typing import Protocol
 
 from channels.layers import get_channel_layer
 
+from accounts.sockets import OUTAGES
 from games import selectors
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,8 @@ class MatchHub:
         # it out anyway if the earlier one never comes.
         self._early: dict[int, dict[int, dict]] = {}
         self._early_timers: dict[int, asyncio.Task] = {}
+        # Matches whose group this process could not join (Redis down): the heartbeat retries.
+        self._unjoined: set[int] = set()
 
     async def join(self, match_id: int, listener: Listener) -> None:
         if self.channel is None:
@@ -108,7 +111,21 @@ class MatchHub:
                 self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
             # Every join renews the membership, whose expiry (a day in channels_redis) would
             # otherwise end a long-lived hub's news.
+            await self._join_group(match_id)
+
+    async def _join_group(self, match_id: int) -> None:
+        """Join the match's group. With Redis down the socket still plays (its moves need only
+        the database, and its own process's news comes straight from here); the heartbeat
+        brings the other processes' news and joins again until it works."""
+        try:
             await self.layer.group_add(match_group(match_id), self.channel)
+        except OUTAGES as outage:
+            self._unjoined.add(match_id)
+            log.warning(
+                "could not join match %s's group (%s); joining again later", match_id, outage
+            )
+        else:
+            self._unjoined.discard(match_id)
 
     async def leave(self, match_id: int, listener: Listener) -> None:
         async with self._lock(match_id):
@@ -132,7 +149,12 @@ class MatchHub:
                     if task is not None:
                         task.cancel()
                 self._reader = self._heartbeat = None
-            await self.layer.group_discard(match_group(match_id), self.channel)
+            self._unjoined.discard(match_id)
+            try:
+                await self.layer.group_discard(match_group(match_id), self.channel)
+            except OUTAGES as outage:
+                # The membership expires by itself; news that still comes is dropped.
+                log.warning("could not leave match %s's group (%s)", match_id, outage)
 
     async def publish(self, match_id: int, message: dict) -> None:
         """Hand ``message`` to this process's sockets of the match, then send it to the others."""
@@ -160,6 +182,10 @@ class MatchHub:
                 message = await self.layer.receive(self.channel)
             except asyncio.CancelledError:
                 raise
+            except OUTAGES as outage:
+                log.warning("the match hub could not read its channel (%s); retrying", outage)
+                await asyncio.sleep(RETRY_READ_SECONDS)
+                continue
             except Exception:
                 log.exception("the match hub could not read its channel; retrying")
                 await asyncio.sleep(RETRY_READ_SECONDS)
@@ -179,9 +205,15 @@ class MatchHub:
                 versions = await selectors.match_versions_async(match_ids=list(self._listeners))
             except asyncio.CancelledError:
                 raise
+            except OUTAGES as outage:
+                log.warning("the match hub could not read its matches' versions (%s)", outage)
+                continue
             except Exception:
                 log.warning("the match hub could not read its matches' versions", exc_info=True)
                 continue
+            for match_id in list(self._unjoined):
+                if match_id in self._listeners:
+                    await self._join_group(match_id)
             # Only the matches whose news this process has not had yet: at rest, none, so a
             # beat costs one query and no work per socket.
             behind = {
@@ -194,10 +226,7 @@ class MatchHub:
                 if lost and self.channel is not None:
                     # Still without the news of the previous beat: this process's membership of
                     # the match's group may have gone with a Redis restart.
-                    try:
-                        await self.layer.group_add(match_group(match_id), self.channel)
-                    except Exception:
-                        log.warning("could not join match %s's group again", match_id)
+                    await self._join_group(match_id)
                 await self._hand_out(match_id, {"type": "match.version", "version": version})
             self._behind = behind
 

@@ -1,8 +1,9 @@
 """What students played, for how long, and how they did in lessons and in homework (issue 14,
 item 9).
 
-- *Games played*: the matches a student has a seat at, started in the period; *finished*, those
-  that have ended.
+- *Games played*: the matches a student answered in during the period (a seat without an answer
+  is no game played), in the student's figures and in the table of games alike; *finished*,
+  those that have ended.
 - *Time playing*: per game, from the student's first answer to their last (a game with a single
   answer counts the time that answer took), summed over the games. Time at a table before the
   first answer or after the last is not counted, so it is a floor; a game without an answer adds
@@ -10,7 +11,7 @@ item 9).
 - *Where*: a game dealt at a class session's table is a lesson's, one made for an assignment is
   homework, any other (a table a teacher set up by hand) is "other".
 
-Three queries for a class, whatever its size; the attempts are grouped per student and game in
+Two queries for a class, whatever its size; the attempts are grouped per student and game in
 the database, so a busy term's hundreds of thousands of answers come back as a few thousand rows.
 """
 
@@ -24,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.progress.numbers import judged_percent, too_few
 from games.catalog import game_title
-from games.models import Attempt, Match, Seat
+from games.models import Attempt, Match
 
 LESSON, HOMEWORK, OTHER = "lesson", "homework", "other"
 WHERE_LABELS = {LESSON: _("In lessons"), HOMEWORK: _("Homework"), OTHER: _("Other games")}
@@ -112,21 +113,6 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
     if not ids:
         return Activity([], [], where_total)
 
-    seats = (
-        Seat.objects.filter(
-            user_id__in=ids, match__created_at__gte=start, match__created_at__lt=end
-        )
-        .values("user_id")
-        .annotate(
-            games=Count("match_id", distinct=True),
-            finished=Count("match_id", distinct=True, filter=Q(match__finished_at__isnull=False)),
-        )
-        .order_by()
-    )
-    for row in seats:
-        entry = by_student[row["user_id"]]
-        entry.games, entry.finished = row["games"], row["finished"]
-
     per_game = list(
         Attempt.objects.filter(user_id__in=ids, created_at__gte=start, created_at__lt=end)
         .values("user_id", "match_id")
@@ -142,14 +128,16 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
     # Each game's name and where it was played, once per match rather than once per answer (the
     # grouping above costs half as much without the joins: docs/capacity.md).
     matches = {
-        match_id: (game, LESSON if table else HOMEWORK if work else OTHER)
-        for match_id, game, table, work in Match.objects.filter(
+        match_id: (game, LESSON if table else HOMEWORK if work else OTHER, finished is not None)
+        for match_id, game, table, work, finished in Match.objects.filter(
             pk__in={row["match_id"] for row in per_game}
-        ).values_list("pk", "game", "session_table", "assignment_work")
+        ).values_list("pk", "game", "session_table", "assignment_work", "finished_at")
     }
     for row in per_game:
-        game_name, where = matches[row["match_id"]]
+        game_name, where, finished = matches[row["match_id"]]
         entry = by_student[row["user_id"]]
+        entry.games += 1  # one row per student and game
+        entry.finished += finished
         entry.where[where].add(row["answers"], row["right"])
         where_total[where].add(row["answers"], row["right"])
         span = (row["last"] - row["first"]).total_seconds()

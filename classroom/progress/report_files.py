@@ -16,6 +16,7 @@ from functools import cache
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from classroom import pdf_fonts
@@ -23,66 +24,86 @@ from classroom.progress import display, mastery
 from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
 from classroom.progress.selectors import (
+    MISTAKES,
     Progress,
     StudentReport,
     median_precision_text,
 )
 from classroom.progress.wording import wording
 
-CSV_COLUMNS = (
-    "student",
-    "skill",
-    "operation",
-    "range",
-    "attempts",
-    "correct",
-    "accuracy",
-    "median_ms",
-    # the student's level on the skill, from their latest answers on it (mastery.py)
-    "level",
-    "level_answers",
-    "level_right",
-    "level_fluent",
-    *(f"slips_{kind}" for kind in MISTAKE_FIELDS),
-    "most_missed_facts",  # on a student's "all" row: "4+3 (2); 6x7 (1)"
-)
+
+def csv_columns() -> list[str]:
+    """The report CSV's header, in the report's language; the codes last, under names that are
+    the same in every language, for a program to read."""
+    return [
+        _("Student"),
+        _("Skill"),
+        _("Answers"),
+        _("Right"),
+        _("Accuracy"),
+        _("Median answer time (s)"),
+        # the student's level on the skill, from their latest answers on it (mastery.py)
+        _("Level"),
+        _("Latest answers"),
+        _("Right of the latest"),
+        _("Fluent of the latest"),
+        *(str(MISTAKES[kind]) for kind in MISTAKE_FIELDS),
+        _("Most-missed facts"),  # on a student's row of all skills: "4 + 3 (2); 6 × 7 (1)"
+        *CODE_COLUMNS,
+    ]
+
+
+CODE_COLUMNS = ("skill_code", "operation_code", "range_code", "level_code")
+ALL_SKILLS = "all"  # the skill code of a student's row of totals
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A sign alone holds no formula: the answers' operator column reads "+" and "-" as it is.
+_LONE_SIGNS = ("+", "-")
 FONT = "ReportSans"
 FONT_BOLD = "ReportSans-Bold"
 
 
 def _cell(value):
     """A spreadsheet runs a cell that starts like a formula (OWASP's "CSV injection"): every text
-    cell that does is written with a leading apostrophe. Numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    cell that does is written with a leading apostrophe. Numbers stay numbers, and so does a sign
+    alone, which no spreadsheet can run: nothing follows it."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and value not in _LONE_SIGNS:
         return "'" + value
     return value
 
 
 def report_csv(reports: list[StudentReport]) -> bytes:
-    """A row of totals per student (skill "all", with their most-missed facts), then a row per
-    skill with its level. UTF-8 with a byte-order mark, which spreadsheets need to read accents
+    """A row of totals per student (all skills, with their most-missed facts), then a row per
+    skill with its level: worded and rounded as on the pages, in the report's language, for a
+    teacher's spreadsheet. UTF-8 with a byte-order mark, which spreadsheets need to read accents
     right."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(csv_columns())
     for report in reports:
         name = str(report.student)
         progress = report.progress
         if progress.total.attempts:
-            missed = "; ".join(f"{f.fact} ({f.misses})" for f in progress.missed_facts)
-            write_row(writer, [name, "all", "", "", *_figure_cells(progress.total), missed])
+            missed = "; ".join(f"{f.text} ({f.misses})" for f in progress.missed_facts)
+            write_row(
+                writer,
+                [
+                    name,
+                    _("All skills"),
+                    *_figure_cells(progress.total),
+                    missed,
+                    *_code_cells(ALL_SKILLS, "", "", None),
+                ],
+            )
         for skill in progress.skills:
             write_row(
                 writer,
                 [
                     name,
-                    skill.skill,
-                    skill.operation,
-                    skill.range,
+                    skill.label,
                     *_figure_cells(skill.figures, skill.mastery),
                     "",
+                    *_code_cells(skill.skill, skill.operation, skill.range, skill.mastery),
                 ],
             )
     return out.getvalue().encode("utf-8-sig")
@@ -92,16 +113,32 @@ def _figure_cells(figures, mastery=None) -> list:
     level = (
         ["", "", "", ""]
         if mastery is None
-        else [mastery.level.name.lower(), mastery.answers, mastery.right, mastery.fluent]
+        else [mastery.level.label, mastery.answers, mastery.right, mastery.fluent]
     )
     return [
         figures.attempts,
         figures.correct,
-        "" if figures.accuracy is None else f"{figures.accuracy:.4f}",
-        "" if figures.median_ms is None else figures.median_ms,
+        figures.accuracy_text,
+        _seconds_cell(figures),
         *level,
         *(figures.mistakes[kind] for kind in MISTAKE_FIELDS),
     ]
+
+
+def _seconds_cell(figures) -> str:
+    """The median in seconds as the pages round it, with the language's decimal mark (a number
+    to a spreadsheet of that language); "at least" past the histogram's last edge."""
+    seconds = figures.median_seconds
+    if seconds is None:
+        return ""
+    shown = number_format(seconds, 1)
+    if figures.median.at_least:
+        return _("at least %(time)s") % {"time": shown}
+    return shown
+
+
+def _code_cells(skill: str, operation: str, band: str, mastery) -> list[str]:
+    return [skill, operation, band, "" if mastery is None else mastery.level.name.lower()]
 
 
 def write_row(writer, cells) -> None:

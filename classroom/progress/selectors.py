@@ -692,13 +692,13 @@ def _group(rows: Iterable[dict], key: str) -> dict:
     return grouped
 
 
-def classes_with_activity(*, period: Period) -> list[Classroom]:
-    """Classes in which at least one enrolled student answered something in the period."""
+def classes_with_activity(*, period: Period, teacher_time_zone: str | None = None):
+    """Classes in which at least one enrolled student answered something in the period (days at
+    the school); only those of teachers in ``teacher_time_zone`` when given."""
     active_students = SkillDay.objects.filter(day__gte=period.start, day__lte=period.end).values(
         "student_id"
     )
-    return list(
-        Classroom.objects.filter(enrollments__student_id__in=active_students)
-        .distinct()
-        .order_by("pk")
-    )
+    classes = Classroom.objects.filter(enrollments__student_id__in=active_students)
+    if teacher_time_zone is not None:
+        classes = classes.filter(teacher__time_zone=teacher_time_zone)
+    return list(classes.distinct().order_by("pk"))

@@ -6,10 +6,10 @@ again when its worker is lost: ``acks_late``):
 1. *Claim*, in a short transaction holding the report's row lock: a report that is ready (or
    failed for good) is left alone; otherwise it becomes RUNNING and ``tries`` grows by one. The
    value of ``tries`` is this run's ticket.
-2. *Compile* without any lock: the files depend only on the report's class, period and language,
-   so every run writes the same bytes, each first to a temporary name and then moved (renamed)
-   over its final name, which is fixed per report. A run that died left at most a temporary file
-   or an identical final file.
+2. *Compile* without any lock: the files depend only on the report's class, period, language and
+   the teacher's time zone (the school's days), so every run writes the same bytes, each first to
+   a temporary name and then moved (renamed) over its final name, which is fixed per report. A
+   run that died left at most a temporary file or an identical final file.
 3. *Finish*, again under the row lock: only if ``tries`` still equals the ticket (no later run took
    the report over meanwhile) the file names are recorded and the report becomes READY.
 """
@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
+from accounts.models import zone_named
 from classroom.models import Classroom, ProgressReport
 from classroom.progress import report_files, rollup, selectors
 from classroom.progress.display import period_text
@@ -44,31 +45,62 @@ MAX_TRIES = 6
 def report_request(
     *, classroom: Classroom, period: Period, requested_by=None, language: str = "", weekly=False
 ) -> ProgressReport:
-    """A QUEUED report, sent to Celery once the transaction commits; or, while one of the same
-    class and period is queued or being compiled, that one (a second click joins the first)."""
+    """The report of this class, period and language: one a teacher asked for before if there is
+    one, else a new one, QUEUED and sent to Celery once the transaction commits. The one asked for
+    before is returned as it is while it is queued or being compiled (a second click joins the
+    first) and when it is ready and its period was over when it was compiled (no answer can have
+    joined it since); otherwise (failed, or compiled while its period still ran) it is compiled
+    again in place."""
+    language = language or translation.get_language() or "en"
     with transaction.atomic():
         # Requests for one class wait for each other here, so two quick ones make one report.
         Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
-        pending = ProgressReport.objects.filter(
-            classroom=classroom,
-            period_start=period.start,
-            period_end=period.end,
-            weekly=weekly,
-            status__in=[ProgressReport.Status.QUEUED, ProgressReport.Status.RUNNING],
-        ).first()
-        if pending is not None:
-            return pending
+        asked_before = (
+            ProgressReport.objects.select_related("classroom__teacher")
+            .filter(
+                classroom=classroom,
+                period_start=period.start,
+                period_end=period.end,
+                language=language,
+                weekly=weekly,
+            )
+            .order_by("-created_at", "-pk")
+            .first()
+        )
+        if asked_before is not None:
+            if asked_before.pending or _still_true(asked_before):
+                return asked_before
+            asked_before.status = ProgressReport.Status.QUEUED
+            asked_before.tries = 0
+            asked_before.error = ""
+            asked_before.queued_at = timezone.now()
+            asked_before.save(update_fields=["status", "tries", "error", "queued_at"])
+            transaction.on_commit(partial(_enqueue, asked_before.pk))
+            return asked_before
         report = ProgressReport.objects.create(
             classroom=classroom,
             period_start=period.start,
             period_end=period.end,
             requested_by=requested_by,
-            language=language or translation.get_language() or "en",
+            language=language,
             weekly=weekly,
             queued_at=timezone.now(),
         )
         transaction.on_commit(partial(_enqueue, report.pk))
     return report
+
+
+def _still_true(report: ProgressReport) -> bool:
+    """A ready report whose compiling began after its period's last day had ended at the school:
+    every answer of the period was in by then."""
+    if report.status != ProgressReport.Status.DONE or report.started_at is None:
+        return False
+    period_over = datetime.datetime.combine(
+        report.period_end + datetime.timedelta(days=1),
+        datetime.time.min,
+        tzinfo=report.classroom.teacher.zone,
+    )
+    return report.started_at >= period_over
 
 
 def reports_compile_again(*, classroom_ids) -> list[ProgressReport]:
@@ -163,7 +195,9 @@ def report_compile(*, report_id: int) -> str:
     if isinstance(ticket, str):
         return ticket
     report, tries = ticket
-    with translation.override(report.language):
+    # The school's days, as on the pages: a worker has no teacher's zone of its own, and the
+    # levels and fact grids read raw answers between the period's midnights.
+    with translation.override(report.language), timezone.override(report.classroom.teacher.zone):
         period = Period(report.period_start, report.period_end)
         summary, students = selectors.report_progress(classroom=report.classroom, period=period)
         csv_bytes = report_files.report_csv(students)
@@ -194,7 +228,7 @@ def _report_claim(report_id: int):
     with transaction.atomic():
         report = (
             ProgressReport.objects.select_for_update(of=("self",))
-            .select_related("classroom")
+            .select_related("classroom__teacher")
             .filter(pk=report_id)
             .first()
         )
@@ -254,25 +288,32 @@ def _store(name: str, content: bytes) -> str:
     return name
 
 
-def weekly_reports_request(*, today=None) -> list[ProgressReport]:
-    """Last week's report for every class with activity in it; a class that has it already (beat
-    ran twice, or a retry) gets no second one (the unique constraint on weekly reports)."""
+def weekly_reports_request(*, now=None) -> list[ProgressReport]:
+    """For every class with activity in it, the report of the last week that is over at its
+    school (Monday to Sunday in the teacher's zone). Beat calls this every hour of Sunday and
+    Monday (UTC), so each school's week is reported soon after its own Sunday midnight, whichever
+    zone it is in; a class that has its week's report already (an earlier hour, beat ran twice, a
+    retry) gets no second one (the unique constraint on weekly reports)."""
     from classroom.progress.forms import last_week
 
-    period = last_week(today)
+    now = now or timezone.now()
     made = []
-    for classroom in selectors.classes_with_activity(period=period):
-        with transaction.atomic():
-            report, created = ProgressReport.objects.get_or_create(
-                classroom=classroom,
-                period_start=period.start,
-                period_end=period.end,
-                weekly=True,
-                defaults={"language": _teacher_language(classroom)},
-            )
-            if created or report.status == ProgressReport.Status.QUEUED:
-                transaction.on_commit(partial(_enqueue, report.pk))
-                made.append(report)
+    zones = Classroom.objects.values_list("teacher__time_zone", flat=True).distinct()
+    for zone_name in sorted(set(zones)):
+        period = last_week(timezone.localdate(now, timezone=zone_named(zone_name)))
+        classes = selectors.classes_with_activity(period=period, teacher_time_zone=zone_name)
+        for classroom in classes:
+            with transaction.atomic():
+                report, created = ProgressReport.objects.get_or_create(
+                    classroom=classroom,
+                    period_start=period.start,
+                    period_end=period.end,
+                    weekly=True,
+                    defaults={"language": _teacher_language(classroom)},
+                )
+                if created or report.status == ProgressReport.Status.QUEUED:
+                    transaction.on_commit(partial(_enqueue, report.pk))
+                    made.append(report)
     return made
 
 

@@ -21,6 +21,7 @@ from django.db import connection
 from django.db.models import Sum
 from django.utils import timezone
 
+import engine
 from classroom.models import Classroom
 from classroom.progress.mastery import MIN_ANSWERS, RECENT_ANSWERS, latest_per_skill
 from classroom.progress.models import SkillDay
@@ -28,7 +29,7 @@ from classroom.progress.numbers import percent
 from classroom.progress.selectors import skill_label
 from classroom.progress.wording import Wording, wording
 from classroom.selectors import classroom_roster
-from games.models import Attempt
+from games.models import Attempt, Match, Seat
 
 SHOWN = 12  # with their evidence, most urgent first; the others are named in one line
 LOOK_BACK_DAYS = 14
@@ -118,6 +119,61 @@ def class_struggling(
         found,
         key=lambda s: (-s.wrong_in_a_row, s.right / s.answers, str(s.student), s.skill),
     )
+
+
+# As on the live monitor: three cards in a row passed or let run out (classroom.sessions).
+PASSES_IN_A_ROW = 3
+
+
+@dataclass(frozen=True)
+class Passing:
+    """A student who, at the end of their latest game with passes (¡Mía!'s table), had passed
+    or let the time run out on the last ``in_a_row`` cards: no wrong answers, but no answers."""
+
+    student: object
+    game: str
+    in_a_row: int
+    since: datetime.datetime
+
+    @property
+    def game_title(self) -> str:
+        return engine.get_game(self.game).title
+
+
+def class_passing(
+    *, classroom: Classroom, students=None, now: datetime.datetime | None = None
+) -> list[Passing]:
+    """The class's students passing card after card (docs/progress.md, "Passes"), most passes
+    first: from each student's latest match of the last ``LOOK_BACK_DAYS`` in a game that counts
+    passes, as its state ends (or stands)."""
+    now = now or timezone.now()
+    if students is None:
+        students = [e.student for e in classroom_roster(classroom=classroom)]
+    roster = {student.pk: student for student in students}
+    games = [game.slug for game in engine.list_games() if game.real_time]
+    seats = (
+        Seat.objects.filter(
+            user_id__in=list(roster),
+            match__game__in=games,
+            match__updated_at__gte=now - datetime.timedelta(days=LOOK_BACK_DAYS),
+            match__updated_at__lte=now,
+        )
+        .order_by("user_id", "-match__updated_at", "-match_id")
+        .values_list("user_id", "index", "match_id", "match__game", "match__updated_at")
+    )
+    latest: dict[int, tuple] = {}
+    for user_id, index, match_id, game, updated_at in seats:
+        latest.setdefault(user_id, (index, match_id, game, updated_at))
+    states = dict(
+        Match.objects.filter(pk__in=[v[1] for v in latest.values()]).values_list("pk", "state")
+    )
+    found = []
+    for user_id, (index, match_id, game, updated_at) in latest.items():
+        rules = engine.get_game(game)
+        passing = rules.passes_in_a_row(rules.load(states[match_id]))
+        if passing and passing[index] >= PASSES_IN_A_ROW:
+            found.append(Passing(roster[user_id], game, passing[index], updated_at))
+    return sorted(found, key=lambda p: (-p.in_a_row, str(p.student)))
 
 
 class Answer(NamedTuple):

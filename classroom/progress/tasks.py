@@ -38,7 +38,8 @@ def compile_progress_report(self, report_id: int) -> str:
 
 @shared_task(ignore_result=True)
 def compile_weekly_reports() -> int:
-    """Celery beat, weekly: last week's report for every class with activity."""
+    """Celery beat, hourly on Sundays and Mondays: the report of the week just over at each
+    school, for every class with activity in it."""
     return len(services.weekly_reports_request())
 
 

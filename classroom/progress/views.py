@@ -51,6 +51,9 @@ def class_progress(request, classroom_id):
             "struggling": stuck[: struggling.SHOWN],
             "struggling_more": stuck[struggling.SHOWN :],
             "struggling_days": struggling.LOOK_BACK_DAYS,
+            "passing": struggling.class_passing(
+                classroom=classroom, students=[entry.student for entry in progress.students]
+            ),
         },
     )
 

@@ -2,7 +2,6 @@
 CSV holds), described for pages and cards, and sealed so that a card can be printed again."""
 
 import base64
-import hashlib
 import itertools
 import re
 import secrets
@@ -18,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import SecretKind, canonical_secret
 from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES
+from accounts.secret_hashing import secret_fingerprint
 
 GENERATED_PIN_DIGITS = 4
 GENERATED_PICTURES = 3
@@ -156,6 +156,6 @@ def unseal(sealed: str) -> Secret | None:
 
 
 def secret_tag(secret_hash: str) -> str:
-    """A fingerprint of the account's secret hash. It changes whenever the secret is set again
-    (every hash has a fresh salt) and reveals nothing that helps guess the secret."""
-    return hashlib.sha256(f"{_SEAL_SALT}:{secret_hash}".encode()).hexdigest()[:16]
+    """A fingerprint of the account's secret (accounts.secret_hashing): it changes whenever the
+    secret is set again, not when its hash moves to a new kind, and helps guess nothing."""
+    return secret_fingerprint(secret_hash)

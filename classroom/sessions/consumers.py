@@ -40,7 +40,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
 from accounts.models import Role
-from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, refuse
+from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, OutageAnswers, refuse
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
 from games import wire
@@ -52,7 +52,7 @@ MONITOR_TICK_SECONDS = 10.0
 IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
 
 
-class _SmallJsonConsumer(AsyncWebsocketConsumer):
+class _SmallJsonConsumer(OutageAnswers, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         try:
             message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import engine
@@ -33,8 +33,9 @@ from classroom.models import (
     SessionTable,
 )
 from classroom.progress.models import TIME_BUCKET_FIELDS
-from classroom.progress.numbers import judged_percent, percent, too_few
+from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.selectors import median_from_histogram
+from classroom.progress.selectors import skill_label as progress_skill_label
 from engine.core import Outcome
 from engine.core import places as places_of
 from games import catalog
@@ -47,33 +48,20 @@ LOW_ACCURACY = 0.6
 LOW_ACCURACY_MIN_ATTEMPTS = 5
 STALL_SECONDS = 60
 WRONG_IN_A_ROW = 3
-
-OPERATION_NAMES = {
-    "add": gettext_lazy("Addition"),
-    "sub": gettext_lazy("Subtraction"),
-    "mul": gettext_lazy("Multiplication"),
-    "div": gettext_lazy("Division"),
-    "mixed": gettext_lazy("Mixed operations"),
-}
-RANGE_NAMES = {
-    "within10": gettext_lazy("up to 10"),
-    "within20": gettext_lazy("up to 20"),
-    "within100": gettext_lazy("up to 100"),
-    "over100": gettext_lazy("over 100"),
-}
+# A pass is no wrong answer, but a child who passes (or lets the time run out) card after card is
+# as stuck as one who slips: the same three in a row (docs/progress.md, "Passes").
+PASSES_IN_A_ROW = 3
 
 
 def skill_label(skill: str) -> str:
+    """The skill as the progress pages name it ("Addition within 10"), remembered per language:
+    the monitor names the same few skills on every change."""
     return _skill_label(skill, get_language())
 
 
 @lru_cache(maxsize=512)
 def _skill_label(skill: str, language: str | None) -> str:
-    operation, _dot, band = skill.partition(".")
-    name = OPERATION_NAMES.get(operation)
-    if name is None:
-        return skill
-    return f"{name} {RANGE_NAMES.get(band, band)}".strip()
+    return progress_skill_label(skill)
 
 
 def game_and_variant_title(game: str, variant: str) -> str:
@@ -262,7 +250,8 @@ def _median_ms(histogram: list[int], elapsed_ms_sum: int) -> int | None:
 
 
 def _seconds(ms: int | None) -> float | None:
-    return None if ms is None else round(ms / 1000, 1)
+    """Tenths, halves up, as on the progress pages (``round`` made 2.25 s 2.2 s)."""
+    return None if ms is None else tenths_of_a_second(ms)
 
 
 def session_monitor(
@@ -330,6 +319,12 @@ def session_monitor(
         for seat in row["seats"]
         if seat["student_id"] is not None
     }
+    passing_of = {
+        seat["student_id"]: seat["passes_in_a_row"]
+        for row in table_rows
+        for seat in row["seats"]
+        if seat["student_id"] is not None
+    }
 
     students = []
     for student_id, name in sorted(names.items(), key=lambda item: (item[1].lower(), item[0])):
@@ -350,6 +345,9 @@ def session_monitor(
         stalled = waiting_since.get(student_id)
         if stalled is not None and stalled > STALL_SECONDS:
             flags.append({"reason": "stall", "seconds": stalled})
+        passes = passing_of.get(student_id, 0)
+        if passes >= PASSES_IN_A_ROW:
+            flags.append({"reason": "passing", "in_a_row": passes})
         for skill in sorted(per_skill):
             if per_skill[skill].wrong_in_a_row >= WRONG_IN_A_ROW:
                 flags.append(
@@ -492,7 +490,7 @@ def _table_row(
     match's bots' seats (None before the start)."""
     match: Match | None = table.match
     active: frozenset[int] = frozenset()
-    scores = winners = places = None
+    scores = winners = places = passing = None
     status = None
     if match is not None:
         status = match.status
@@ -501,7 +499,7 @@ def _table_row(
             # Matches finished before places were stored get them from the same rule.
             places = match.outcome.get("places") or places_of(Outcome(scores, winners))
         else:
-            scores, active = table_facts[match.pk]
+            scores, active, passing = table_facts[match.pk]
     # A seat without a place is a bot's, unless the match has no bot there: its student was
     # deleted (with their place and seat), and the history must not make them a bot.
     seats = []
@@ -533,6 +531,7 @@ def _table_row(
                 "rank_label": place_label(rank) if rank else "",
                 "active": index in active,
                 "waiting_seconds": waiting,
+                "passes_in_a_row": passing[index] if passing and index < len(passing) else 0,
             }
         )
     if places:
@@ -579,25 +578,30 @@ def _own_last_moves(match_ids: list[int]) -> dict[tuple[int, int], datetime]:
     }
 
 
-# match id -> (version, running scores, seats free to act): a table that has not moved since the
-# last look is not read from its JSON state again, so a look costs what moved.
+# match id -> (version, running scores, seats free to act, passes in a row): a table that has not
+# moved since the last look is not read from its JSON state again, so a look costs what moved.
 # Keyed by version, so never stale; bounded, so a long-lived process does not grow with it.
 _TABLE_FACTS_LIMIT = 5_000
-_table_facts_cache: OrderedDict[int, tuple[int, list | None, frozenset[int]]] = OrderedDict()
+_table_facts_cache: OrderedDict[int, tuple[int, list | None, frozenset[int], list | None]] = (
+    OrderedDict()
+)
 _table_facts_lock = threading.Lock()
 
 
-def _tables_facts(matches: list[Match]) -> dict[int, tuple[list | None, frozenset[int]]]:
-    """Each unfinished match's running scores and the seats that may act now (none unless it is
-    playing); the states of the tables that moved since the last look are read in one query."""
-    facts: dict[int, tuple[list | None, frozenset[int]]] = {}
+def _tables_facts(
+    matches: list[Match],
+) -> dict[int, tuple[list | None, frozenset[int], list | None]]:
+    """Each unfinished match's running scores, the seats that may act now (none unless it is
+    playing) and each seat's passes in a row; the states of the tables that moved since the last
+    look are read in one query."""
+    facts: dict[int, tuple[list | None, frozenset[int], list | None]] = {}
     missing: dict[int, Match] = {}
     with _table_facts_lock:
         for match in matches:
             known = _table_facts_cache.get(match.pk)
             if known is not None and known[0] == match.version:
                 _table_facts_cache.move_to_end(match.pk)
-                facts[match.pk] = (known[1], known[2])
+                facts[match.pk] = (known[1], known[2], known[3])
             else:
                 missing[match.pk] = match
     if missing:
@@ -607,15 +611,16 @@ def _tables_facts(matches: list[Match]) -> dict[int, tuple[list | None, frozense
             state = rules.load(state_json)
             scores = rules.running_scores(state)
             active = frozenset(rules.active(state))
-            facts[match_id] = (scores, active)
+            passing = rules.passes_in_a_row(state)
+            facts[match_id] = (scores, active, passing)
             with _table_facts_lock:
-                _table_facts_cache[match_id] = (version, scores, active)
+                _table_facts_cache[match_id] = (version, scores, active, passing)
                 if len(_table_facts_cache) > _TABLE_FACTS_LIMIT:
                     _table_facts_cache.popitem(last=False)
     playing = {match.pk for match in matches if match.is_playing}
     return {
-        match_id: (scores, active if match_id in playing else frozenset())
-        for match_id, (scores, active) in facts.items()
+        match_id: (scores, active if match_id in playing else frozenset(), passing)
+        for match_id, (scores, active, passing) in facts.items()
     }
 
 

@@ -111,3 +111,23 @@ def test_the_demo_without_history():
     classroom = seed_demo(history=False)
     assert classroom.enrollments.count() == len(DEMO_STUDENTS)
     assert not Match.objects.exists() and not ClassSession.objects.exists()
+
+
+def test_the_demo_mathable_lesson_counts_no_free_placement_as_an_answer(client, demo):
+    """Issue 22: the demo's children drop Mathable tiles where no line lies (their random moves);
+    those are no answers, so nobody is stuck on "Mixed operations" for them."""
+    mathable = Attempt.objects.filter(game="mathable_junior", user__isnull=False)
+    free_drops = sum(
+        1
+        for events in MoveRecord.objects.filter(match__game="mathable_junior").values_list(
+            "events", flat=True
+        )
+        for event in events
+        if event["type"] == "wrong_drop" and event["reason"] == "no_line"
+    )
+    assert free_drops > 0  # the children did make free placements
+    assert mathable.exists() and not mathable.filter(operands=[]).exists()
+    assert not SkillDay.objects.filter(skill="mixed").exists()
+    page = client.get(reverse("classroom:progress_class", args=[demo.pk])).content.decode()
+    stuck = page.split('id="struggling-heading"', 1)[1].split("</section>", 1)[0]
+    assert "Mixed operations" not in stuck

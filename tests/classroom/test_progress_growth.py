@@ -187,7 +187,9 @@ def test_games_time_and_answers_in_lessons_and_homework(client):
     cells = {name: re.findall(r"<td>(.*?)</td>", tds) for name, tds in students.items()}
     # games, finished, time, lesson answers, lesson accuracy, homework answers, homework accuracy
     assert cells["Ana"] == ["3", "3", "16 min", "6", "83%", "1", "too few answers"]
-    assert cells["Ben"] == ["2", "1", "3 min", "5", "40%", "0", "—"]
+    # A game played is one the student answered in: Ben's seat at a game without an answer of
+    # his is no game played, on the class page, the student page and the table of games alike.
+    assert cells["Ben"] == ["1", "1", "3 min", "5", "40%", "0", "—"]
     where = re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
     assert where[:3] == [
         ("In lessons", "11", "7"),
@@ -206,6 +208,8 @@ def test_games_time_and_answers_in_lessons_and_homework(client):
         ).content.decode()
     )
     assert "<dt>Games played</dt><dd>3</dd>" in ana_page
+    ben_page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ben.pk]))
+    assert "<dt>Games played</dt><dd>1</dd>" in ben_page.content.decode()
     assert "<dt>Time playing</dt><dd>16 min</dd>" in ana_page
 
 

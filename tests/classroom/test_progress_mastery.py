@@ -169,18 +169,15 @@ def test_the_report_carries_levels_and_the_fact_grids(settings, tmp_path):
     assert services.report_compile(report_id=report.pk) == "done"
     report.refresh_from_db()
     rows = {
-        (row["student"], row["skill"]): row
+        (row["Student"], row["skill_code"]): row
         for row in csv.DictReader(io.StringIO(report.csv_file.read().decode("utf-8-sig")))
     }
     ana = rows["Ana", "add.within10"]
-    assert [ana[k] for k in ("level", "level_answers", "level_right", "level_fluent")] == [
-        "mastered",
-        "10",
-        "9",
-        "8",
-    ]
-    assert rows["Ben", "add.within10"]["level"] == "proficient"  # right, never within 3 s
-    assert rows["Ana", "all"]["most_missed_facts"] == "4+3 (5); 7x6 (1)"
+    levels = ("Level", "level_code", "Latest answers", "Right of the latest")
+    levels += ("Fluent of the latest",)
+    assert [ana[k] for k in levels] == ["Mastered", "mastered", "10", "9", "8"]
+    assert rows["Ben", "add.within10"]["level_code"] == "proficient"  # right, never within 3 s
+    assert rows["Ana", "all"]["Most-missed facts"] == "4 + 3 (5); 7 × 6 (1)"
     pdf = subprocess.run(
         ["pdftotext", "-layout", report.pdf_file.path, "-"],
         capture_output=True,

@@ -104,42 +104,41 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
 
     text = read(report.csv_file).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == list(report_files.CSV_COLUMNS)
-    assert rows[0][8:] == [
-        "level",
-        "level_answers",
-        "level_right",
-        "level_fluent",
-        "slips_wrong_operation",
-        "slips_regrouping",
-        "slips_table_neighbour",
-        "slips_operand_misread",
-        "slips_reversed_digits",
-        "slips_off_by_one",
-        "slips_off_by_ten",
-        "slips_other",
-        "most_missed_facts",
+    # Words and figures as the pages have them, then the codes for a program.
+    assert rows[0] == [
+        *["Student", "Skill", "Answers", "Right", "Accuracy", "Median answer time (s)"],
+        *["Level", "Latest answers", "Right of the latest", "Fluent of the latest"],
+        *["Wrong operation", "Carrying or borrowing slip", "Neighbouring times-table fact"],
+        *["Misread a number", "Digits reversed", "Off by one", "Off by ten", "Other slips"],
+        *["Most-missed facts", "skill_code", "operation_code", "range_code", "level_code"],
     ]
     off_by_one, reversed_digits = ["0"] * 8, ["0"] * 8
     off_by_one[5] = "1"
     reversed_digits[4] = "1"
     both = ["0", "0", "0", "0", "1", "1", "0", "0"]
     no_level = ["", "", "", ""]
+    few = "too few answers"
     assert rows[1:] == [
         # a student's totals, then their skills; Carla, with no answers, has no row
-        ["'=Ben", "all", "", "", "2", "1", "0.5000", "2500", *no_level, *off_by_one, "9+8 (1)"],
         [
-            *["'=Ben", "add.within20", "add", "within20", "2", "1", "0.5000", "2500"],
-            *["practising", "2", "1", "1", *off_by_one, ""],
-        ],
-        ["Ana", "all", "", "", "4", "2", "0.5000", "2200", *no_level, *both, "4+3 (1); 7x6 (1)"],
-        [
-            *["Ana", "add.within10", "add", "within10", "3", "2", "0.6667", "1800"],
-            *["practising", "3", "2", "2", *off_by_one, ""],
+            *["'=Ben", "All skills", "2", "1", few, "2.5", *no_level, *off_by_one, "9 + 8 (1)"],
+            *["all", "", "", ""],
         ],
         [
-            *["Ana", "mul.within100", "mul", "within100", "1", "0", "0.0000", "7000"],
-            *["practising", "1", "0", "0", *reversed_digits, ""],
+            *["'=Ben", "Addition within 20", "2", "1", few, "2.5", "Practising", "2", "1", "1"],
+            *[*off_by_one, "", "add.within20", "add", "within20", "practising"],
+        ],
+        [
+            *["Ana", "All skills", "4", "2", few, "2.2", *no_level, *both],
+            *["4 + 3 (1); 7 × 6 (1)", "all", "", "", ""],
+        ],
+        [
+            *["Ana", "Addition within 10", "3", "2", few, "1.8", "Practising", "3", "2", "2"],
+            *[*off_by_one, "", "add.within10", "add", "within10", "practising"],
+        ],
+        [
+            *["Ana", "Multiplication within 100", "1", "0", few, "7.0", "Practising", "1", "0"],
+            *["0", *reversed_digits, "", "mul.within100", "mul", "within100", "practising"],
         ],
     ]
 
@@ -162,10 +161,22 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
 
 
 def test_the_report_is_written_in_the_teachers_language(classroom):
+    make_attempts(
+        classroom.enrollments.get(student__display_name="Ana").student,
+        [(2, "+", 2, 4, 2250, DAY2)] * 4,
+    )
     report = new_report(classroom, language="es")
     compile_progress_report.delay(report.pk)
     report.refresh_from_db()
     assert "Informe de progreso: Class 4A" in pdf_text(report.pdf_file.path, 1)
+    rows = list(csv.DictReader(io.StringIO(read(report.csv_file).decode("utf-8-sig"))))
+    ana = {row["skill_code"]: row for row in rows if row["Estudiante"] == "Ana"}
+    # 6 of the 7 answers within 10 right: 86%, as the pages round; 2.25 s is 2,3 s on the pages.
+    assert ana["add.within10"]["Destreza"] == "Suma hasta 10"
+    assert ana["add.within10"]["Acierto"] == "86%"
+    assert ana["add.within10"]["Tiempo mediano de respuesta (s)"] == "2,3"
+    assert ana["add.within10"]["Nivel"] == "Competente"
+    assert ana["all"]["Destreza"] == "Todas las destrezas"
 
 
 def test_the_pdfs_charts_are_the_pages_charts_drawn_as_text_and_lines(classroom, monkeypatch):
@@ -496,6 +507,42 @@ def test_beat_compiles_last_weeks_report_for_each_class_with_activity(
     assert ProgressReport.objects.count() == 1
 
 
+def test_beat_reports_a_schools_week_once_it_is_over_there(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """At 05:05 on Monday (UTC) it is still Sunday in Mexico City: that school's week is reported
+    at its own midnight, with the answers of its Sunday evening."""
+    from classroom import services as classroom_services
+
+    teacher = make_teacher()
+    classroom_services.teacher_time_zone_set(teacher=teacher, time_zone="America/Mexico_City")
+    classroom = make_class(teacher, name="Tlalpan")
+    sunday_evening = datetime.datetime(2026, 3, 9, 4, tzinfo=UTC)  # 22:00 on Sunday 8 March there
+    make_attempts(make_student(classroom, "Ana"), [(2, "+", 3, 5, 1000, sunday_evening)])
+
+    def beat_at(moment):
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+        with django_capture_on_commit_callbacks(execute=True):
+            compile_weekly_reports.delay()
+        monkeypatch.undo()
+
+    beat_at(datetime.datetime(2026, 3, 9, 5, 5, tzinfo=UTC))
+    assert not ProgressReport.objects.exists()
+    beat_at(datetime.datetime(2026, 3, 9, 6, 5, tzinfo=UTC))
+    report = ProgressReport.objects.get()
+    assert (report.period_start, report.period_end, report.weekly) == (
+        datetime.date(2026, 3, 2),
+        datetime.date(2026, 3, 8),
+        True,
+    )
+    rows = list(csv.DictReader(io.StringIO(read(report.csv_file).decode("utf-8-sig"))))
+    assert [(r["Student"], r["Answers"]) for r in rows if r["skill_code"] == "all"] == [
+        ("Ana", "1")
+    ]
+    beat_at(datetime.datetime(2026, 3, 9, 7, 5, tzinfo=UTC))  # the next hour: no second report
+    assert ProgressReport.objects.count() == 1
+
+
 def test_every_text_cell_that_starts_like_a_formula_is_neutralised_and_numbers_are_not():
     import csv
     import io
@@ -503,9 +550,11 @@ def test_every_text_cell_that_starts_like_a_formula_is_neutralised_and_numbers_a
     from classroom.progress.report_files import write_row
 
     out = io.StringIO()
-    write_row(csv.writer(out), ["=1+1", "+A1", "-Ana", "@SUM", "\tx", "\rx", "Ana", -3, 2.5, ""])
+    write_row(
+        csv.writer(out), ["=1+1", "+A1", "-Ana", "@SUM", "\tx", "\rx", "Ana", -3, 2.5, "", "+", "-"]
+    )
     assert next(csv.reader(io.StringIO(out.getvalue()))) == [
-        "'=1+1", "'+A1", "'-Ana", "'@SUM", "'\tx", "'\rx", "Ana", "-3", "2.5", "",
+        "'=1+1", "'+A1", "'-Ana", "'@SUM", "'\tx", "'\rx", "Ana", "-3", "2.5", "", "+", "-",
     ]  # fmt: skip
 
 
@@ -527,6 +576,67 @@ def test_two_quick_requests_for_one_class_and_period_make_one_report(classroom, 
     # Another period is another report.
     client.post(reverse("classroom:progress_reports"), {**ask, "end": "2026-03-13"})
     assert ProgressReport.objects.count() == 2
+
+
+def ask_for_a_report(client, classroom, start, end, django_capture_on_commit_callbacks, **headers):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("classroom:progress_reports"),
+            {"classroom": classroom.pk, "period": "dates", "start": start, "end": end},
+            **headers,
+        )
+    return ProgressReport.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+
+
+def test_asking_again_for_a_ready_report_of_a_past_period_returns_it(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    ask = (classroom, "2026-03-01", "2026-03-14", django_capture_on_commit_callbacks)
+    first = ask_for_a_report(client, *ask)
+    assert first.status == ProgressReport.Status.DONE and first.tries == 1
+    again = ask_for_a_report(client, *ask)
+    # The same report, not compiled again: the period was over when it was compiled.
+    assert again.pk == first.pk and (again.tries, again.finished_at) == (1, first.finished_at)
+    assert ProgressReport.objects.count() == 1
+    # In another language it is another report.
+    spanish = ask_for_a_report(client, *ask, HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.pk != first.pk and spanish.language == "es"
+    assert ProgressReport.objects.count() == 2
+
+
+def test_asking_again_for_a_report_of_a_period_not_over_compiles_it_again_in_place(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    """Answers given since the report was compiled belong in it: the same report is compiled
+    again, rather than a second row made."""
+    client.force_login(classroom.teacher)
+    today = timezone.localdate()
+    ask = (classroom, today - datetime.timedelta(days=6), today, django_capture_on_commit_callbacks)
+    ana = classroom.enrollments.get(student__display_name="Ana").student
+    make_attempts(ana, [(2, "+", 2, 4, 1000)])
+    first = ask_for_a_report(client, *ask)
+    make_attempts(ana, [(2, "+", 2, 4, 1000)])
+    again = ask_for_a_report(client, *ask)
+    assert again.pk == first.pk and again.status == ProgressReport.Status.DONE
+    assert ProgressReport.objects.count() == 1
+    rows = list(csv.DictReader(io.StringIO(read(again.csv_file).decode("utf-8-sig"))))
+    assert [r["Answers"] for r in rows if r["skill_code"] == "all"] == ["2"]
+
+
+def test_asking_again_for_a_failed_report_tries_it_again(
+    classroom, client, django_capture_on_commit_callbacks
+):
+    failed = new_report(classroom, requested_by=classroom.teacher)
+    ProgressReport.objects.filter(pk=failed.pk).update(
+        status=ProgressReport.Status.FAILED, tries=services.MAX_TRIES, error="gave up"
+    )
+    client.force_login(classroom.teacher)
+    again = ask_for_a_report(
+        client, classroom, PERIOD.start, PERIOD.end, django_capture_on_commit_callbacks
+    )
+    assert again.pk == failed.pk and again.status == ProgressReport.Status.DONE
+    assert ProgressReport.objects.count() == 1
 
 
 def test_a_report_whose_worker_died_is_sent_again_by_the_sweep_and_finishes(classroom, client):

@@ -73,3 +73,22 @@ def test_only_the_classes_teacher_downloads_and_only_its_students(client):
     assert download(client, classroom, zoe)[0].status_code == 404
     client.force_login(ana)
     assert download(client, classroom, ana)[0].status_code in (302, 403)
+
+
+def test_the_operator_reads_as_a_sign_and_a_formula_is_still_guarded(client):
+    """A sign alone is no formula: the operator column reads + - x. A cell that would run as a
+    formula in a spreadsheet keeps its guarding apostrophe."""
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    make_attempts(ana, [(5, "+", 4, 9, 900, LATER), (8, "-", 3, 5, 900, LATER)])
+    make_attempts(ana, [(6, "x", 7, 42, 900, LATER)], game="add_or_multiply")
+    tampered = make_attempts(ana, [(2, "+", 2, 4, 900, LATER)], game="sum").attempts.get()
+    tampered.skill = '=HYPERLINK("http://example.com")'
+    tampered.operator = "+1"
+    tampered.save(update_fields=["skill", "operator"])
+    client.force_login(classroom.teacher)
+
+    _, body = download(client, classroom, ana)
+    rows = list(csv.DictReader(io.StringIO(body.lstrip("\ufeff"))))
+    assert [r["operator"] for r in rows] == ["+", "-", "x", "'+1"]
+    assert rows[-1]["skill"] == '\'=HYPERLINK("http://example.com")'

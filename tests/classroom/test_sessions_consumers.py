@@ -171,7 +171,7 @@ async def test_needs_help_flags_reach_the_teacher_as_students_play():
         teacher, session, snapshot["tables"], snapshot["answered"]
     )
     row = parts.split(f'data-part="student-{ana.pk}"', 2)[2].split("</tr>")[0]
-    assert "data-needs-help" in row and "Low accuracy (0 %)" in row
+    assert "data-needs-help" in row and "Low accuracy (0%)" in row
     assert "wrong in a row:" in row
     await ws.disconnect()
 

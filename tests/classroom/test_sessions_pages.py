@@ -302,7 +302,7 @@ def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, wor
     assert "Student 01" in page
     assert "Low accuracy" not in page  # the class sees the projector
     detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
-    assert "Low accuracy (0 %)" in detail and "1 student needs help." in detail
+    assert "Low accuracy (0%)" in detail and "1 student needs help." in detail
 
 
 def test_the_projector_has_no_site_chrome_and_shows_how_to_join(client):
@@ -541,7 +541,7 @@ def test_the_live_part_of_the_tables_that_moved_holds_only_them_and_who_answered
     assert before <= int(response["X-As-Of"]) <= time.time() * 1000
     assert sorted(names) == sorted(["help-summary", f"table-{table_number}", f"student-{ana.pk}"])
     parts = response.content.decode()
-    assert "1 student needs help." in parts and "Low accuracy (0 %)" in parts
+    assert "1 student needs help." in parts and "Low accuracy (0%)" in parts
     # "<match>:*": every seat of a quiet table (whose players' stalls grow).
     mates = SessionPlace.objects.filter(table__number=table_number, table__session=session)
     _response, names = parts_of(f"tables={match.pk}&answered={match.pk}:*")
@@ -567,3 +567,22 @@ def test_the_live_part_of_the_tables_that_moved_holds_only_them_and_who_answered
     for asked in ("1", "1:x", "1:2:3", "²:1", "9" * 19 + ":0", "1" * 5000 + ":0"):
         whole_again = client.get(f"{live}?tables={match.pk}&answered={asked}")
         assert whole_again.status_code == 200 and "<template" not in whole_again.content.decode()
+
+
+def test_the_monitor_words_skills_and_rounds_seconds_as_the_progress_pages(client):
+    """2.25 s is 2.3 s on the progress pages (halves up), a skill is "within 10" there, and a
+    share reads "20%"."""
+    _classroom, students, session = started_session(2, table_size=2)
+    ana = students[0]
+    match, seat = seat_of(session, ana)
+    record_attempts(match, ana, seat, [("add.within10", True, 2250)])
+    record_attempts(match, ana, seat, [("sub.within20", False, 2250)] * 4)
+    sign_in(client, session.classroom.teacher)
+    page = " ".join(
+        client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode().split()
+    )
+    assert "Addition within 10: 1 attempts, too few to judge, 2.3 s" in page
+    assert "Subtraction within 20: 4 attempts, too few to judge, 2.3 s" in page
+    assert "4 wrong in a row: Subtraction within 20" in page
+    assert "<td>20%</td>" in page and "Low accuracy (20%)" in page
+    assert "up to" not in page and " %" not in page

@@ -12,8 +12,8 @@ import engine
 from classroom.models import ClassSession, SessionPlace, SessionPresence, SessionTable
 from classroom.sessions import selectors, services
 from classroom.sessions.services import SessionError
-from games.models import Match
-from games.services import submit_move
+from games.models import Attempt, Match, MoveRecord
+from games.services import match_wake, submit_move
 from tests.classroom.sessions_helpers import (
     a_class,
     any_move,
@@ -21,6 +21,7 @@ from tests.classroom.sessions_helpers import (
     record_attempts,
     seat_of,
     started_session,
+    wrong_claim,
 )
 from tests.factories import finish_match_by_bots, make_class, make_session, make_student
 
@@ -349,7 +350,7 @@ def test_monitor_counts_each_students_attempts_accuracy_and_median_by_skill():
         ("add.within10", 3, 2, 2000),
         ("sub.within20", 1, 1, 5000),
     ]
-    assert row["skills"][1]["label"] == "Subtraction up to 20"
+    assert row["skills"][1]["label"] == "Subtraction within 20"
     assert row["needs_help"] == []
     assert by_name["Student 02"]["attempts"] == 0 and by_name["Student 02"]["accuracy"] is None
 
@@ -406,7 +407,7 @@ def test_needs_help_after_three_wrong_in_a_row_on_one_skill():
         {
             "reason": "repeated_errors",
             "skill": "sub.within20",
-            "skill_label": "Subtraction up to 20",
+            "skill_label": "Subtraction within 20",
             "wrong_in_a_row": 3,
         }
     ]
@@ -555,7 +556,6 @@ def test_live_moves_keep_the_figures_that_a_recount_of_the_answers_gives():
     from classroom.models import SessionSkillFigures
     from classroom.sessions.figures import figures_rebuild
     from engine import IllegalMove
-    from tests.classroom.sessions_helpers import wrong_claim
     from tests.factories import make_match
 
     _classroom, (ana, ben, carla), session = started_session(3, table_size=3)
@@ -623,3 +623,30 @@ def test_a_matchs_session_is_read_once_and_then_known(django_assert_num_queries)
         assert session_of_match(outside.pk) is None
     with django_assert_num_queries(0):
         assert session_of_match(outside.pk) is None
+
+
+def test_needs_help_when_a_student_passes_or_times_out_card_after_card():
+    """A pass is no wrong answer, but three cards in a row passed or let run out flag the child
+    (issue 22): Ana passes each card, Ben lets each one's time run out."""
+    _classroom, (ana, _ben), session = started_session(2, table_size=2)
+    match, ana_seat = seat_of(session, ana)
+    rules = engine.get_game(match.game)
+    for card in range(3):
+        match.refresh_from_db()
+        state = rules.load(match.state)
+        move = {"type": "pass", "round": state.data["round"]}
+        submit_move(match_id=match.pk, user=ana, move=move, at_ms=state.data["revealed_at"] + 500)
+        record = MoveRecord.objects.filter(match=match).latest("version")
+        assert [e["type"] for e in record.events] == ["passed"]  # recorded as a pass, no answer
+        match_wake(match_id=match.pk, at_ms=state.data["flip_at"] + match.clock_offset_ms)
+        record = MoveRecord.objects.filter(match=match).latest("version")
+        assert [e["seat"] for e in record.events if e["type"] == "timed_out"] == [1 - ana_seat]
+        _snapshot, by_name = figures(session)
+        flagged = [f for f in by_name["Student 01"]["needs_help"] if f["reason"] == "passing"]
+        assert flagged == ([{"reason": "passing", "in_a_row": 3}] if card == 2 else []), card
+    assert {"reason": "passing", "in_a_row": 3} in by_name["Student 02"]["needs_help"]
+    assert not Attempt.objects.filter(match=match).exists()  # passes are not wrong answers
+    # Any claim is an answer: Ana's run of passes ends.
+    submit_move(match_id=match.pk, user=ana, move=wrong_claim(match, ana_seat))
+    _snapshot, by_name = figures(session)
+    assert all(f["reason"] != "passing" for f in by_name["Student 01"]["needs_help"])

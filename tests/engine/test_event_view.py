@@ -42,7 +42,9 @@ def test_a_seat_receives_its_own_attempts_and_no_one_elses(slug, variant, player
             assert [e for e in received if e["type"] == "attempt" and e["seat"] != seat] == []
             assert [e for e in events if e["type"] != "attempt" or e["seat"] == seat] == received
         attempts += sum(e["type"] == "attempt" for e in events)
-    assert attempts > 0 or slug in {"add_up"}  # every game but a quiet ADD UP has attempts
+    # Every game has attempts but a quiet ADD UP, or a Mathable Junior game whose random tiles
+    # all landed where no line lies (free placements are no answers, issue 22).
+    assert attempts > 0 or slug in {"add_up", "mathable_junior"}
 
 
 def add_up_twins(seed):

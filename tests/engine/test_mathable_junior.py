@@ -497,11 +497,14 @@ def test_decision_wrong_attempt_names_the_closest_equation(tile, operands, opera
     )
 
 
-def test_decision_wrong_drop_with_no_line_is_an_attempt_without_operands():
+def test_decision_a_free_placement_is_a_wrong_drop_but_no_attempt():
+    # No two tiles lie in line next to (0, 9): no sum or difference to answer.
     state = arrange(new(), board=EXAMPLE_BOARD, racks=[[8, 1], [5]])
-    attempt = of_type(GAME.apply(state, 0, place(8, 0, 9), 0).events, "attempt")[0]
-    assert attempt["operands"] == [] and attempt["expected"] is None
-    assert attempt["operator"] == "mixed" and attempt["correct"] is False
+    step = GAME.apply(state, 0, place(8, 0, 9), 0)
+    assert of_type(step.events, "attempt") == []
+    drop = of_type(step.events, "wrong_drop")[0]
+    assert (drop["reason"], drop["wrong_drops"]) == ("no_line", 1)
+    assert at(step.state, 0, 9) == 0 and 8 in step.state.data["racks"][0]
 
 
 def test_ruling_right_placement_is_a_correct_attempt_timed_from_the_decision_start():
@@ -579,10 +582,20 @@ def test_ruling_back_missed_equation_is_a_wrong_attempt_scoring_nothing():
     step = GAME.apply(state, 0, place(2, *other), 0)
     assert at(step.state, *other) == 2  # without the priority option the tile stays
     assert of_type(step.events, "tile_placed")[0]["points"] == 0
-    attempt = of_type(step.events, "attempt")[0]
-    # No line at the chosen square: the attempt names the equation missed, with no answer.
+    # No line at the chosen square: a free placement, not an answer.
+    assert of_type(step.events, "attempt") == []
+
+
+def test_decision_back_missed_equation_next_to_a_line_is_a_wrong_attempt():
+    board = {(4, 0): 3, (4, 1): 1}
+    state = arrange(new(BACK), board=board, racks=[[2, 5, 6], [1, 1, 1]])
+    (row, col) = back_square(2, 0)
+    beside = {(row, col - 1): 9, (row, col - 2): 5} if col >= 2 else {}
+    beside = beside or {(row, col + 1): 9, (row, col + 2): 5}
+    state = arrange(new(BACK), board={**board, **beside}, racks=[[2, 5, 6], [1, 1, 1]])
+    attempt = of_type(GAME.apply(state, 0, place(2, row, col), 0).events, "attempt")[0]
     assert attempt["correct"] is False
-    assert (attempt["operands"], attempt["answer"], attempt["expected"]) == ([3, 1], None, 2)
+    assert (sorted(attempt["operands"]), attempt["answer"]) == ([5, 9], 2)
 
 
 def test_ruling_back_draw_3_after_placing_all_3():
@@ -607,7 +620,8 @@ def test_ruling_back_priority_option_makes_a_scoring_tile_score():
         state = step.state
         assert at(state, *elsewhere) == 0 and 2 in state.data["racks"][0]
         assert of_type(step.events, "wrong_drop")[0]["reason"] == "must_score"
-        assert of_type(step.events, "attempt")[0]["correct"] is False
+        # No line lies next to that square: refused by the option, but not an answer.
+        assert of_type(step.events, "attempt") == []
     # After three wrong drops the requirement is waived for the rest of the turn (decision).
     step = GAME.apply(state, 0, place(2, *elsewhere), 9)
     assert at(step.state, *elsewhere) == 2

@@ -400,10 +400,91 @@ def test_ruling_exactly_one_claim_wins_a_card():
     state = claim_position(hands=hands, next_operations=(MINUS1_MINUS2,))
     # Both seats read round 1; the server applies seat 0's claim first.
     first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
+    late = GAME.apply(first, 1, claim([n(1), n(4)], 0, round=1), 2001)
+    assert late.state.data["won"] == [[PLUS5_MINUS4], []]
+    assert late.state.data["scores"] == [1, 0]
+    assert of_type(late.events, "claim_won") == []
+
+
+def test_decision_a_right_claim_that_loses_the_race_is_recorded_right_not_scored():
+    hands = [[n(2), n(3), n(7), n(8), n(9)], [n(1), n(4), n(5), n(5, 1), n(6)]]
+    state = claim_position(hands=hands, next_operations=(MINUS1_MINUS2,))
+    first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
+    step = GAME.apply(first, 1, claim([n(1), n(4)], 0, round=1), 3400)
+    attempt = of_type(step.events, "attempt")[0]
+    assert (attempt["seat"], attempt["operands"], attempt["operator"]) == (1, [1, 4], "+")
+    assert (attempt["answer"], attempt["expected"], attempt["correct"]) == (5, 5, True)
+    assert attempt["elapsed_ms"] == 2400  # from the card's reveal at 1000
+    assert attempt["scored"] is False
+    assert kinds(step.events) == ["attempt", "late_claim"]
+    assert of_type(step.events, "late_claim")[0] == {"type": "late_claim", "seat": 1, "round": 1}
+    # Nothing at the table changes but the record that seat 1 was heard on that card.
+    before, after = dict(first.data), dict(step.state.data)
+    assert after.pop("last_won")["heard"] == [1]
+    before.pop("last_won")
+    assert after == before
+    assert step.state.data["hands"][1] == sorted(hands[1])
+    assert_conserved(step.state)
+
+
+def test_decision_a_wrong_claim_that_loses_the_race_is_recorded_wrong_and_costs_nothing():
+    hands = [[n(2), n(3), n(7), n(8), n(9)], [n(1), n(4), n(5), n(5, 1), n(6)]]
+    state = claim_position(hands=hands, next_operations=(MINUS1_MINUS2,))
+    first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
+    step = GAME.apply(first, 1, claim([n(1), n(5)], 0, round=1), 2500)
+    attempt = of_type(step.events, "attempt")[0]
+    assert (attempt["answer"], attempt["expected"], attempt["correct"]) == (5, 6, False)
+    assert step.state.data["aside"][1] == []
+    assert step.state.data["hands"][1] == sorted(hands[1])
+
+
+def test_decision_a_late_claim_is_heard_once_per_seat_and_card_within_the_cards_time():
+    hands = [
+        [n(2), n(3), n(7), n(8), n(9)],
+        [n(1), n(4), n(5), n(5, 1), n(6)],
+        [n(1, 1), n(4, 1), n(6, 1), n(7, 1), n(8, 1)],
+    ]
+    state = claim_position(players=3, hands=hands, next_operations=(MINUS1_MINUS2,))
+    first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
+    heard = GAME.apply(first, 1, claim([n(1), n(4)], 0, round=1), 2100).state
+    for seat, move, at in [
+        (1, claim([n(5), n(6)], 1, round=1), 2200),  # a second late claim by the same seat
+        (0, claim([n(7), n(8)], 1, round=1), 2200),  # the winner
+        (2, claim([n(1, 1), n(4, 1)], 0, round=1), 21_001),  # after the card's 20 s
+        (2, claim([n(1), n(4)], 0, round=1), 2200),  # cards it did not hold then
+        (2, claim([n(1, 1), n(4, 1)], 0, round=0), 2200),  # an older card
+        (2, {"type": "pass", "round": 1}, 2200),  # only a claim is an answer
+    ]:
+        with pytest.raises(IllegalMove) as error:
+            GAME.apply(heard, seat, move, at)
+        assert error.value.code in {"stale_round", "card_not_in_hand"}, move
+    step = GAME.apply(heard, 2, claim([n(1, 1), n(4, 1)], 0, round=1), 21_000)
+    assert of_type(step.events, "attempt")[0]["correct"] is True
+
+
+def test_decision_a_seat_out_of_the_race_is_not_heard_late():
+    hands = [
+        [n(2), n(3), n(7), n(8), n(9)],
+        [n(1), n(4), n(5), n(5, 1), n(6)],
+        [n(1, 1), n(4, 1), n(6, 1), n(7, 1), n(8, 1)],
+    ]
+    state = claim_position(hands=hands, players=3, next_operations=(MINUS1_MINUS2,))
+    state = GAME.apply(state, 1, PASS, 1500).state  # seat 1 passed the card
+    first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
     with pytest.raises(IllegalMove) as error:
-        GAME.apply(first, 1, claim([n(1), n(4)], 0, round=1), 2001)
+        GAME.apply(first, 1, claim([n(1), n(4)], 0, round=1), 2100)
     assert error.value.code == "stale_round"
-    assert first.data["won"] == [[PLUS5_MINUS4], []]
+
+
+def test_decision_a_late_claim_is_heard_while_the_seat_may_not_act_on_the_new_card():
+    hands = [[n(2), n(3), n(7), n(8), n(9)], [n(1), n(4), n(5), n(5, 1), n(6)]]
+    state = claim_position(hands=hands, next_operations=(MINUS1_MINUS2,))
+    first = GAME.apply(state, 0, claim([n(2), n(3)], 0, round=1), 2000).state
+    passed = GAME.apply(first, 1, {"type": "pass", "round": 2}, 2050).state
+    assert 1 not in GAME.active(passed)
+    step = GAME.apply(passed, 1, claim([n(1), n(4)], 0, round=1), 2100)
+    assert of_type(step.events, "attempt")[0]["correct"] is True
+    assert step.state.data["passed"] == passed.data["passed"]
 
 
 def test_ruling_only_the_top_card_can_be_claimed_and_its_winner_takes_the_pile():
@@ -554,8 +635,9 @@ def test_ruling_pass_timeout_flips_a_new_card():
     assert early.state is state and early.events == []
     step = GAME.tick(state, 21000)
     assert step.state.version == state.version + 1
-    assert kinds(step.events)[:2] == ["nobody_solved", "revealed"]
-    assert step.events[0]["reason"] == "time_up"
+    # Both seats let the card's time run out (counted as passes, docs/rules/mia.md).
+    assert kinds(step.events)[:4] == ["timed_out", "timed_out", "nobody_solved", "revealed"]
+    assert of_type(step.events, "nobody_solved")[0]["reason"] == "time_up"
     assert step.state.data["pile"] == [PLUS5_MINUS4, PLUS4_MINUS3]
     assert GAME.deadline(step.state) == 41000
 
@@ -625,7 +707,13 @@ def test_decision_pass_timeout_never_cuts_an_extra_time_window_short():
     assert state.data["flip_at"] == 23000
     assert GAME.tick(state, 20000).state is state
     step = GAME.tick(state, 23000)
-    assert kinds(step.events)[:3] == ["extra_time_over", "nobody_solved", "revealed"]
+    assert kinds(step.events)[:5] == [
+        "extra_time_over",
+        "timed_out",
+        "timed_out",
+        "nobody_solved",
+        "revealed",
+    ]
 
 
 def test_decision_one_window_at_a_time():
@@ -1131,3 +1219,29 @@ def test_property_illegal_moves_raise_and_leave_the_state_untouched(mode, seed, 
             GAME.apply(state, s, PASS, 10**9)
         assert error.value.code == "not_active"
     assert GAME.dump(state) == before
+
+
+def test_decision_passes_and_time_outs_are_counted_in_a_row_until_the_seat_claims():
+    hands = [[n(2), n(3), n(7), n(8), n(9)], [n(1), n(1, 1), n(1, 2), n(1, 3), n(1, 4)]]
+    state = claim_position(hands=hands)
+    step = GAME.apply(state, 1, {"type": "pass", "round": 1}, 1500)
+    assert of_type(step.events, "passed")[0]["seat"] == 1
+    assert GAME.passes_in_a_row(step.state) == [0, 1]
+    # Seat 0 neither claims nor passes: the card's time runs out on it.
+    timed = GAME.tick(step.state, step.state.data["flip_at"])
+    assert [e["seat"] for e in of_type(timed.events, "timed_out")] == [0]
+    assert GAME.passes_in_a_row(timed.state) == [1, 1]
+    again = GAME.tick(timed.state, timed.state.data["flip_at"])
+    assert [e["seat"] for e in of_type(again.events, "timed_out")] == [0, 1]
+    assert GAME.passes_in_a_row(again.state) == [2, 2]
+    # A claim, right or wrong, is an answer: the run starts again.
+    current = again.state.data["round"]
+    claimed = GAME.apply(again.state, 1, claim([n(1), n(1, 1)], 0, round=current), 1)
+    assert GAME.passes_in_a_row(claimed.state) == [2, 0]
+
+
+def test_solo_and_other_games_have_no_passes_to_count():
+    assert GAME.passes_in_a_row(GAME.new("solo5", 1, 1)) is None
+    assert (
+        engine.get_game("sum").passes_in_a_row(engine.get_game("sum").new("standard", 2, 1)) is None
+    )

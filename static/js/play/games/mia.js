@@ -326,10 +326,13 @@ function renderTable(root, view, ctx) {
           {
             type: "button",
             class: "action-button",
-            disabled: !canAct || !readyToClaim(view, ctx),
+            // aria-disabled, not disabled: the child who just claimed keeps the focus on this
+            // button while the table moves on (a disabled button drops it), and the screen
+            // reader still says it cannot be pressed now.
+            "aria-disabled": String(!canAct || !readyToClaim(view, ctx)),
             dataset: { key: "claim" },
             onclick: () => {
-              if (!readyToClaim(view, ctx) || ctx.pending) return;
+              if (!canAct || !readyToClaim(view, ctx) || ctx.pending) return;
               send(ctx, {
                 type: "claim",
                 cards: [...ui.cards],
@@ -615,10 +618,43 @@ export function result(view, ctx) {
     : gettext("The deck ran out before the square was cleared. Try again!");
 }
 
+// A claim that lost the race for a card is still the child's answer (docs/rules/mia.md): its
+// attempt, which only the claimant receives, says whether it was right; the public late_claim
+// that follows it is the moment to tell them, on their own screen only, kindly.
+function lateClaimMessage(event, ctx) {
+  const answer = ctx.ui.lateAnswer;
+  ctx.ui.lateAnswer = null;
+  const won = ctx.ui.wonBy && ctx.ui.wonBy.round === event.round ? ctx.ui.wonBy.seat : null;
+  const quicker = won === null ? null : ctx.seatName(won);
+  if (answer && !answer.correct) {
+    const why = wrongWhy(answer.operands, answer.operator, answer.expected, answer.answer);
+    return quicker
+      ? fmt(gettext("Not quite: %(why)s. %(name)s took that card."), { why, name: quicker })
+      : fmt(gettext("Not quite: %(why)s. Someone else took that card."), { why });
+  }
+  return quicker
+    ? fmt(gettext("Right! %(name)s was quicker this time."), { name: quicker })
+    : gettext("Right! Someone else was quicker this time.");
+}
+
 export function describe(event, ctx) {
   const name = event.seat === undefined || event.seat === null ? "" : who(event.seat, ctx);
   switch (event.type) {
+    case "attempt":
+      if (ctx.isMe(event.seat) && event.scored === false) ctx.ui.lateAnswer = event;
+      return null;
+    case "late_claim": {
+      // The others are not told: the late claimant's cards stay unseen, and a table of children
+      // need not hear who was slower.
+      if (!ctx.isMe(event.seat)) return null;
+      const message = lateClaimMessage(event, ctx);
+      ctx.ui.feedback = message;
+      return message;
+    }
+    case "timed_out":
+      return ctx.isMe(event.seat) ? gettext("Time is up for that card. Have a go at the next one!") : null;
     case "claim_won": {
+      ctx.ui.wonBy = { round: event.round, seat: event.seat };
       const message = fmt(
         ngettext(
           "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s card won.",

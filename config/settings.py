@@ -275,9 +275,16 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "refusals_without_traceback": {"()": "config.log_filters.RefusalsWithoutTraceback"}
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # On the logger (not a handler): every handler, and the tests' capture, sees one line.
+        "django.request": {"filters": ["refusals_without_traceback"]},
+    },
 }
 
 # --- children's data (docs/privacy.md) -----------------------------------------------------------

@@ -2,9 +2,9 @@
 
 With no environment at all the site runs embedded: a SQLite file, the in-memory channel layer and
 Celery tasks run eagerly in-process, DEBUG on. ``DATABASE_URL`` switches to PostgreSQL,
-``REDIS_URL`` to the channels-redis layer and the Celery broker. ``DJANGO_ENV=production`` turns
-DEBUG off and requires ``SECRET_KEY`` and ``ALLOWED_HOSTS``; that configuration passes
-``check --deploy``.
+``REDIS_URL`` to the channels-redis layer and the Celery broker. ``DEBUG=false`` (which
+``DJANGO_ENV=production`` implies) requires ``SECRET_KEY`` and ``ALLOWED_HOSTS`` and turns on secure
+cookies, HSTS and the HTTPS redirect: that configuration passes ``check --deploy``.
 """
 
 from pathlib import Path
@@ -24,7 +24,7 @@ if DJANGO_ENV not in {"development", "production"}:
 PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
-if PRODUCTION:
+if not DEBUG:
     SECRET_KEY = env.str("SECRET_KEY")  # no default: refuse to start without one
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 else:
@@ -261,7 +261,18 @@ STORAGES = {
 # --- security ------------------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
-if PRODUCTION:
+# Whatever serves the site with DEBUG off (not only DJANGO_ENV=production) is secure, unless it is
+# told, in so many words, that it serves plain HTTP on this machine alone: the load test's and the
+# tests' Daphne processes on 127.0.0.1 (tools/loadtest), which no browser outside reaches.
+PLAIN_HTTP_ON_LOOPBACK = env.bool("PLAIN_HTTP_ON_LOOPBACK", default=False)
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+if PLAIN_HTTP_ON_LOOPBACK and not set(ALLOWED_HOSTS) <= LOOPBACK_HOSTS:
+    raise environ.ImproperlyConfigured(
+        "PLAIN_HTTP_ON_LOOPBACK serves plain HTTP: ALLOWED_HOSTS may only name this machine "
+        f"({', '.join(sorted(LOOPBACK_HOSTS))})"
+    )
+SECURE_TRANSPORT = not DEBUG and not PLAIN_HTTP_ON_LOOPBACK
+if SECURE_TRANSPORT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # The health endpoints are probed by load balancers over plain HTTP inside the network.

@@ -306,4 +306,10 @@ RETENTION_DAYS = {
     "sign_in_logs": env.int("RETAIN_SIGN_IN_LOGS_DAYS", default=30),
     "reports": env.int("RETAIN_REPORTS_DAYS", default=365),
     "attempts": env.int("RETAIN_ATTEMPTS_DAYS", default=2 * 365),
+    # a match still "playing" that nobody has moved in (a table left open, homework never done)
+    "unfinished_games": env.int("RETAIN_UNFINISHED_GAMES_DAYS", default=2 * 365),
+    # a class session, from its end (or its start, or its opening, if it never ended)
+    "class_sessions": env.int("RETAIN_CLASS_SESSIONS_DAYS", default=2 * 365),
+    # who sat in a session's lobby, from when they were last seen there
+    "lobby_presences": env.int("RETAIN_LOBBY_PRESENCES_DAYS", default=30),
 }

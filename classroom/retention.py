@@ -10,7 +10,8 @@ what has outlived ``settings.RETENTION_DAYS``.
 - games left playing (a table nobody closed, homework never finished) whose last change is older
   than their own period, with their moves, seats and attempts;
 - class sessions (with their tables, places and lobby presences) ended, or left open, longer ago
-  than theirs; and who sat in a lobby, once they were last seen there longer ago than its period.
+  than theirs; and who sat in a lobby, once they were last seen there longer ago than its period;
+- the record of who looked at children's data.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from django.utils import timezone
 
 from classroom.models import (
     ClassSession,
+    DataAccess,
     FactMissDay,
     FactMissWeek,
     ProgressReport,
@@ -95,4 +97,6 @@ def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
     deleted["lobby_presences"] = SessionPresence.objects.filter(
         last_seen_at__lt=presence_cutoff
     ).delete()[0]
+    access_cutoff = now - datetime.timedelta(days=days["access_log"])
+    deleted["access_log"] = DataAccess.objects.filter(at__lt=access_cutoff).delete()[0]
     return deleted

@@ -334,4 +334,6 @@ RETENTION_DAYS = {
     "class_sessions": env.int("RETAIN_CLASS_SESSIONS_DAYS", default=2 * 365),
     # who sat in a session's lobby, from when they were last seen there
     "lobby_presences": env.int("RETAIN_LOBBY_PRESENCES_DAYS", default=30),
+    # who looked at or downloaded children's data (classroom.models.DataAccess): a school year
+    "access_log": env.int("RETAIN_ACCESS_LOG_DAYS", default=365),
 }

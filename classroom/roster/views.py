@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import teacher_required
-from classroom.access.services import data_access_record
+from classroom.access.services import data_access_record, data_access_record_many
 from classroom.forms import ClassroomCreateForm, picture_choices
 from classroom.models import DataAccess
 from classroom.roster import cards, selectors, services
@@ -307,14 +307,13 @@ def cards_pdf(request, classroom):
     wanted = {value for value in request.GET.getlist("student") if value.isdigit()}
     if wanted:
         students = [s for s in students if str(s.pk) in wanted]
-    for student in students if wanted else [None]:  # one card, or the whole class's
-        data_access_record(
-            viewer=request.user,
-            classroom=classroom,
-            student=student,
-            kind=DataAccess.Kind.LOGIN_CARDS,
-            page=request.get_full_path(),
-        )
+    data_access_record_many(
+        viewer=request.user,
+        classroom=classroom,
+        students=students if wanted else [None],  # these children's cards, or the whole class's
+        kind=DataAccess.Kind.LOGIN_CARDS,
+        page=request.get_full_path(),
+    )
     pdf = cards.cards_pdf(
         classroom=classroom,
         cards=[

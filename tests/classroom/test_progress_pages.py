@@ -191,8 +191,8 @@ CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
 # the latest answers per skill (levels); the table facts' latest answers (fact grids); the
 # skills' counts over the period before (growth: 30 days touch whole weeks and days around them);
-# games played, answers per game, the games' names and places (games and time).
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 3
+# games played, answers per game, the games' names and places (games and time); the access record.
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 3 + 1
 # Session and user, the class, its roster, games played, answers per game, the games.
 ACTIVITY_PAGE_QUERIES = 3 + 1 + 3
 # Session and user, the class, its roster's ids, one grouped query per table.

@@ -35,6 +35,7 @@ for student in (ana, ben):
     session_join(session=session, student=student)
 session_start(session=session)
 match = Match.objects.filter(session_table__session=session).first()
+solo = make_match(game="mia", variant="solo3", players=[ana], seed=4)
 print(json.dumps({
     "teacher": session_cookie_for(teacher),
     "student": session_cookie_for(ana),
@@ -42,6 +43,7 @@ print(json.dumps({
     "ana": ana.pk,
     "session": session.pk,
     "match": match.pk,
+    "solo": solo.pk,
     "code": classroom.code,
 }))
 """
@@ -82,7 +84,7 @@ def pages(made):
         f"/teacher/sessions/{made['session']}/projector/",
         "/teacher/matches/new/",
     ]
-    student = ["/me/", f"/play/{made['match']}/"]
+    student = ["/me/", f"/play/{made['match']}/", f"/play/{made['solo']}/"]
     return (
         [(None, p) for p in visitor]
         + [("teacher", p) for p in teacher]

@@ -118,7 +118,7 @@ def test_the_class_record_is_a_page_and_a_csv_for_its_teacher_only(
         reverse("classroom:access_class_log_csv", kwargs={"class_id": classroom.pk})
     )
     assert download["Content-Disposition"].startswith('attachment; filename="access-class-6b-')
-    rows = list(csv.reader(io.StringIO(b"".join(download.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
     assert rows[0] == ["When (UTC)", "Who", "What", "Student", "Page"]
     assert [(r[1], r[2], r[3]) for r in rows[1:]] == [
         ("Ms Rivera <rivera@example.org>", "Answers (CSV)", "Ana"),
@@ -170,3 +170,23 @@ def test_the_record_is_kept_for_its_period(teacher, classroom, ana):
     DataAccess.objects.filter(pk=old.pk).update(at=timezone.now() - datetime.timedelta(days + 1))
     apply_retention.delay()
     assert DataAccess.objects.count() == 1 and not DataAccess.objects.filter(pk=old.pk).exists()
+
+
+def test_an_operator_prints_a_classs_record_with_a_command(teacher, classroom, ana):
+    from django.core.management import CommandError, call_command
+
+    teacher.get(
+        reverse(
+            "classroom:progress_student",
+            kwargs={"classroom_id": classroom.pk, "student_id": ana.pk},
+        )
+    )
+    out = io.StringIO()
+    call_command("access_log", classroom.code.lower(), stdout=out)
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[0] == ["When (UTC)", "Who", "What", "Student", "Page"]
+    assert [(r[1], r[2], r[3]) for r in rows[1:]] == [
+        ("Ms Rivera <rivera@example.org>", "Progress page", "Ana")
+    ]
+    with pytest.raises(CommandError):
+        call_command("access_log", "NOSUCH", stdout=io.StringIO())

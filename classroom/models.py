@@ -332,3 +332,49 @@ class SessionSkillFigures(models.Model):
 # The answer-time histogram (classroom/progress/models.py): medians within the rollups' bound.
 for _field in TIME_BUCKET_FIELDS:
     SessionSkillFigures.add_to_class(_field, models.PositiveIntegerField(default=0, db_default=0))
+
+
+# --- who looked at children's data ---------------------------------------------------------------
+
+
+class DataAccess(models.Model):
+    """One look at, or download of, a child's or a class's data by a teacher: who, when, what
+    (which page or download, of which class and child). A school shows it when asked who saw a
+    child's data (docs/privacy.md); it goes with the child, and after ``RETAIN_ACCESS_LOG_DAYS``."""
+
+    class Kind(models.TextChoices):
+        PROGRESS_PAGE = "progress_page", _("Progress page")
+        ANSWERS_CSV = "answers_csv", _("Answers (CSV)")
+        REPORT_CSV = "report_csv", _("Progress report (CSV)")
+        REPORT_PDF = "report_pdf", _("Progress report (PDF)")
+        LOGIN_CARDS = "login_cards", _("Login cards (PDF)")
+        STUDENT_EXPORT = "student_export", _("Student's data (JSON)")
+        CLASS_EXPORT = "class_export", _("Class's data (JSON)")
+
+    at = models.DateTimeField(db_index=True)
+    # The name stays when the viewer's account is gone: the record is the school's.
+    viewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="data_accesses_made",
+    )
+    viewer_name = models.CharField(max_length=150)
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="data_accesses")
+    # None: the whole class (its report, its export, all its cards).
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="data_accesses_about",
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    page = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["classroom", "-at"], name="data_access_class_time")]
+
+    def __str__(self) -> str:
+        return f"{self.viewer_name} {self.kind} {self.classroom_id}/{self.student_id} {self.at}"

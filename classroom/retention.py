@@ -6,7 +6,12 @@ what has outlived ``settings.RETENTION_DAYS``.
 - games: a match finished (or stopped) longer ago than the attempts' period goes with its moves,
   seats and attempts, and the analytics rollups of days and weeks before it go too, so that no
   figure outlives the answers it was made of; so do the running figures of class sessions that
-  ended before it.
+  ended before it;
+- games left playing (a table nobody closed, homework never finished) whose last change is older
+  than their own period, with their moves, seats and attempts;
+- class sessions (with their tables, places and lobby presences) ended, or left open, longer ago
+  than theirs; and who sat in a lobby, once they were last seen there longer ago than its period;
+- the record of who looked at children's data.
 """
 
 from __future__ import annotations
@@ -17,12 +22,16 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from classroom.models import (
+    ClassSession,
+    DataAccess,
     FactMissDay,
     FactMissWeek,
     ProgressReport,
+    SessionPresence,
     SessionSkillFigures,
     SkillDay,
     SkillWeek,
@@ -70,4 +79,24 @@ def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
         deleted["session_figures"] = SessionSkillFigures.objects.filter(
             session__ended_at__lt=game_cutoff
         ).delete()[0]
+
+    unfinished_cutoff = now - datetime.timedelta(days=days["unfinished_games"])
+    deleted["unfinished_matches"] = (
+        Match.objects.filter(status=Match.Status.PLAYING, updated_at__lt=unfinished_cutoff)
+        .delete()[1]
+        .get(Match._meta.label, 0)
+    )
+    session_cutoff = now - datetime.timedelta(days=days["class_sessions"])
+    deleted["class_sessions"] = (
+        ClassSession.objects.alias(last=Coalesce("ended_at", "started_at", "created_at"))
+        .filter(last__lt=session_cutoff)
+        .delete()[1]
+        .get(ClassSession._meta.label, 0)
+    )
+    presence_cutoff = now - datetime.timedelta(days=days["lobby_presences"])
+    deleted["lobby_presences"] = SessionPresence.objects.filter(
+        last_seen_at__lt=presence_cutoff
+    ).delete()[0]
+    access_cutoff = now - datetime.timedelta(days=days["access_log"])
+    deleted["access_log"] = DataAccess.objects.filter(at__lt=access_cutoff).delete()[0]
     return deleted

@@ -22,4 +22,5 @@ urlpatterns = [
     path("", include("classroom.sessions.urls")),
     path("", include("classroom.homework.urls")),
     path("", include("classroom.progress.urls")),
+    path("", include("classroom.access.urls")),
 ]

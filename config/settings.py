@@ -2,15 +2,16 @@
 
 With no environment at all the site runs embedded: a SQLite file, the in-memory channel layer and
 Celery tasks run eagerly in-process, DEBUG on. ``DATABASE_URL`` switches to PostgreSQL,
-``REDIS_URL`` to the channels-redis layer and the Celery broker. ``DJANGO_ENV=production`` turns
-DEBUG off and requires ``SECRET_KEY`` and ``ALLOWED_HOSTS``; that configuration passes
-``check --deploy``.
+``REDIS_URL`` to the channels-redis layer and the Celery broker. ``DEBUG=false`` (which
+``DJANGO_ENV=production`` implies) requires ``SECRET_KEY`` and ``ALLOWED_HOSTS`` and turns on secure
+cookies, HSTS and the HTTPS redirect: that configuration passes ``check --deploy``.
 """
 
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 from redis.asyncio.retry import Retry as AsyncRedisRetry
 from redis.backoff import ExponentialBackoff
@@ -28,7 +29,7 @@ if DJANGO_ENV not in {"development", "production"}:
 PRODUCTION = DJANGO_ENV == "production"
 
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
-if PRODUCTION:
+if not DEBUG:
     SECRET_KEY = env.str("SECRET_KEY")  # no default: refuse to start without one
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 else:
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "channels",
     "axes",
     "django_celery_beat",
@@ -64,6 +66,7 @@ MIDDLEWARE = [
     "accounts.middleware.user_time_zone_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -323,7 +326,18 @@ STORAGES = {
 # --- security ------------------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
-if PRODUCTION:
+# Whatever serves the site with DEBUG off (not only DJANGO_ENV=production) is secure, unless it is
+# told, in so many words, that it serves plain HTTP on this machine alone: the load test's and the
+# tests' Daphne processes on 127.0.0.1 (tools/loadtest), which no browser outside reaches.
+PLAIN_HTTP_ON_LOOPBACK = env.bool("PLAIN_HTTP_ON_LOOPBACK", default=False)
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+if PLAIN_HTTP_ON_LOOPBACK and not set(ALLOWED_HOSTS) <= LOOPBACK_HOSTS:
+    raise environ.ImproperlyConfigured(
+        "PLAIN_HTTP_ON_LOOPBACK serves plain HTTP: ALLOWED_HOSTS may only name this machine "
+        f"({', '.join(sorted(LOOPBACK_HOSTS))})"
+    )
+SECURE_TRANSPORT = not DEBUG and not PLAIN_HTTP_ON_LOOPBACK
+if SECURE_TRANSPORT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # The health endpoints are probed by load balancers over plain HTTP inside the network.
@@ -334,12 +348,38 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 
+# What a page may load (django-csp): everything from the site itself, nothing inline (no page has
+# an inline script, style or on* handler: data for scripts goes in json_script), no plugin, no
+# framing. The sockets are same-origin, which 'self' covers for ws: and wss: (CSP Level 3).
+# Images may be data: URLs (the play page's empty favicon).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "refusals_without_traceback": {"()": "config.log_filters.RefusalsWithoutTraceback"}
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # On the logger (not a handler): every handler, and the tests' capture, sees one line.
+        "django.request": {"filters": ["refusals_without_traceback"]},
+    },
 }
 
 # --- children's data (docs/privacy.md) -----------------------------------------------------------
@@ -350,4 +390,12 @@ RETENTION_DAYS = {
     "sign_in_logs": env.int("RETAIN_SIGN_IN_LOGS_DAYS", default=30),
     "reports": env.int("RETAIN_REPORTS_DAYS", default=365),
     "attempts": env.int("RETAIN_ATTEMPTS_DAYS", default=2 * 365),
+    # a match still "playing" that nobody has moved in (a table left open, homework never done)
+    "unfinished_games": env.int("RETAIN_UNFINISHED_GAMES_DAYS", default=2 * 365),
+    # a class session, from its end (or its start, or its opening, if it never ended)
+    "class_sessions": env.int("RETAIN_CLASS_SESSIONS_DAYS", default=2 * 365),
+    # who sat in a session's lobby, from when they were last seen there
+    "lobby_presences": env.int("RETAIN_LOBBY_PRESENCES_DAYS", default=30),
+    # who looked at or downloaded children's data (classroom.models.DataAccess): a school year
+    "access_log": env.int("RETAIN_ACCESS_LOG_DAYS", default=365),
 }

@@ -233,6 +233,38 @@ def match_abandon(*, match_id: int) -> None:
     _write(_TeacherControl(match_id, stop, tell))
 
 
+@transaction.atomic
+def match_log_forget_seat(*, match_id: int, seat: int) -> None:
+    """Takes a departed player's trace out of a stopped match's log (a child's data deleted:
+    docs/privacy.md). The moves they played go with their answers, and their answer (attempt)
+    events leave every other change's events; the others' moves and answers stay, so the game is
+    still whole for them to look at. A move of theirs that another seat's answer was recorded
+    against (none in the games so far) stays, emptied of what they did."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.is_playing:
+        raise ValueError("stop the match first: a playing match's log is what it replays from")
+    theirs = MoveRecord.objects.filter(match=match, actor=MoveRecord.Actor.PLAYER, seat=seat)
+    holding_others = set(
+        Attempt.objects.filter(move__in=theirs).exclude(seat=seat).values_list("move_id", flat=True)
+    )
+    theirs.exclude(pk__in=holding_others).delete()
+    Attempt.objects.filter(match=match, seat=seat).delete()
+    changed = []
+    for record in MoveRecord.objects.filter(match=match):
+        events = [
+            event
+            for event in record.events
+            if not (event.get("type") == "attempt" and event.get("seat") == seat)
+        ]
+        if record.pk in holding_others:
+            record.move, record.client_id = None, ""
+        elif events == record.events:
+            continue
+        record.events = events
+        changed.append(record)
+    MoveRecord.objects.bulk_update(changed, ["events", "move", "client_id"], batch_size=500)
+
+
 def match_pause(*, match_id: int) -> bool:
     """Freeze the match: no move, timer or bot until ``match_resume``. Returns whether it was
     playing and not already paused."""

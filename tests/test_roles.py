@@ -1,5 +1,7 @@
 """Role separation: students never open teacher pages, teachers never open student pages."""
 
+import logging
+
 import pytest
 from django.urls import reverse
 
@@ -62,3 +64,15 @@ def test_a_class_without_a_name_is_refused_and_the_teacher_stays_home(client):
     assert response.redirect_chain == [(reverse("classroom:teacher_home"), 302)]
     assert "Give the class a name." in response.content.decode()
     assert not teacher.classrooms.exists()
+
+
+def test_a_refused_page_is_logged_in_one_line_without_a_traceback(client, caplog):
+    client.force_login(make_student(make_class()))
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        response = client.get(reverse("classroom:teacher_home"))
+    assert response.status_code == 403
+    assert "This page is not for you" in response.content.decode()  # the 403 page, as before
+    [record] = [r for r in caplog.records if r.name == "django.request"]
+    assert record.levelno == logging.WARNING and record.status_code == 403
+    assert record.exc_info is None and record.exc_text is None
+    assert "\n" not in logging.Formatter().format(record)

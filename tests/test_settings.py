@@ -124,3 +124,66 @@ def test_the_embedded_sqlite_is_configured_for_a_server(tmp_path):
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got == {"journal": "wal", "busy_ms": 20_000, "mode": "IMMEDIATE"}
+
+
+# DEBUG off alone (no DJANGO_ENV) is the secure configuration.
+DEBUG_OFF_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": PRODUCTION_ENV["SECRET_KEY"],
+    "ALLOWED_HOSTS": "example.org",
+}
+SECURITY_PROBE = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({name: getattr(s, name, None) for name in ("
+    "'DEBUG', 'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', "
+    "'SECURE_HSTS_SECONDS', 'SECURE_PROXY_SSL_HEADER')}))"
+)
+# What a request over plain HTTP gets: the health probes answer, every other page redirects.
+REDIRECT_PROBE = (
+    "import json, django; django.setup(); from django.test import Client; c = Client(); "
+    "print(json.dumps({p: [r.status_code, r.get('Location', '')] "
+    "for p, r in ((p, c.get(p)) for p in ('/livez', '/', '/student/'))}))"
+)
+
+
+def test_check_deploy_is_clean_with_debug_off_alone():
+    done = run_django(["check", "--deploy", "--fail-level", "WARNING"], DEBUG_OFF_ENV, manage=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues (0 silenced)" in done.stdout
+
+
+def test_debug_off_alone_turns_on_secure_cookies_hsts_and_the_https_redirect():
+    done = run_django(SECURITY_PROBE, DEBUG_OFF_ENV)
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["DEBUG"] is False
+    assert got["SECURE_SSL_REDIRECT"] and got["SESSION_COOKIE_SECURE"] and got["CSRF_COOKIE_SECURE"]
+    assert got["SECURE_HSTS_SECONDS"] >= 365 * 24 * 3600
+
+
+def test_debug_off_alone_requires_a_secret_key():
+    env = {**DEBUG_OFF_ENV}
+    del env["SECRET_KEY"]
+    done = run_django(PROBE, env)
+    assert done.returncode != 0 and "SECRET_KEY" in done.stderr
+
+
+def test_the_health_probes_are_exempt_from_the_https_redirect():
+    done = run_django(REDIRECT_PROBE, {**DEBUG_OFF_ENV, "ALLOWED_HOSTS": "testserver"})
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["/livez"][0] == 200
+    assert got["/"] == [301, "https://testserver/"]
+    assert got["/student/"] == [301, "https://testserver/student/"]
+
+
+def test_plain_http_is_served_only_on_loopback_and_only_when_asked():
+    loopback = {
+        **DEBUG_OFF_ENV,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PLAIN_HTTP_ON_LOOPBACK": "1",
+    }
+    done = run_django(SECURITY_PROBE, loopback)
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not got["SECURE_SSL_REDIRECT"] and not got["SESSION_COOKIE_SECURE"]
+    assert not got["SECURE_HSTS_SECONDS"]
+    refused = run_django(PROBE, {**loopback, "ALLOWED_HOSTS": "example.org"})
+    assert refused.returncode != 0 and "PLAIN_HTTP_ON_LOOPBACK" in refused.stderr

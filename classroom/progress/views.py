@@ -9,7 +9,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import teacher_required
-from classroom.models import Classroom, ProgressReport
+from classroom.access.services import data_access_record
+from classroom.models import Classroom, DataAccess, ProgressReport
 from classroom.progress import activity, mastery, report_files, selectors, services, struggling
 from classroom.progress.display import dates_text, period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
@@ -109,6 +110,13 @@ def student_progress(request, classroom_id, student_id):
     period = form.chosen_period()
     start, end = period.bounds()
     progress = selectors.student_progress(student=enrollment.student, period=period)
+    data_access_record(
+        viewer=request.user,
+        classroom=classroom,
+        student=enrollment.student,
+        kind=DataAccess.Kind.PROGRESS_PAGE,
+        page=request.get_full_path(),
+    )
     return render(
         request,
         "classroom/progress/student.html",
@@ -132,6 +140,13 @@ def student_attempts_download(request, classroom_id, student_id):
     classroom = _own_classroom(request, classroom_id)
     enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
     student = enrollment.student
+    data_access_record(
+        viewer=request.user,
+        classroom=classroom,
+        student=student,
+        kind=DataAccess.Kind.ANSWERS_CSV,
+        page=request.get_full_path(),
+    )
     lines = report_files.student_attempts_csv(selectors.student_attempts(student=student))
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     name = slugify(str(student)) or "student"
@@ -224,6 +239,12 @@ def report_download(request, report_id, kind):
         handle = stored.open("rb")
     except FileNotFoundError:
         raise Http404 from None
+    data_access_record(
+        viewer=request.user,
+        classroom=report.classroom,
+        kind=DataAccess.Kind.REPORT_CSV if kind == "csv" else DataAccess.Kind.REPORT_PDF,
+        page=request.get_full_path(),
+    )
     name = slugify(report.classroom.name) or "class"
     return FileResponse(
         handle,

@@ -7,6 +7,7 @@ from django.db.models import Count, Q
 
 from accounts.models import Role
 from accounts.services import sign_in_log_rows
+from classroom.access.selectors import student_access_log
 from classroom.models import (
     AssignmentWork,
     Classroom,
@@ -220,6 +221,8 @@ def student_export(*, student) -> dict:
             for kind, rows in sign_in_log_rows(username=student.username).items()
             for row in rows.order_by("attempt_time")
         ],
+        # Who looked at their data, and downloaded it (this export included).
+        "data_access": student_access_log(student=student),
         "class_reports": [
             {
                 "class": r["classroom__name"],

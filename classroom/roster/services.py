@@ -12,7 +12,7 @@ from classroom.roster.importing import ImportPlan
 from classroom.roster.student_secrets import Secret, generate_secret, seal, secret_tag
 from classroom.services import classroom_add_student
 from games.models import Match, Seat
-from games.services import match_abandon
+from games.services import match_abandon, match_log_forget_seat
 
 
 def classroom_rename(*, classroom: Classroom, name: str) -> Classroom:
@@ -85,9 +85,10 @@ def student_delete(*, student) -> None:
     """Deletes a student account and everything recorded about them.
 
     Their own matches (solo puzzles, homework, games against bots) go entirely. In a match shared
-    with classmates only their seat and their attempts go; if it is still playing it is stopped
-    first, as a table cannot play on with an empty seat. Everything else (enrolments, lobby
-    presences, session places, homework work, the login card) cascades from the account."""
+    with classmates their seat, their moves and their answers go (the log keeps the classmates');
+    if it is still playing it is stopped first, as a table cannot play on with an empty seat.
+    Everything else (enrolments, lobby presences, session places, homework work, the login card)
+    cascades from the account."""
     if student.role != Role.STUDENT:
         raise ValueError("only student accounts are deleted here")
     played = Match.objects.filter(pk__in=Seat.objects.filter(user=student).values("match_id"))
@@ -97,9 +98,13 @@ def student_delete(*, student) -> None:
         humans=1
     )
     homework = Match.objects.filter(assignment_work__student=student)
-    Match.objects.filter(
-        pk__in=[*solo.values_list("pk", flat=True), *homework.values_list("pk", flat=True)]
-    ).delete()
+    own = [*solo.values_list("pk", flat=True), *homework.values_list("pk", flat=True)]
+    Match.objects.filter(pk__in=own).delete()
+    # In the games shared with classmates, their moves and answers leave the log.
+    for match_id, seat in (
+        Seat.objects.filter(user=student).exclude(match_id__in=own).values_list("match_id", "index")
+    ):
+        match_log_forget_seat(match_id=match_id, seat=seat)
     class_ids = list(
         Enrollment.objects.filter(student=student).values_list("classroom_id", flat=True)
     )

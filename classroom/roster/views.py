@@ -19,7 +19,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.permissions import teacher_required
+from classroom.access.services import data_access_record, data_access_record_many
 from classroom.forms import ClassroomCreateForm, picture_choices
+from classroom.models import DataAccess
 from classroom.roster import cards, selectors, services
 from classroom.roster.forms import ImportForm, SecretForm, StudentAddForm, StudentNameForm
 from classroom.roster.importing import plan_import
@@ -255,6 +257,13 @@ def student_delete(request, classroom, student):
 @require_GET
 @student_view
 def student_export(request, classroom, student):
+    data_access_record(
+        viewer=request.user,
+        classroom=classroom,
+        student=student,
+        kind=DataAccess.Kind.STUDENT_EXPORT,
+        page=request.get_full_path(),
+    )
     data = selectors.student_export(student=student)
     name = slugify(student.display_name) or f"student-{student.pk}"
     return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
@@ -264,6 +273,12 @@ def student_export(request, classroom, student):
 @class_view
 def class_export(request, classroom):
     """The whole class's data, as the end of a school year calls for."""
+    data_access_record(
+        viewer=request.user,
+        classroom=classroom,
+        kind=DataAccess.Kind.CLASS_EXPORT,
+        page=request.get_full_path(),
+    )
     data = selectors.class_export(classroom=classroom)
     name = slugify(classroom.name) or f"class-{classroom.pk}"
     return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
@@ -292,6 +307,13 @@ def cards_pdf(request, classroom):
     wanted = {value for value in request.GET.getlist("student") if value.isdigit()}
     if wanted:
         students = [s for s in students if str(s.pk) in wanted]
+    data_access_record_many(
+        viewer=request.user,
+        classroom=classroom,
+        students=students if wanted else [None],  # these children's cards, or the whole class's
+        kind=DataAccess.Kind.LOGIN_CARDS,
+        page=request.get_full_path(),
+    )
     pdf = cards.cards_pdf(
         classroom=classroom,
         cards=[

@@ -23,7 +23,7 @@ from classroom.retention import retention_apply
 from classroom.roster import services
 from classroom.roster.student_secrets import Secret
 from config.celery import app as celery_app
-from games.models import Match
+from games.models import Attempt, Match
 from tests.classroom.roster_helpers import record_attempts
 from tests.factories import (
     make_attempts,
@@ -291,3 +291,46 @@ def test_retention_deletes_what_is_past_its_period_and_keeps_the_rest(classroom)
 def test_retention_runs_nightly_on_the_beat():
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "classroom.tasks.apply_retention" in tasks
+
+
+def days_ago(days):
+    return timezone.now() - datetime.timedelta(days=days)
+
+
+def test_retention_removes_games_left_playing_old_class_sessions_and_lobby_visits(classroom):
+    """What nobody finished goes too: a table left playing, homework never completed, a lesson
+    never ended, and who sat in a lobby, each after its own period (settings.RETENTION_DAYS)."""
+    from classroom.models import SessionPresence, SessionTable
+    from classroom.tasks import apply_retention
+    from tests.classroom.roster_helpers import give_homework
+
+    ana, ben = make_student(classroom, "Ana"), make_student(classroom, "Ben", secret="1111")
+    periods = settings.RETENTION_DAYS
+    left_playing = make_match(players=[ana, ben])
+    record_attempts(left_playing, ana, count=2)
+    unfinished_homework = give_homework(classroom, ana).match
+    playing_today = make_match(players=[ana, ben])
+    Match.objects.filter(pk__in=[left_playing.pk, unfinished_homework.pk]).update(
+        updated_at=days_ago(periods["unfinished_games"] + 1)
+    )
+
+    ended_long_ago, never_ended, this_week = (make_session(classroom) for _ in range(3))
+    ClassSession.objects.filter(pk=ended_long_ago.pk).update(
+        status=ClassSession.Status.ENDED, ended_at=days_ago(periods["class_sessions"] + 1)
+    )
+    ClassSession.objects.filter(pk=never_ended.pk).update(
+        created_at=days_ago(periods["class_sessions"] + 1)
+    )
+    SessionTable.objects.create(session=ended_long_ago, number=1, match=playing_today)
+    old_visit = SessionPresence.objects.create(session=this_week, student=ana)
+    SessionPresence.objects.filter(pk=old_visit.pk).update(
+        last_seen_at=days_ago(periods["lobby_presences"] + 1)
+    )
+    recent_visit = SessionPresence.objects.create(session=this_week, student=ben)
+
+    apply_retention.delay()  # as the beat sends it (eager here)
+
+    assert list(Match.objects.values_list("pk", flat=True)) == [playing_today.pk]
+    assert not Attempt.objects.filter(match_id=left_playing.pk).exists()
+    assert list(ClassSession.objects.values_list("pk", flat=True)) == [this_week.pk]
+    assert list(SessionPresence.objects.values_list("pk", flat=True)) == [recent_visit.pk]

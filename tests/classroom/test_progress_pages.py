@@ -192,8 +192,8 @@ CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # the latest answers per skill (levels); the table facts' latest answers (fact grids); the
 # skills' counts over the period before (growth: 30 days touch whole weeks and days around them);
 # answers per game, the games' names and places (games and time: a game played is one answered
-# in).
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 2
+# in); the access record.
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 2 + 1
 # Session and user, the class, its roster, answers per game, the games.
 ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.

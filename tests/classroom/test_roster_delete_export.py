@@ -208,3 +208,54 @@ def test_a_deleted_students_seat_in_a_session_history_is_a_removed_player_not_a_
     names = [(seat["name"], seat["bot"]) for seat in table["seats"]]
     assert ("Removed player", False) in names and ("Ben", False) in names
     assert [name for name, bot in names if bot] == ["Pixel"]
+
+
+def play_real_moves(match, players, rounds):
+    """Each player in turn plays the engine's hint, through the live-play service."""
+    import engine
+    from games.services import submit_move
+
+    rules = engine.get_game(match.game)
+    for n in range(rounds):
+        for seat, user in enumerate(players):
+            state = rules.load(Match.objects.get(pk=match.pk).state)
+            move = rules.hint(state, seat)
+            if move:
+                submit_move(match_id=match.pk, user=user, move=move, client_id=f"m{n}-{seat}")
+
+
+def answer_events(match, seat):
+    return [
+        event
+        for events in MoveRecord.objects.filter(match=match).values_list("events", flat=True)
+        for event in events
+        if event["type"] == "attempt" and event.get("seat") == seat
+    ]
+
+
+def test_deleting_a_student_removes_their_moves_and_answers_from_a_shared_games_log(
+    teacher_client, classroom, django_capture_on_commit_callbacks
+):
+    ana = make_student(classroom, name="Ana")
+    ben = make_student(classroom, name="Ben", secret="2222")
+    shared = make_match(players=[ana, ben], seed=7)
+    play_real_moves(shared, [ana, ben], rounds=4)
+    ana_seat, ben_seat = 0, 1
+    assert MoveRecord.objects.filter(match=shared, seat=ana_seat).exists()
+    assert answer_events(shared, ana_seat)
+    ben_answers = Attempt.objects.filter(match=shared, user=ben).count()
+    ben_moves = MoveRecord.objects.filter(match=shared, seat=ben_seat).count()
+    assert ben_answers and ben_moves
+
+    with django_capture_on_commit_callbacks(execute=True):
+        teacher_client.post(url("roster_student_delete", classroom, ana))
+
+    assert not MoveRecord.objects.filter(match=shared, seat=ana_seat).exists()
+    assert answer_events(shared, ana_seat) == []
+    assert not Attempt.objects.filter(match=shared, seat=ana_seat).exists()
+    # Ben's game is his as before: his moves, his answers, and he can still look at it.
+    assert MoveRecord.objects.filter(match=shared, seat=ben_seat).count() == ben_moves
+    assert len(answer_events(shared, ben_seat)) == ben_answers
+    assert Attempt.objects.filter(match=shared, user=ben).count() == ben_answers
+    teacher_client.force_login(ben)
+    assert teacher_client.get(reverse("games:play", args=[shared.pk])).status_code == 200

@@ -144,12 +144,13 @@ def class_of(size):
 # Each count: the session, the teacher, then the page's own queries (named beside it).
 PAGES = [
     ("roster_class", False, 4),  # the class; its students with their cards
-    ("roster_cards", False, 4),  # the class; its students with their cards
+    ("roster_cards", False, 5),  # the class; its students with their cards; the access record
     ("roster_student", True, 4),  # the class; the student with their card
     ("roster_student_delete", True, 10),  # the class; the student; 6 counts; other classes
     # the class; the student; classes, seats, attempts, presences, homework, the three sign-in
-    # logs, the class reports (and the moves, with seats: none here)
-    ("roster_student_export", True, 13),
+    # logs, the class reports (and the moves, with seats: none here); the access record, written
+    # and read
+    ("roster_student_export", True, 15),
 ]
 
 

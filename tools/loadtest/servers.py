@@ -76,6 +76,11 @@ class DaphneFleet:
             "CHANNEL_LAYER_PREFIX": f"asgi-fleet-{secrets.token_hex(4)}",
             # Measured as it would run in production: no per-query debug bookkeeping, no chatter.
             "DEBUG": "false",
+            # ... on plain HTTP on loopback, with this process's key (it signs the sessions the
+            # sockets come with) and hosts.
+            "PLAIN_HTTP_ON_LOOPBACK": "true",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "ALLOWED_HOSTS": ",".join(sorted({host, "127.0.0.1", "localhost"})),
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
             **(env or {}),

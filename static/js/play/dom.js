@@ -8,6 +8,9 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "dataset") Object.assign(element.dataset, value);
     else if (name === "class" || name === "className") element.className = value;
+    // Through the CSSOM: a style attribute is inline style, which the Content-Security-Policy
+    // (style-src 'self') refuses.
+    else if (name === "style" && typeof value === "string") element.style.cssText = value;
     else if (name.startsWith("on") && typeof value === "function") {
       element.addEventListener(name.slice(2).toLowerCase(), value);
     } else if (name in element && typeof value !== "string") element[name] = value;

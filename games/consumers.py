@@ -145,6 +145,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("bad_client_id", "client_id is a short string")
             return
         try:
+            # Its shape (declared type, declared keys) costs no database work (engine.core.plays).
+            self.rules.check_shape(move)
             result = await services.submit_move_async(
                 match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
             )

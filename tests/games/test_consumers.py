@@ -216,6 +216,17 @@ async def test_a_repeated_client_id_is_answered_and_applied_once():
         ('{"type": "move", "move": {"type": "claim", "cards": "all"}}', "malformed"),
         ('{"type": "move", "move": {"type": "pass", "round": 42}}', "stale_round"),
         ('{"type": "move", "move": {"type": "pass"}, "x": "' + "y" * 5000 + '"}', "too_large"),
+        # Under 4096 characters, over 4096 bytes: the limit is on what crosses the wire.
+        ('{"type": "move", "move": {"type": "pass"}, "x": "' + "é" * 2100 + '"}', "too_large"),
+        # A legal move carrying a key its game never declared is not stored as sent.
+        (
+            '{"type": "move", "move": {"type": "pass", "junk": "' + "x" * 3000 + '"}}',
+            "unknown_field",
+        ),
+        (
+            '{"type": "move", "move": {"type": "claim", "cards": [1, 2], "option": 0, "x": 1}}',
+            "unknown_field",
+        ),
     ],
 )
 async def test_bad_messages_get_a_code_change_nothing_and_keep_the_socket(message, code):

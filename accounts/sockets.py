@@ -1,15 +1,163 @@
-"""Refusing a websocket so that the page can tell why.
+"""What every socket of the product shares: refusing a socket so that the page can tell why, ending
+cleanly, and the flood limit.
 
 A socket closed before its handshake completes is answered with HTTP 403 and nothing more: the
 browser reports close code 1006 whatever the reason, and the pages, which stop reconnecting only
 on 4401 (signed out) and 4403 (not allowed), retried every few seconds forever. So a refusal
 accepts the socket, then closes it with its code.
+
+Once a socket has begun closing (its server closed it, or its client went away) it sends nothing
+more: Daphne refuses a send on a closing connection with an exception, which ended the consumer
+without its ``disconnect`` (so without leaving its groups and its process's match hub), and the
+client saw 1006 instead of the close code it was sent.
 """
+
+from __future__ import annotations
+
+import json
+import logging
+from time import monotonic
+
+from channels.exceptions import StopConsumer
+
+log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_FLOOD = 4429
+# The close code a socket's disconnect is given when its consumer ends without one (it failed).
+CLOSE_ABNORMAL = 1006
+
+# A child taps fast, but not 20 times a second for long: beyond this burst and rate messages are
+# refused with "flood".
+FLOOD_BURST = 20
+FLOOD_RATE_PER_SECOND = 8.0
+# Refusals further apart than this are forgotten: a new flood starts with the next one.
+FLOOD_FORGET_SECONDS = 1.0
+# A socket refused without such a pause for this long (wall time) is closed with CLOSE_FLOOD. A
+# backlog the server reads in an instant after falling behind is refused at worst, never closed.
+FLOOD_CLOSE_SECONDS = 1.5
 
 
 async def refuse(consumer, code: int) -> None:
     await consumer.accept()
     await consumer.close(code=code)
+
+
+class FloodLimit:
+    """A token bucket that refuses, and a clock of sustained refusals that closes.
+
+    Tokens are counted when the server reads a message, which is not when the client sent it: a
+    server that fell behind reads a backlog in an instant. That backlog may be refused, but only
+    refusals that go on for ``FLOOD_CLOSE_SECONDS`` of wall time close the socket."""
+
+    OK = "ok"
+    REFUSE = "refuse"
+    CLOSE = "close"
+
+    def __init__(self):
+        self.tokens = float(FLOOD_BURST)
+        self.tokens_at = monotonic()
+        self.flooding_since: float | None = None
+        self.refused_at = 0.0
+
+    def take(self) -> str:
+        now = monotonic()
+        self.tokens = min(FLOOD_BURST, self.tokens + (now - self.tokens_at) * FLOOD_RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return self.OK
+        if self.flooding_since is None or now - self.refused_at > FLOOD_FORGET_SECONDS:
+            self.flooding_since = now
+        self.refused_at = now
+        if now - self.flooding_since >= FLOOD_CLOSE_SECONDS:
+            return self.CLOSE
+        return self.REFUSE
+
+
+class CleanSocket:
+    """Mixed into every AsyncWebsocketConsumer of the product, before it.
+
+    - Nothing is sent once the socket has begun closing, and a send that finds the connection gone
+      ends the socket quietly.
+    - ``disconnect`` runs exactly once, even when the consumer ends by an error.
+    - ``refused_as_flood()`` applies the one flood limit to each message a client sends."""
+
+    closing = False
+    _disconnected = False
+    _flood: FloodLimit | None = None
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closing = True
+            await self._disconnect_once(CLOSE_ABNORMAL)
+
+    async def websocket_disconnect(self, message):
+        # As Channels' own, without its close_old_connections: it runs on the process's one shared
+        # sync thread, and a class's games ending together closed dozens of sockets a second, each
+        # queued there behind the moves' database work (docs/capacity.md). The consumers reach the
+        # database through database_sync_to_async, which closes old connections itself.
+        self.closing = True
+        await self._disconnect_once(message.get("code", CLOSE_ABNORMAL))
+        raise StopConsumer()
+
+    async def _disconnect_once(self, code) -> None:
+        if self._disconnected:
+            return
+        self._disconnected = True
+        await self.disconnect(code)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Exception:
+            # The connection closed under the send (the client went away; its disconnect is on its
+            # way): nothing more can reach it.
+            if not self._connection_gone():
+                raise
+            self.closing = True
+            log.debug("a socket's client went away while it was being answered")
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        self.closing = True
+        try:
+            await super().close(code=code, reason=reason)
+        except Exception:
+            if not self._connection_gone():
+                raise
+
+    def _connection_gone(self) -> bool:
+        # What an ASGI server's send raises on a closed connection is its own (Daphne's comes from
+        # autobahn); any failure of a send that was accepted before is the connection's.
+        return getattr(self, "_accepted", False)
+
+    async def accept(self, subprotocol=None, headers=None):
+        await super().accept(subprotocol=subprotocol, headers=headers)
+        self._accepted = True
+
+    async def refused_as_flood(self) -> bool:
+        """True when this message is not to be read: the socket is closing, or the client sends
+        too fast (it is told so, or closed with CLOSE_FLOOD when it keeps on)."""
+        if self.closing:
+            return True
+        if self._flood is None:
+            self._flood = FloodLimit()
+        verdict = self._flood.take()
+        if verdict == FloodLimit.OK:
+            return False
+        if verdict == FloodLimit.CLOSE:
+            await self.close(code=CLOSE_FLOOD)
+        else:
+            await self.send_error("flood", "too many messages; slow down")
+        return True
+
+    async def send_error(self, code: str, message: str, **extra) -> None:
+        payload = {"type": "error", "code": code, "message": message, **extra}
+        await self.send(text_data=json.dumps(payload))

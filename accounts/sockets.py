@@ -1,5 +1,5 @@
 """What every socket of the product shares: refusing a socket so that the page can tell why, ending
-cleanly, and the flood limit.
+cleanly, the flood limit, and closing at once when its user's sign-in ends.
 
 A socket closed before its handshake completes is answered with HTTP 403 and nothing more: the
 browser reports close code 1006 whatever the reason, and the pages, which stop reconnecting only
@@ -19,6 +19,7 @@ import logging
 from time import monotonic
 
 from channels.exceptions import StopConsumer
+from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,32 @@ FLOOD_CLOSE_SECONDS = 1.5
 async def refuse(consumer, code: int) -> None:
     await consumer.accept()
     await consumer.close(code=code)
+
+
+def user_group(user_id: int) -> str:
+    """Every socket of the user, in every server process."""
+    return f"user.{user_id}"
+
+
+def user_sockets_end(*, user_id: int) -> None:
+    """Closes every socket of the user (4401) once the current transaction commits: their secret
+    changed, or the account was deleted or deactivated. Their sessions end with the same commit;
+    a socket that outlived its session would go on playing as them."""
+    transaction.on_commit(lambda: _send_to_user(user_id, {"type": "user.signed_out"}))
+
+
+def _send_to_user(user_id: int, message: dict) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:
+        # The change is committed; the sockets still end at their next handshake.
+        log.exception("could not end the sockets of user %s", user_id)
 
 
 class FloodLimit:
@@ -82,10 +109,13 @@ class CleanSocket:
     - Nothing is sent once the socket has begun closing, and a send that finds the connection gone
       ends the socket quietly.
     - ``disconnect`` runs exactly once, even when the consumer ends by an error.
-    - ``refused_as_flood()`` applies the one flood limit to each message a client sends."""
+    - ``refused_as_flood()`` applies the one flood limit to each message a client sends.
+    - ``join_user_group()`` makes the socket close (4401) when its user's sign-in ends
+      (``user_sockets_end``)."""
 
     closing = False
     _disconnected = False
+    _user_group: str | None = None
     _flood: FloodLimit | None = None
 
     async def __call__(self, scope, receive, send):
@@ -108,7 +138,11 @@ class CleanSocket:
         if self._disconnected:
             return
         self._disconnected = True
-        await self.disconnect(code)
+        try:
+            await self.disconnect(code)
+        finally:
+            if self._user_group is not None:
+                await self.channel_layer.group_discard(self._user_group, self.channel_name)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         if self.closing:
@@ -161,3 +195,12 @@ class CleanSocket:
     async def send_error(self, code: str, message: str, **extra) -> None:
         payload = {"type": "error", "code": code, "message": message, **extra}
         await self.send(text_data=json.dumps(payload))
+
+    async def join_user_group(self, user) -> None:
+        if self.channel_layer is None:
+            return
+        self._user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self._user_group, self.channel_name)
+
+    async def user_signed_out(self, message):
+        await self.close(code=CLOSE_UNAUTHENTICATED)

@@ -38,9 +38,9 @@ MAX_MESSAGE_BYTES = 4096
 
 
 class MatchConsumer(CleanSocket, AsyncWebsocketConsumer):
-    # No channel of its own: the match's news reaches this socket through its process's hub
-    # (games/hub.py), which hears it once for all the process's sockets of the match.
-    channel_layer_alias = None
+    # The match's news reaches this socket through its process's hub (games/hub.py), which hears
+    # it once for all the process's sockets of the match; the socket's own channel carries only
+    # news of its user (accounts/sockets.py: their sign-in ended), which is rare.
     # News that waits while a state read from the database is on its way (``_news_held``).
     _held: list | None = None
     # The match's version at the last heartbeat, when this socket was behind it.
@@ -74,6 +74,7 @@ class MatchConsumer(CleanSocket, AsyncWebsocketConsumer):
         self.version = -1
         self._clock_from(access.clock_offset_ms, access.paused_at_ms)
         self.hub = MatchHub.here()
+        await self.join_user_group(user)
         async with self._news_held():  # news that comes before the first state waits for it
             await self.hub.join(self.match_id, self)
             await self.accept()

@@ -118,6 +118,7 @@ class StudentConsumer(_SmallJsonConsumer):
         if user.role != Role.STUDENT:
             await refuse(self, CLOSE_FORBIDDEN)
             return
+        await self.join_user_group(user)
         classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
         self.joined_groups = [push.student_group(user.pk)] + [
             push.class_group(classroom_id) for classroom_id in classroom_ids
@@ -169,6 +170,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         if session is None:
             await refuse(self, CLOSE_FORBIDDEN)
             return
+        await self.join_user_group(user)
         self.session_id = session.pk
         self.sent_at = 0.0
         self.pending: asyncio.TimerHandle | None = None

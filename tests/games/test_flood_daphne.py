@@ -18,7 +18,7 @@ import redis
 from websockets.client import ClientProtocol
 from websockets.uri import parse_uri
 
-from accounts.sockets import CLOSE_FLOOD
+from accounts.sockets import CLOSE_FLOOD, user_group
 from games.hub import match_group
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tools.loadtest.servers import DaphneFleet, match_socket, origin_for
@@ -132,7 +132,7 @@ def test_a_flood_is_closed_with_4429_and_leaves_nothing_behind(services):
             raise
         client = redis.Redis.from_url(services.REDIS_URL)
         prefix = fleet.env["CHANNEL_LAYER_PREFIX"]
-        groups = [match_group(match.pk)]
+        groups = [match_group(match.pk), user_group(ana.pk), user_group(ben.pk)]
         # Each process leaves the groups as its last socket's disconnect is handled.
         deadline = time.monotonic() + 10
         while any(members(client, prefix, g) for g in groups) and time.monotonic() < deadline:

@@ -14,6 +14,7 @@ client saw 1006 instead of the close code it was sent.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from time import monotonic
@@ -38,6 +39,8 @@ FLOOD_FORGET_SECONDS = 1.0
 # A socket refused without such a pause for this long (wall time) is closed with CLOSE_FLOOD. A
 # backlog the server reads in an instant after falling behind is refused at worst, never closed.
 FLOOD_CLOSE_SECONDS = 1.5
+# A socket whose channel layer broke (Redis restarting) reads its channel again after this long.
+RETRY_READ_SECONDS = 1.0
 
 
 async def refuse(consumer, code: int) -> None:
@@ -125,6 +128,33 @@ class CleanSocket:
             self.closing = True
             await self._disconnect_once(CLOSE_ABNORMAL)
 
+    # Channels reads the consumer's channel through ``self.channel_receive``, which its __call__
+    # sets: read through ``_receive_patiently``, a broken channel layer (Redis restarting) is
+    # waited out, as the match hub waits it out, instead of ending the socket with 1011.
+    @property
+    def channel_receive(self):
+        return self._receive_patiently
+
+    @channel_receive.setter
+    def channel_receive(self, receive):
+        self._channel_receive = receive
+
+    async def _receive_patiently(self):
+        broken = False
+        while True:
+            try:
+                if broken and self._user_group is not None:
+                    # The groups went with Redis: this socket's membership too.
+                    await self.channel_layer.group_add(self._user_group, self.channel_name)
+                return await self._channel_receive()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if not broken:
+                    log.warning("a socket could not read its channel; retrying")
+                broken = True
+                await asyncio.sleep(RETRY_READ_SECONDS)
+
     async def websocket_disconnect(self, message):
         # As Channels' own, without its close_old_connections: it runs on the process's one shared
         # sync thread, and a class's games ending together closed dozens of sockets a second, each
@@ -142,7 +172,11 @@ class CleanSocket:
             await self.disconnect(code)
         finally:
             if self._user_group is not None:
-                await self.channel_layer.group_discard(self._user_group, self.channel_name)
+                try:
+                    await self.channel_layer.group_discard(self._user_group, self.channel_name)
+                except Exception:
+                    # Redis is away; the membership expires with the group (channels_redis).
+                    log.warning("a closed socket could not leave its user's group")
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         if self.closing:

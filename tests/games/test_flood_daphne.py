@@ -77,13 +77,14 @@ class DeafClient:
 
 
 async def flood(url, match_id, cookie):
-    """120 pings at once, then 40 more 50 ms apart, sent whatever the server does (the operator's
-    flood). Returns the close code the server sent."""
+    """120 pings at once, then more 50 ms apart, sent whatever the server does (the operator's
+    flood: 40 more), until the server drops the connection, at most 10 s. Returns the close code
+    the server sent."""
     client = DeafClient(url, match_id, cookie)
     await client.open()
     for _ in range(120):
         await client.send('{"type": "ping"}')
-    for _ in range(40):
+    for _ in range(200):
         await asyncio.sleep(0.05)
         if not await client.send('{"type": "ping"}'):
             break

@@ -296,7 +296,7 @@ class AddUp(Game):
         )
         return card, row, value
 
-    @plays("play")
+    @plays("play", fields=("card", "row", "value"))
     def _play(self, state, rng, seat, move, now_ms, events):
         data = state.data
         card, row, value = self._parse_play(data, seat, move)

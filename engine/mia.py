@@ -23,7 +23,7 @@ class Mia(Game):
     real_time = True
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
-    move_types = tuple(dict.fromkeys(mia_multi.MOVE_TYPES + mia_solo.MOVE_TYPES))
+    move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
 
     def _setup(self, state, rng, now_ms):
         _rules(state).setup(state, rng, now_ms)

@@ -29,3 +29,9 @@ def test_only_mias_race_is_real_time():
 def test_a_solo_square_has_no_running_scores():
     game = engine.get_game("mia")
     assert game.running_scores(game.new(variant="solo3", players=1, seed=3)) is None
+
+
+def test_times_that_hold_more_than_recall_are_declared():
+    # ¡Mía!: waiting for a card worth claiming and searching the hand; ADD UP: both rows added
+    # up before the difference is posed. The others time the one fact from when it was posed.
+    assert {slug for slug in GAMES if not engine.get_game(slug).times_recall} == {"mia", "add_up"}

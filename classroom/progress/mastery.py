@@ -1,7 +1,8 @@
 """How well a student knows a skill or a fact (issue 14, item 7), and the fact grids.
 
-The model (docs/mastery.md gives its reasons and sources): over a student's latest answers on a
-skill (at most ``RECENT_ANSWERS``, in the period looked at), or on one fact,
+The model (docs/progress.md, "Mastery and the fact grids", gives its reasons and sources): over
+a student's latest answers on a skill (at most ``RECENT_ANSWERS``, in the period looked at), or
+on one fact,
 
 - an answer is *fluent* when it is right within ``FLUENT_MS`` (3 s, the retrieval threshold of
   fact-fluency research: slower right answers are usually counted out, not recalled);
@@ -39,12 +40,11 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber, TruncDate
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
+import engine
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE as MIN_ANSWERS
 from classroom.progress.numbers import percent
-import engine
 from games.models import Attempt
 
 FLUENT_MS = 3000
@@ -278,7 +278,9 @@ class Cell:
     @property
     def fluent_mostly(self) -> bool:
         """Mostly fluent answers: the cell is outlined (a cue besides colour)."""
-        return self.judged and self.fluent * 100 >= FLUENT_MOSTLY_PERCENT * self.answers
+        # A student's cell: of the answers whose time counts for fluency (not a slow ¡Mía! claim).
+        timed = self.answers if self.mastery is None else self.mastery.timed
+        return self.judged and self.fluent * 100 >= FLUENT_MOSTLY_PERCENT * timed
 
     @property
     def short(self) -> str:

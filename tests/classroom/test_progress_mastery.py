@@ -50,9 +50,10 @@ def test_a_fluent_answer_is_right_within_three_seconds():
 
 
 def _class_with_table_answers():
-    """Ana: 3 + 4 ten times (9 right, 8 of them within 3 s, on two days, all in the last ten), 6 x 7 twice,
-    one wrong; an older run of 3 + 4 answers wrong beyond the latest ten; a 13 + 4 (no cell) and
-    a 3 + 4 + 1 (three numbers: no cell). Ben: 3 + 4 five times, all right and slow."""
+    """Ana: 3 + 4 ten times (9 right, 8 of them within 3 s, on two days, all in the last ten),
+    6 x 7 twice, one wrong; an older run of 3 + 4 answers wrong beyond the latest ten; a 13 + 4
+    (no cell) and a 3 + 4 + 1 (three numbers: no cell).
+    Ben: 3 + 4 five times, all right and slow."""
     classroom = make_class()
     ana = make_student(classroom, "Ana", kind="", secret=None)
     ben = make_student(classroom, "Ben", kind="", secret=None)

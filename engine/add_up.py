@@ -216,6 +216,7 @@ class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
     answer_form = "balanced"
+    times_recall = False
     bench_tables = (("standard", 3), ("no_jokers", 2))
     arena_table = ("standard", 2)
     title = "Add Up"

@@ -368,6 +368,11 @@ class Game:
     # Every seat may act at once, all the time (¡Mía!'s race for the card), instead of in turns:
     # a child who has not answered is then waiting since their own last move, not the table's.
     real_time: bool = False
+    # Whether an answer's time measures recall of its one fact: False where it also holds work
+    # or waiting that is not the fact (¡Mía!'s race: waiting for a card worth claiming and
+    # searching the hand; ADD UP: adding up both rows before the difference is even posed).
+    # Such answers count for accuracy; for fluency only when quick (docs/progress.md).
+    times_recall: bool = True
     # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
     # the table counts it (points, cards won, piles); "" for a game without one.
     score_key: str = ""

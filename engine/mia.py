@@ -21,6 +21,7 @@ class Mia(Game):
     bench_tables = (("express", 3), ("party", 4), ("canada47", 3), ("solo5", 1))
     arena_table = ("canada47", 2)
     real_time = True
+    times_recall = False
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
     move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}

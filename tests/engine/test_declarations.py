@@ -88,3 +88,9 @@ def test_a_move_with_a_key_its_game_never_declared_is_refused_and_changes_nothin
     assert game.dump(state) == before
     # The same move without the junk is played.
     assert game.apply(state, seat, legal, 1_000).state.version == state.version + 1
+
+
+def test_times_that_hold_more_than_recall_are_declared():
+    # ¡Mía!: waiting for a card worth claiming and searching the hand; ADD UP: both rows added
+    # up before the difference is posed. The others time the one fact from when it was posed.
+    assert {slug for slug in GAMES if not engine.get_game(slug).times_recall} == {"mia", "add_up"}

@@ -10,6 +10,24 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
 
         user_logged_in.connect(_short_student_sessions, dispatch_uid="accounts.student_sessions")
+        # However an account goes (a service, a cascade, the admin), its sockets go with it.
+        from django.db.models.signals import post_delete, post_save
+
+        post_save.connect(_end_sockets_of_inactive, sender=self.get_model("User"))
+        post_delete.connect(_end_sockets_of_deleted, sender=self.get_model("User"))
+
+
+def _end_sockets_of_inactive(sender, instance, **kwargs):
+    if not instance.is_active:
+        from accounts.sockets import user_sockets_end
+
+        user_sockets_end(user_id=instance.pk)
+
+
+def _end_sockets_of_deleted(sender, instance, **kwargs):
+    from accounts.sockets import user_sockets_end
+
+    user_sockets_end(user_id=instance.pk)
 
 
 def _short_student_sessions(sender, request, user, **kwargs):

@@ -2,12 +2,12 @@ import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from accounts.sockets import CLOSE_UNAUTHENTICATED, refuse
+from accounts.sockets import CLOSE_UNAUTHENTICATED, CleanSocket, refuse
 
 MAX_MESSAGE_BYTES = 4096
 
 
-class PingConsumer(AsyncWebsocketConsumer):
+class PingConsumer(CleanSocket, AsyncWebsocketConsumer):
     """``/ws/ping/``: lets a page (and a test) see that its signed-in socket works end to end.
     Anonymous sockets are refused; anything but a ping gets an error message, never a crash."""
 
@@ -19,7 +19,9 @@ class PingConsumer(AsyncWebsocketConsumer):
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        if await self.refused_as_flood():
+            return
+        if text_data is None or len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
             await self._error("too_large" if text_data else "malformed", "send small JSON text")
             return
         try:

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.models import Role
+from accounts.sockets import user_sockets_end
 
 User = get_user_model()
 
@@ -41,8 +42,11 @@ def student_create(
 
 
 def student_set_secret(*, student: "User", secret_kind: str, secret) -> None:
+    """A new secret ends the student's sessions (``User.get_session_auth_hash``) and, once this
+    commits, every socket they have open, in every server process."""
     student.set_student_secret(secret_kind, secret)
     student.save(update_fields=["secret_kind", "secret_hash"])
+    user_sockets_end(user_id=student.pk)
 
 
 def user_sessions_end(*, user) -> int:

@@ -1,9 +1,16 @@
-"""Refusing a websocket so that the page can tell why, and answering outages without a crash.
+"""What every socket of the product shares: refusing a socket so that the page can tell why, ending
+cleanly, the flood limit, closing at once when its user's sign-in ends, and answering outages
+without a crash.
 
 A socket closed before its handshake completes is answered with HTTP 403 and nothing more: the
 browser reports close code 1006 whatever the reason, and the pages, which stop reconnecting only
 on 4401 (signed out) and 4403 (not allowed), retried every few seconds forever. So a refusal
 accepts the socket, then closes it with its code.
+
+Once a socket has begun closing (its server closed it, or its client went away) it sends nothing
+more: Daphne refuses a send on a closing connection with an exception, which ended the consumer
+without its ``disconnect`` (so without leaving its groups and its process's match hub), and the
+client saw 1006 instead of the close code it was sent.
 
 A database or Redis that is down, restarting or hung is not the client's fault and passes:
 ``OutageAnswers`` turns it into a clear answer instead of an exception (which Daphne turned into
@@ -16,20 +23,21 @@ message is answered ``{"type": "error", "code": "try_again"}`` and the socket st
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from time import monotonic
 
 import psycopg
 import redis.exceptions
 from channels.exceptions import StopConsumer
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 4503
-
 # What an unreachable, restarting or hung service raises: Django's wrapping of the database's
 # errors (SQLite's "database is locked" included), psycopg's own (its pool's PoolTimeout) and
 # redis-py's. Never a programming error: those still crash loudly.
@@ -41,6 +49,21 @@ OUTAGES: tuple[type[BaseException], ...] = (
     redis.exceptions.TimeoutError,
 )
 TRY_AGAIN_MESSAGE = "the server is busy or restarting; try again in a moment"
+CLOSE_FLOOD = 4429
+# The close code a socket's disconnect is given when its consumer ends without one (it failed).
+CLOSE_ABNORMAL = 1006
+
+# A child taps fast, but not 20 times a second for long: beyond this burst and rate messages are
+# refused with "flood".
+FLOOD_BURST = 20
+FLOOD_RATE_PER_SECOND = 8.0
+# Refusals further apart than this are forgotten: a new flood starts with the next one.
+FLOOD_FORGET_SECONDS = 1.0
+# A socket refused without such a pause for this long (wall time) is closed with CLOSE_FLOOD. A
+# backlog the server reads in an instant after falling behind is refused at worst, never closed.
+FLOOD_CLOSE_SECONDS = 1.5
+# A socket whose channel layer broke (Redis restarting) reads its channel again after this long.
+RETRY_READ_SECONDS = 1.0
 
 
 async def refuse(consumer, code: int) -> None:
@@ -52,11 +75,7 @@ class OutageAnswers:
     """For an ``AsyncWebsocketConsumer``: an outage at the handshake closes the socket with
     ``CLOSE_TRY_AGAIN``; one while handling a message answers ``try_again``."""
 
-    _accepted = False
-
-    async def accept(self, *args, **kwargs):
-        await super().accept(*args, **kwargs)
-        self._accepted = True
+    # Mixed in before ``CleanSocket``, which keeps ``_accepted``.
 
     async def __call__(self, scope, receive, send):
         try:
@@ -130,3 +149,196 @@ class OutageAnswers:
                 type(outage).__name__,
                 outage,
             )
+
+
+def user_group(user_id: int) -> str:
+    """Every socket of the user, in every server process."""
+    return f"user.{user_id}"
+
+
+def user_sockets_end(*, user_id: int) -> None:
+    """Closes every socket of the user (4401) once the current transaction commits: their secret
+    changed, or the account was deleted or deactivated. Their sessions end with the same commit;
+    a socket that outlived its session would go on playing as them."""
+    transaction.on_commit(lambda: _send_to_user(user_id, {"type": "user.signed_out"}))
+
+
+def _send_to_user(user_id: int, message: dict) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), message)
+    except Exception:
+        # The change is committed; the sockets still end at their next handshake.
+        log.exception("could not end the sockets of user %s", user_id)
+
+
+class FloodLimit:
+    """A token bucket that refuses, and a clock of sustained refusals that closes.
+
+    Tokens are counted when the server reads a message, which is not when the client sent it: a
+    server that fell behind reads a backlog in an instant. That backlog may be refused, but only
+    refusals that go on for ``FLOOD_CLOSE_SECONDS`` of wall time close the socket."""
+
+    OK = "ok"
+    REFUSE = "refuse"
+    CLOSE = "close"
+
+    def __init__(self):
+        self.tokens = float(FLOOD_BURST)
+        self.tokens_at = monotonic()
+        self.flooding_since: float | None = None
+        self.refused_at = 0.0
+
+    def take(self) -> str:
+        now = monotonic()
+        self.tokens = min(FLOOD_BURST, self.tokens + (now - self.tokens_at) * FLOOD_RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return self.OK
+        if self.flooding_since is None or now - self.refused_at > FLOOD_FORGET_SECONDS:
+            self.flooding_since = now
+        self.refused_at = now
+        if now - self.flooding_since >= FLOOD_CLOSE_SECONDS:
+            return self.CLOSE
+        return self.REFUSE
+
+
+class CleanSocket:
+    """Mixed into every AsyncWebsocketConsumer of the product, before it.
+
+    - Nothing is sent once the socket has begun closing, and a send that finds the connection gone
+      ends the socket quietly.
+    - ``disconnect`` runs exactly once, even when the consumer ends by an error.
+    - ``refused_as_flood()`` applies the one flood limit to each message a client sends.
+    - ``join_user_group()`` makes the socket close (4401) when its user's sign-in ends
+      (``user_sockets_end``)."""
+
+    closing = False
+    _accepted = False
+    _disconnected = False
+    _user_group: str | None = None
+    _flood: FloodLimit | None = None
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closing = True
+            await self._disconnect_once(CLOSE_ABNORMAL)
+
+    # Channels reads the consumer's channel through ``self.channel_receive``, which its __call__
+    # sets: read through ``_receive_patiently``, a broken channel layer (Redis restarting) is
+    # waited out, as the match hub waits it out, instead of ending the socket with 1011.
+    @property
+    def channel_receive(self):
+        return self._receive_patiently
+
+    @channel_receive.setter
+    def channel_receive(self, receive):
+        self._channel_receive = receive
+
+    async def _receive_patiently(self):
+        broken = False
+        while True:
+            try:
+                if broken and self._user_group is not None:
+                    # The groups went with Redis: this socket's membership too.
+                    await self.channel_layer.group_add(self._user_group, self.channel_name)
+                return await self._channel_receive()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if not broken:
+                    log.warning("a socket could not read its channel; retrying")
+                broken = True
+                await asyncio.sleep(RETRY_READ_SECONDS)
+
+    async def websocket_disconnect(self, message):
+        # As Channels' own, without its close_old_connections: it runs on the process's one shared
+        # sync thread, and a class's games ending together closed dozens of sockets a second, each
+        # queued there behind the moves' database work (docs/capacity.md). The consumers reach the
+        # database through database_sync_to_async, which closes old connections itself.
+        self.closing = True
+        await self._disconnect_once(message.get("code", CLOSE_ABNORMAL))
+        raise StopConsumer()
+
+    async def _disconnect_once(self, code) -> None:
+        if self._disconnected:
+            return
+        self._disconnected = True
+        try:
+            await self.disconnect(code)
+        finally:
+            if self._user_group is not None:
+                try:
+                    await self.channel_layer.group_discard(self._user_group, self.channel_name)
+                except Exception:
+                    # Redis is away; the membership expires with the group (channels_redis).
+                    log.warning("a closed socket could not leave its user's group")
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Exception:
+            # The connection closed under the send (the client went away; its disconnect is on its
+            # way): nothing more can reach it.
+            if not self._connection_gone():
+                raise
+            self.closing = True
+            log.debug("a socket's client went away while it was being answered")
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        self.closing = True
+        try:
+            await super().close(code=code, reason=reason)
+        except Exception:
+            if not self._connection_gone():
+                raise
+
+    def _connection_gone(self) -> bool:
+        # What an ASGI server's send raises on a closed connection is its own (Daphne's comes from
+        # autobahn); any failure of a send that was accepted before is the connection's.
+        return self._accepted
+
+    async def accept(self, subprotocol=None, headers=None):
+        await super().accept(subprotocol=subprotocol, headers=headers)
+        self._accepted = True
+
+    async def refused_as_flood(self) -> bool:
+        """True when this message is not to be read: the socket is closing, or the client sends
+        too fast (it is told so, or closed with CLOSE_FLOOD when it keeps on)."""
+        if self.closing:
+            return True
+        if self._flood is None:
+            self._flood = FloodLimit()
+        verdict = self._flood.take()
+        if verdict == FloodLimit.OK:
+            return False
+        if verdict == FloodLimit.CLOSE:
+            await self.close(code=CLOSE_FLOOD)
+        else:
+            await self.send_error("flood", "too many messages; slow down")
+        return True
+
+    async def send_error(self, code: str, message: str, **extra) -> None:
+        payload = {"type": "error", "code": code, "message": message, **extra}
+        await self.send(text_data=json.dumps(payload))
+
+    async def join_user_group(self, user) -> None:
+        if self.channel_layer is None:
+            return
+        self._user_group = user_group(user.pk)
+        await self.channel_layer.group_add(self._user_group, self.channel_name)
+
+    async def user_signed_out(self, message):
+        await self.close(code=CLOSE_UNAUTHENTICATED)

@@ -160,7 +160,7 @@ class AddOrMultiply(Game):
         # (0..36), right and wrong, and never depends on the right answer.
         return [dict(move) for move in SCORE_MOVES]
 
-    @plays("choose")
+    @plays("choose", fields=("give", "op"))
     def _choose(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(data["phase"] == CHOOSE, WRONG_PHASE, "the choices are made; type your score")
@@ -256,7 +256,7 @@ class AddOrMultiply(Game):
         else:
             self._finish_round(state, now_ms, events)
 
-    @plays("score")
+    @plays("score", fields=("value",))
     def _score(self, state, rng, seat, move, now_ms, events):
         data = state.data
         require(state.options[STUDENTS_SCORE], STUDENTS_SCORE_OFF, "scores are not typed here")

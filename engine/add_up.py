@@ -216,6 +216,7 @@ class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
     answer_form = "balanced"
+    times_recall = False
     bench_tables = (("standard", 3), ("no_jokers", 2))
     arena_table = ("standard", 2)
     title = "Add Up"
@@ -296,7 +297,7 @@ class AddUp(Game):
         )
         return card, row, value
 
-    @plays("play")
+    @plays("play", fields=("card", "row", "value"))
     def _play(self, state, rng, seat, move, now_ms, events):
         data = state.data
         card, row, value = self._parse_play(data, seat, move)

@@ -40,6 +40,7 @@ class SetupError(EngineError):
 # Codes every game shares; games add their own, documented in docs/rules/<game>.md.
 MALFORMED = "malformed"
 UNKNOWN_MOVE = "unknown_move"
+UNKNOWN_FIELD = "unknown_field"
 NOT_ACTIVE = "not_active"
 GAME_OVER = "game_over"
 BAD_SEAT = "bad_seat"
@@ -332,12 +333,15 @@ def require_int(
 MoveHandler = Callable[..., None]
 
 
-def plays(move_type: str) -> Callable[[MoveHandler], MoveHandler]:
+def plays(move_type: str, *, fields: tuple[str, ...] = ()) -> Callable[[MoveHandler], MoveHandler]:
     """Declares the Game method that plays the moves of ``move_type``, as
-    ``method(self, state, rng, seat, move, now_ms, events)``: the game's ``moves`` table."""
+    ``method(self, state, rng, seat, move, now_ms, events)``: the game's ``moves`` table.
+    ``fields`` are the keys such a move may carry besides ``type``; ``apply`` refuses any other
+    (``UNKNOWN_FIELD``), so that nothing a game never reads reaches the match's move log."""
 
     def declare(method: MoveHandler) -> MoveHandler:
         method.move_type = move_type  # type: ignore[attr-defined]
+        method.move_fields = frozenset(fields)  # type: ignore[attr-defined]
         return method
 
     return declare
@@ -355,12 +359,20 @@ class Game:
     # Move type -> the method that plays it, gathered from the methods marked ``@plays``; ``apply``
     # refuses any other type (UNKNOWN_MOVE) before it looks at the state.
     moves: Mapping[str, MoveHandler] = {}
-    # The types ``apply`` accepts: the table's, unless a game that plays its moves elsewhere
-    # lists them itself (¡Mía! hands each move to the rules of the variant's own module).
+    # Move type -> the keys a move of that type may carry besides "type" (``@plays(fields=)``),
+    # unless a game that plays its moves elsewhere lists them itself (¡Mía! hands each move to the
+    # rules of the variant's own module). ``apply`` refuses any other type and any other key.
+    move_fields: Mapping[str, frozenset[str]] = {}
+    # The types ``apply`` accepts: those of ``move_fields``.
     move_types: tuple[str, ...] = ()
     # Every seat may act at once, all the time (¡Mía!'s race for the card), instead of in turns:
     # a child who has not answered is then waiting since their own last move, not the table's.
     real_time: bool = False
+    # Whether an answer's time measures recall of its one fact: False where it also holds work
+    # or waiting that is not the fact (¡Mía!'s race: waiting for a card worth claiming and
+    # searching the hand; ADD UP: adding up both rows before the difference is even posed).
+    # Such answers count for accuracy; for fluency only when quick (docs/progress.md).
+    times_recall: bool = True
     # The key of the public view (``view(state, None)``) that holds each seat's score so far, as
     # the table counts it (points, cards won, piles); "" for a game without one.
     score_key: str = ""
@@ -384,8 +396,14 @@ class Game:
         }
         if declared:
             cls.moves = {**cls.moves, **declared}
-        if "move_types" not in vars(cls):
-            cls.move_types = tuple(cls.moves)
+        if "move_fields" not in vars(cls):
+            cls.move_fields = {
+                move_type: method.move_fields for move_type, method in cls.moves.items()
+            }
+        cls.move_fields = {
+            move_type: frozenset(fields) for move_type, fields in cls.move_fields.items()
+        }
+        cls.move_types = tuple(cls.move_fields)
 
     # -- setup
     def new(
@@ -441,10 +459,7 @@ class Game:
             raise IllegalMove(GAME_OVER, "the game is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
             raise IllegalMove(BAD_SEAT, "no such seat")
-        if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
-            raise IllegalMove(MALFORMED, "a move is an object with a 'type'")
-        if move["type"] not in self.move_types:
-            raise IllegalMove(UNKNOWN_MOVE, f"{self.slug} has no move {move['type']!r}")
+        self.check_shape(move)
         if seat not in self.active(state) and not self.heard_out_of_turn(state, seat, move):
             raise IllegalMove(NOT_ACTIVE, "it is not your turn to act")
         new_state = state.clone()
@@ -458,6 +473,23 @@ class Game:
         though it may not act now (¡Mía!'s claim that lost the race for a card: the child's
         answer to it all the same); ``_apply`` then records it without playing it."""
         return False
+
+    def check_shape(self, move: Any) -> None:
+        """Refuses (``IllegalMove``) a move that is not an object of a type this game declares,
+        carrying only the keys declared for that type. It reads no state: a server checks a
+        move's shape as it arrives, before any database work."""
+        if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
+            raise IllegalMove(MALFORMED, "a move is an object with a 'type'")
+        fields = self.move_fields.get(move["type"])
+        if fields is None:
+            raise IllegalMove(UNKNOWN_MOVE, f"{self.slug} has no move {move['type']!r}")
+        unknown = sorted(str(key) for key in move if key != "type" and key not in fields)
+        if unknown:
+            allowed = ", ".join(sorted(fields)) or "nothing"
+            raise IllegalMove(
+                UNKNOWN_FIELD,
+                f"a {move['type']!r} move carries {allowed} besides its type, not {unknown[0]!r}",
+            )
 
     def _apply(
         self, state: State, rng: Rng, seat: int, move: Move, now_ms: int, events: list[Event]

@@ -376,7 +376,7 @@ class MathableJunior(Game):
 
     # front side
 
-    @plays("place")
+    @plays("place", fields=("tile", "row", "col"))
     def _front_place(self, state, rng, seat, move, now_ms, events):
         data = state.data
         tile, row, col, square = self._parse_place(data, seat, move)
@@ -479,7 +479,7 @@ class MathableJunior(Game):
         if data["wrong"] >= WRONG_DROPS_PER_TURN:
             self._end_front_turn(state, rng, seat, "wrong_limit", now_ms, events)
 
-    @plays("exchange")
+    @plays("exchange", fields=("tiles",))
     def _front_exchange(self, state, rng, seat, move, now_ms, events):
         """RULINGS 4: "Instead of placing you may exchange any tiles with the pot (that is your
         turn)". The new tiles are drawn before the old ones go back, as at the table."""

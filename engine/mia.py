@@ -21,9 +21,10 @@ class Mia(Game):
     bench_tables = (("express", 3), ("party", 4), ("canada47", 3), ("solo5", 1))
     arena_table = ("canada47", 2)
     real_time = True
+    times_recall = False
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
-    move_types = tuple(dict.fromkeys(mia_multi.MOVE_TYPES + mia_solo.MOVE_TYPES))
+    move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
 
     def _setup(self, state, rng, now_ms):
         _rules(state).setup(state, rng, now_ms)

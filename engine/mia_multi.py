@@ -497,6 +497,13 @@ def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: l
 # The moves of the table game, by type; engine.mia accepts these and the solo square's.
 MOVES = {"claim": _claim, "pass": _pass, "extra_time": _extra_time}
 MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
+# The keys each move may carry besides its type (engine.core.plays): "round" names the operation
+# card the move was made for, on any move.
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {
+    "claim": ("cards", "option", "wild", "round"),
+    "pass": ("round",),
+    "extra_time": ("card", "round"),
+}
 
 
 # --- timers --------------------------------------------------------------------------------------

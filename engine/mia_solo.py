@@ -361,6 +361,11 @@ def _apply_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) ->
 # The solo square's moves, by type.
 MOVES = {"solve": _apply_solve, "swap": _apply_swap}
 MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
+# The keys each move may carry besides its type (engine.core.plays).
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {
+    "solve": ("row", "col", "cards", "option"),
+    "swap": ("cards",),
+}
 
 
 def _right_solve_exists(data: dict) -> bool:

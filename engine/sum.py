@@ -523,7 +523,7 @@ class Sum(Game):
         if not data["numbers"]:
             data["ran_out"] = True
 
-    @plays("draw")
+    @plays("draw", fields=("from",))
     def _draw(self, state, rng, seat, move, now_ms, events):
         data = state.data
         source = move.get("from")
@@ -548,7 +548,7 @@ class Sum(Game):
             }
         )
 
-    @plays("equation")
+    @plays("equation", fields=("cards",))
     def _equation(self, state, rng, seat, move, now_ms, events):
         data = state.data
         cards = move.get("cards")
@@ -639,7 +639,7 @@ class Sum(Game):
         self._reveal_centre(data, events)
         self._pass_turn(state, seat, now_ms, "right_equation", events)
 
-    @plays("wild")
+    @plays("wild", fields=("card", "target"))
     def _wild(self, state, rng, seat, move, now_ms, events):
         data = state.data
         card = move.get("card")
@@ -700,7 +700,7 @@ class Sum(Game):
             data["rotation"] = [None] * state.players
             events.append({"type": "rotation_started", "seat": seat})
 
-    @plays("rotate")
+    @plays("rotate", fields=("card",))
     def _rotate(self, state, rng, seat, move, now_ms, events):
         data = state.data
         rotation = data["rotation"]

@@ -21,10 +21,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import time
 
 from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
@@ -33,6 +31,7 @@ from accounts.sockets import (
     CLOSE_UNAUTHENTICATED,
     OUTAGES,
     TRY_AGAIN_MESSAGE,
+    CleanSocket,
     OutageAnswers,
     refuse,
 )
@@ -44,19 +43,12 @@ from games.hub import MatchHub
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
-# A child taps fast, but not 20 times a second for long: beyond this burst and rate messages are
-# refused with "flood"; a socket that keeps flooding is closed.
-FLOOD_BURST = 20
-FLOOD_RATE_PER_SECOND = 8.0
-FLOOD_CLOSE_AFTER = 50
-
-CLOSE_FLOOD = 4429
 
 
-class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
-    # No channel of its own: the match's news reaches this socket through its process's hub
-    # (games/hub.py), which hears it once for all the process's sockets of the match.
-    channel_layer_alias = None
+class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
+    # The match's news reaches this socket through its process's hub (games/hub.py), which hears
+    # it once for all the process's sockets of the match; the socket's own channel carries only
+    # news of its user (accounts/sockets.py: their sign-in ended), which is rare.
     # News that waits while a state read from the database is on its way (``_news_held``).
     _held: list | None = None
     # The match's version at the last heartbeat, when this socket was behind it.
@@ -72,13 +64,6 @@ class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
-
-    async def websocket_disconnect(self, message):
-        # As Channels' own, without its close_old_connections, for the same reason as above: a
-        # class's games ending together closed dozens of sockets a second, each of which queued
-        # on the shared thread and took the GIL from the moves on the loop.
-        await self.disconnect(message["code"])
-        raise StopConsumer()
 
     async def connect(self):
         user = self.scope.get("user")
@@ -96,33 +81,29 @@ class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
         self.rules = engine.get_game(access.game)
         self.version = -1
         self._clock_from(access.clock_offset_ms, access.paused_at_ms)
-        self.tokens = float(FLOOD_BURST)
-        self.tokens_at = time.monotonic()
-        self.refused = 0
         self.hub = MatchHub.here()
+        await self.join_user_group(user)
         async with self._news_held():  # news that comes before the first state waits for it
             await self.hub.join(self.match_id, self)
             await self.accept()
             clock().watch(self.match_id)
+            self.watching = True
             await self._send_state(access.version, access.state, [])
             self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
 
     async def disconnect(self, code):
-        match_id = getattr(self, "match_id", None)
-        if match_id is not None:
-            clock().unwatch(match_id)
-            await self.hub.leave(match_id, self)
+        # Runs also when connect failed half-way (accounts/sockets.py): only what was done is
+        # undone, or another socket's timer of the match would go.
+        if getattr(self, "watching", False):
+            clock().unwatch(self.match_id)
+        if getattr(self, "hub", None) is not None:
+            await self.hub.leave(self.match_id, self)
 
     # --- from the client -------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self._take_token():
-            self.refused += 1
-            if self.refused >= FLOOD_CLOSE_AFTER:
-                await self.close(code=CLOSE_FLOOD)
-                return
-            await self._error("flood", "too many messages; slow down")
+        if await self.refused_as_flood():
             return
         try:
             message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)
@@ -152,6 +133,8 @@ class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
             await self._error("bad_client_id", "client_id is a short string")
             return
         try:
+            # Its shape (declared type, declared keys) costs no database work (engine.core.plays).
+            self.rules.check_shape(move)
             result = await services.submit_move_async(
                 match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
             )
@@ -278,12 +261,3 @@ class MatchConsumer(OutageAnswers, AsyncWebsocketConsumer):
         if client_id:
             payload["client_id"] = client_id
         await self.send(text_data=json.dumps(payload))
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(FLOOD_BURST, self.tokens + (now - self.tokens_at) * FLOOD_RATE_PER_SECOND)
-        self.tokens_at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

@@ -27,7 +27,10 @@ def read_message(text_data: str | None, *, max_bytes: int) -> dict:
     """The message as a dict, or ``Refused``."""
     if text_data is None:
         raise Refused("malformed", "messages are JSON text")
-    if len(text_data) > max_bytes:
+    # Bytes, as they crossed the wire (a letter of Spanish is two, an emoji four); a text too long
+    # in characters is too long in bytes and is not encoded to be measured. A lone surrogate
+    # (refused below) is counted as the three bytes it came as.
+    if len(text_data) > max_bytes or len(text_data.encode("utf-8", "surrogatepass")) > max_bytes:
         raise Refused("too_large", f"messages are at most {max_bytes} bytes")
     try:
         message = json.loads(text_data, parse_constant=_not_json)

@@ -1,14 +1,22 @@
 """How well a student knows a skill or a fact (issue 14, item 7), and the fact grids.
 
-The model (docs/mastery.md gives its reasons and sources): over a student's latest answers on a
-skill (at most ``RECENT_ANSWERS``, in the period looked at), or on one fact,
+The model (docs/progress.md, "Mastery and the fact grids", gives its reasons and sources): over
+a student's latest answers on a skill (at most ``RECENT_ANSWERS``, in the period looked at), or
+on one fact,
 
 - an answer is *fluent* when it is right within ``FLUENT_MS`` (3 s, the retrieval threshold of
   fact-fluency research: slower right answers are usually counted out, not recalled);
 - *practising*: fewer than ``MIN_ANSWERS`` answers, or under 60% of them right;
 - *familiar*: at least 60% right;
 - *proficient*: at least 80% right;
-- *mastered*: at least 90% right and at least 80% fluent.
+- *mastered*: at least 90% right and at least 80% fluent, with right fluent answers (in the
+  period) on at least ``MASTERY_DAYS`` school days: one good lesson is not yet a known fact;
+- a fact or skill whose latest answer is over ``REVIEW_AFTER_DAYS`` days old is *due for
+  review*, and at most proficient until it is answered again.
+
+A right answer slower than ``FLUENT_MS`` in a game whose times hold more than recall
+(``engine.Game.times_recall``: ¡Mía!, ADD UP) is left out of the fluency share: its time says
+nothing of recall. Such answers count for accuracy, and count as fluent when quick.
 
 Shares are compared in whole numbers (``right * 10 >= 9 * answers``), so a boundary is exact.
 
@@ -20,23 +28,31 @@ operation, whatever the game (a ¡Mía! claim of 5 + 9 is the child's 5 + 9).
 
 from __future__ import annotations
 
+import datetime
 import enum
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from django.db.models import Count, F, IntegerField, Q, Window
+from django.db.models import Count, F, IntegerField, Max, Q, Window
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, RowNumber
+from django.db.models.functions import Cast, RowNumber, TruncDate
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
+import engine
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE as MIN_ANSWERS
 from classroom.progress.numbers import percent
 from games.models import Attempt
 
 FLUENT_MS = 3000
 RECENT_ANSWERS = 10
+# Right, fluent answers on this many school days at least before a fact is mastered.
+MASTERY_DAYS = 2
+# A fact or skill whose latest answer is older than this is due for review.
+REVIEW_AFTER_DAYS = 30
 # A fact grid's cell is ticked when at least this share of its answers was fluent.
 FLUENT_MOSTLY_PERCENT = 80
 
@@ -70,54 +86,137 @@ def is_fluent(correct: bool, elapsed_ms: int) -> bool:
     return bool(correct) and elapsed_ms <= FLUENT_MS
 
 
-def level_of(answers: int, right: int, fluent: int) -> Level:
+def _games_timing_recall() -> dict[str, bool]:
+    return {game.slug: game.times_recall for game in engine.list_games()}
+
+
+def counts_for_fluency(correct: bool, elapsed_ms: int, times_recall: bool) -> bool:
+    """Whether an answer's time says anything of recall: always in a game that times the fact
+    alone; in one whose times hold waiting or other work, only when quick all the same (a slow
+    right claim may be a slow search of the hand, not a slow recall)."""
+    return times_recall or not correct or elapsed_ms <= FLUENT_MS
+
+
+def level_of(
+    answers: int,
+    right: int,
+    fluent: int,
+    *,
+    timed: int | None = None,
+    fluent_days: int = MASTERY_DAYS,
+    due_for_review: bool = False,
+) -> Level:
     """The level of a student's latest ``answers`` answers, ``right`` of them right and
-    ``fluent`` right within ``FLUENT_MS``."""
+    ``fluent`` right within ``FLUENT_MS``, out of ``timed`` whose time counts for fluency (all
+    unless told), with fluent answers on ``fluent_days`` school days."""
+    timed = answers if timed is None else timed
     if answers == 0:
         return Level.NOT_STARTED
     if answers < MIN_ANSWERS or right * 10 < 6 * answers:
         return Level.PRACTISING
     if right * 10 < 8 * answers:
         return Level.FAMILIAR
-    if right * 10 >= 9 * answers and fluent * 10 >= 8 * answers:
+    if (
+        right * 10 >= 9 * answers
+        and timed
+        and fluent * 10 >= 8 * timed
+        and fluent_days >= MASTERY_DAYS
+        and not due_for_review
+    ):
         return Level.MASTERED
     return Level.PROFICIENT
 
 
+class Answer(NamedTuple):
+    correct: bool
+    elapsed_ms: int
+    times_recall: bool = True
+
+
 @dataclass(frozen=True)
 class Mastery:
-    """A level and what it rests on: the latest ``answers`` answers."""
+    """A level and what it rests on: the latest ``answers`` answers (``timed`` of them with a
+    time that counts for fluency), the school days with a right, fluent answer in the period
+    and the day of the latest answer."""
 
     answers: int
     right: int
     fluent: int
+    timed: int | None = None
+    fluent_days: int = MASTERY_DAYS
+    last_seen: datetime.date | None = None
+    due_for_review: bool = False
 
     @classmethod
-    def of(cls, latest: Iterable[tuple[bool, int]]) -> Mastery:
-        """``latest``: (right, milliseconds) of the latest answers."""
-        answers = right = fluent = 0
-        for correct, elapsed_ms in latest:
+    def of(
+        cls,
+        latest: Iterable[tuple],
+        *,
+        fluent_days: int = MASTERY_DAYS,
+        last_seen: datetime.date | None = None,
+        as_of: datetime.date | None = None,
+    ) -> Mastery:
+        """``latest``: ``Answer``s (right, milliseconds, whether the game times recall) of the
+        latest answers; ``as_of``: the day the level is read on (for the review)."""
+        answers = right = fluent = timed = 0
+        for correct, elapsed_ms, *times_recall in latest:
             answers += 1
             right += bool(correct)
             fluent += is_fluent(correct, elapsed_ms)
-        return cls(answers, right, fluent)
+            timed += counts_for_fluency(correct, elapsed_ms, all(times_recall))
+        due = (
+            last_seen is not None
+            and as_of is not None
+            and (as_of - last_seen).days > REVIEW_AFTER_DAYS
+        )
+        return cls(answers, right, fluent, timed, fluent_days, last_seen, due)
 
     @property
     def level(self) -> Level:
-        return level_of(self.answers, self.right, self.fluent)
+        return level_of(
+            self.answers,
+            self.right,
+            self.fluent,
+            timed=self.timed,
+            fluent_days=self.fluent_days,
+            due_for_review=self.due_for_review,
+        )
 
     @property
-    def text(self) -> str:
-        """What a screen reader and a CSV cell say: "Proficient: 9 of the latest 10 right, 6
-        fluent"."""
-        if not self.answers:
-            return self.level.label
-        return _("%(level)s: %(right)s of the latest %(answers)s right, %(fluent)s fluent") % {
-            "level": self.level.label,
+    def level_text(self) -> str:
+        """The level's name, "Proficient (due for review)" when not seen for a month."""
+        if self.due_for_review:
+            return _("%(level)s (due for review)") % {"level": self.level.label}
+        return self.level.label
+
+    @property
+    def reached(self) -> str:
+        """How the level was reached: "12 of the latest 12 right, 10 fluent, on 3 days; last
+        seen 4 Nov 2026"."""
+        text = _("%(right)s of the latest %(answers)s right, %(fluent)s fluent") % {
             "right": self.right,
             "answers": self.answers,
             "fluent": self.fluent,
         }
+        if self.last_seen is None:
+            return text
+        return ngettext(
+            "%(figures)s, on %(days)s day; last seen %(day)s",
+            "%(figures)s, on %(days)s days; last seen %(day)s",
+            self.fluent_days,
+        ) % {
+            "figures": text,
+            "days": self.fluent_days,
+            "day": formats.date_format(self.last_seen, "j M Y"),
+        }
+
+    @property
+    def text(self) -> str:
+        """What a screen reader and a CSV cell say: "Proficient: 9 of the latest 10 right, 6
+        fluent, on 2 days; last seen 4 Nov 2026"."""
+        if not self.answers:
+            return self.level.label
+        return _("%(level)s: %(reached)s") % {"level": self.level_text, "reached": self.reached}
 
 
 # --- fact grids ----------------------------------------------------------------------------------
@@ -179,7 +278,9 @@ class Cell:
     @property
     def fluent_mostly(self) -> bool:
         """Mostly fluent answers: the cell is outlined (a cue besides colour)."""
-        return self.judged and self.fluent * 100 >= FLUENT_MOSTLY_PERCENT * self.answers
+        # A student's cell: of the answers whose time counts for fluency (not a slow ¡Mía! claim).
+        timed = self.answers if self.mastery is None else self.mastery.timed
+        return self.judged and self.fluent * 100 >= FLUENT_MOSTLY_PERCENT * timed
 
     @property
     def short(self) -> str:
@@ -195,14 +296,10 @@ class Cell:
         if not self.answers:
             return _("%(fact)s: no answers") % {"fact": self.fact}
         if self.mastery is not None:
-            return _(
-                "%(fact)s: %(level)s, %(right)s of the latest %(answers)s right, %(fluent)s fluent"
-            ) % {
+            return _("%(fact)s: %(level)s, %(reached)s") % {
                 "fact": self.fact,
-                "level": self.mastery.level.label,
-                "right": self.right,
-                "answers": self.answers,
-                "fluent": self.fluent,
+                "level": self.mastery.level_text,
+                "reached": self.mastery.reached,
             }
         return _("%(fact)s: %(right)s of %(answers)s right, %(fluent)s fluent") % {
             "fact": self.fact,
@@ -316,30 +413,58 @@ def fact_grids_by_student(*, student_ids: list[int], start, end) -> dict[int, li
         )
         .filter(_fact_filter(TABLES[0]) | _fact_filter(TABLES[1]))
         .order_by("user_id", "-created_at", "-id")
-        .values_list("user_id", "operation", "first", "second", "correct", "elapsed_ms")
+        .values_list(
+            "user_id", "operation", "first", "second", "correct", "elapsed_ms", "game", "created_at"
+        )
     )
-    answers: dict[int, dict[tuple[str, int, int], list[tuple[bool, int]]]] = defaultdict(
+    times_recall = _games_timing_recall()
+    answers: dict[int, dict[tuple[str, int, int], list[Answer]]] = defaultdict(
         lambda: defaultdict(list)
     )
-    for user_id, operation, first, second, correct, elapsed_ms in rows:
-        latest = answers[user_id][operation, first, second]
+    # Per student and fact: the school days with a right, fluent answer, and the latest one.
+    fluent_days: dict[int, dict[tuple[str, int, int], set]] = defaultdict(lambda: defaultdict(set))
+    last_seen: dict[int, dict[tuple[str, int, int], datetime.date]] = defaultdict(dict)
+    for user_id, operation, first, second, correct, elapsed_ms, game, created_at in rows:
+        fact = operation, first, second
+        day = timezone.localdate(created_at)
+        last_seen[user_id].setdefault(fact, day)
+        if is_fluent(correct, elapsed_ms):
+            fluent_days[user_id][fact].add(day)
+        latest = answers[user_id][fact]
         if len(latest) < RECENT_ANSWERS:
-            latest.append((correct, elapsed_ms))
-    return {student_id: _student_grids(answers.get(student_id, {})) for student_id in student_ids}
+            latest.append(Answer(correct, elapsed_ms, times_recall.get(game, True)))
+    as_of = _as_of(end)
+    return {
+        student_id: _student_grids(
+            {
+                fact: Mastery.of(
+                    latest,
+                    fluent_days=len(fluent_days[student_id][fact]),
+                    last_seen=last_seen[student_id][fact],
+                    as_of=as_of,
+                )
+                for fact, latest in answers.get(student_id, {}).items()
+            }
+        )
+        for student_id in student_ids
+    }
 
 
-def _student_grids(answers) -> list[Grid]:
+def _as_of(end) -> datetime.date:
+    """The school day a level is read on: the period's last day, or today while it runs."""
+    return timezone.localdate(min(end - datetime.timedelta(microseconds=1), timezone.now()))
+
+
+def _student_grids(masteries_by_fact: dict[tuple[str, int, int], Mastery]) -> list[Grid]:
     grids = []
     for table in TABLES:
         counts = _empty_counts(table)
         masteries = {}
         for (first, second), cell in counts.items():
-            latest = answers.get((table.operation, first, second), [])
-            cell[0] = len(latest)
-            cell[1] = sum(1 for correct, _ms in latest if correct)
-            cell[2] = sum(1 for correct, ms in latest if is_fluent(correct, ms))
-            if latest:
-                masteries[first, second] = Mastery.of(latest)
+            mastery = masteries_by_fact.get((table.operation, first, second))
+            if mastery is not None:
+                cell[:] = [mastery.answers, mastery.right, mastery.fluent]
+                masteries[first, second] = mastery
         grids.append(_grid(table, counts, masteries))
     return grids
 
@@ -374,14 +499,45 @@ def skill_mastery_by_student(
     """``student_skill_mastery`` of several students in one query."""
     if not student_ids:
         return {}
-    rows = latest_per_skill(
-        Attempt.objects.filter(user_id__in=student_ids, created_at__gte=start, created_at__lt=end)
-    ).values_list("user_id", "skill", "correct", "elapsed_ms")
-    latest: dict[int, dict[str, list[tuple[bool, int]]]] = defaultdict(lambda: defaultdict(list))
-    for user_id, skill, correct, elapsed_ms in rows:
-        latest[user_id][skill].append((correct, elapsed_ms))
+    in_period = Attempt.objects.filter(
+        user_id__in=student_ids, created_at__gte=start, created_at__lt=end
+    )
+    rows = latest_per_skill(in_period).values_list(
+        "user_id", "skill", "correct", "elapsed_ms", "game"
+    )
+    times_recall = _games_timing_recall()
+    latest: dict[int, dict[str, list[Answer]]] = defaultdict(lambda: defaultdict(list))
+    for user_id, skill, correct, elapsed_ms, game in rows:
+        latest[user_id][skill].append(Answer(correct, elapsed_ms, times_recall.get(game, True)))
+    # The days behind a level are the whole period's, not only the latest answers': a long
+    # second lesson must not push the first day's answers out of sight.
+    days = (
+        in_period.values("user_id", "skill")
+        .annotate(
+            fluent_days=Count(
+                TruncDate("created_at", tzinfo=timezone.get_current_timezone()),
+                filter=Q(correct=True, elapsed_ms__lte=FLUENT_MS),
+                distinct=True,
+            ),
+            last_seen=Max("created_at"),
+        )
+        .order_by()
+    )
+    seen = {
+        (row["user_id"], row["skill"]): (row["fluent_days"], timezone.localdate(row["last_seen"]))
+        for row in days
+    }
+    as_of = _as_of(end)
     return {
-        user_id: {skill: Mastery.of(answers) for skill, answers in skills.items()}
+        user_id: {
+            skill: Mastery.of(
+                answers,
+                fluent_days=seen[user_id, skill][0],
+                last_seen=seen[user_id, skill][1],
+                as_of=as_of,
+            )
+            for skill, answers in skills.items()
+        }
         for user_id, skills in latest.items()
     }
 

@@ -113,7 +113,7 @@ def _figure_cells(figures, mastery=None) -> list:
     level = (
         ["", "", "", ""]
         if mastery is None
-        else [mastery.level.label, mastery.answers, mastery.right, mastery.fluent]
+        else [mastery.level_text, mastery.answers, mastery.right, mastery.fluent]
     )
     return [
         figures.attempts,
@@ -376,7 +376,7 @@ def _skills_table(progress: Progress):
                 if s.mastery is None
                 else _("%(level)s (%(right)s/%(answers)s, %(fluent)s fluent)")
                 % {
-                    "level": s.mastery.level.label,
+                    "level": s.mastery.level_text,
                     "right": s.mastery.right,
                     "answers": s.mastery.answers,
                     "fluent": s.mastery.fluent,

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Q
 
+from accounts import services as accounts_services
 from accounts.models import Role
 from accounts.services import sign_in_log_delete, user_sessions_end
 from classroom.models import Classroom, Enrollment, LoginCard
@@ -38,8 +39,9 @@ def classroom_delete(*, classroom: Classroom) -> None:
 
 def student_set_secret(*, student, secret: Secret) -> Secret:
     """Sets the student's picture password or PIN and keeps the sealed copy their card prints."""
-    student.set_student_secret(secret.kind, secret.value)
-    student.save(update_fields=["secret_kind", "secret_hash"])
+    accounts_services.student_set_secret(
+        student=student, secret_kind=secret.kind, secret=secret.value
+    )
     LoginCard.objects.update_or_create(
         student=student,
         defaults={"sealed_secret": seal(secret), "secret_tag": secret_tag(student.secret_hash)},

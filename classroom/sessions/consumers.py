@@ -10,6 +10,11 @@ shows a Join button and the lobby page moves to the table without a reload.
                       | {"type": "pong"} | {"type": "error", "code": "...", "message": "..."}
     client -> server  {"type": "sync"} | {"type": "ping"}
 
+A client's ``sync`` is answered at most once every ``SYNC_MIN_INTERVAL`` (a second): those asked
+meanwhile share the next answer, so a page (or a script) asking thousands of times reads the
+database once a second at most. Both sockets have the match socket's flood limit
+(accounts/sockets.py).
+
 ``/ws/session/<id>/`` (the teacher of the session's class): the live monitor's news, on connect,
 after every change of the session or of one of its matches (at most ``MONITOR_MIN_INTERVAL``
 apart, however busy the tables are) and every ``MONITOR_TICK_SECONDS`` while it plays (stalls
@@ -40,38 +45,71 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
 from accounts.models import Role
-from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, OutageAnswers, refuse
+from accounts.sockets import (
+    CLOSE_FORBIDDEN,
+    CLOSE_UNAUTHENTICATED,
+    CleanSocket,
+    OutageAnswers,
+    refuse,
+)
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
 from games import wire
 
 MAX_MESSAGE_BYTES = 1024
+# A client's syncs are answered at most this often (seconds); the rest share the next answer.
+SYNC_MIN_INTERVAL = 1.0
 MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two messages a second
 MONITOR_TICK_SECONDS = 10.0
 # A table quiet for this long may hold a stalled student (selectors.STALL_SECONDS) by the next tick.
 IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
 
 
-class _SmallJsonConsumer(OutageAnswers, AsyncWebsocketConsumer):
+class _SmallJsonConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
+    _synced_at = float("-inf")
+    _sync_asked: asyncio.TimerHandle | None = None
+
     async def receive(self, text_data=None, bytes_data=None):
+        if await self.refused_as_flood():
+            return
         try:
             message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)
         except wire.Refused as refused:
-            await self._error(refused.code, refused.message)
+            await self.send_error(refused.code, refused.message)
             return
         kind = message.get("type")
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
         elif kind == "sync":
-            await self.sync()
+            await self._sync_asked_for()
         else:
-            await self._error("unknown_type", "send sync or ping")
+            await self.send_error("unknown_type", "send sync or ping")
 
     async def sync(self):
         raise NotImplementedError
 
-    async def _error(self, code, message):
-        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+    async def _sync_asked_for(self):
+        """The client's sync: at once when the last was answered long enough ago, else once at the
+        end of the interval, for every sync asked until then."""
+        if self._sync_asked is not None:
+            return
+        wait = self._synced_at + SYNC_MIN_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._synced_at = time.monotonic()
+            await self.sync()
+            return
+        self._sync_asked = asyncio.get_running_loop().call_later(wait, self._sync_later)
+
+    def _sync_later(self) -> None:
+        self._sync_asked = None
+        if self.closing:
+            return
+        self._synced_at = time.monotonic()
+        self._sync_task = asyncio.get_running_loop().create_task(self.sync())  # kept: not collected
+
+    async def disconnect(self, code):
+        if self._sync_asked is not None:
+            self._sync_asked.cancel()
 
     async def _send_json(self, payload):
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
@@ -86,6 +124,7 @@ class StudentConsumer(_SmallJsonConsumer):
         if user.role != Role.STUDENT:
             await refuse(self, CLOSE_FORBIDDEN)
             return
+        await self.join_user_group(user)
         classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
         self.joined_groups = [push.student_group(user.pk)] + [
             push.class_group(classroom_id) for classroom_id in classroom_ids
@@ -96,6 +135,7 @@ class StudentConsumer(_SmallJsonConsumer):
         await self.sync()
 
     async def disconnect(self, code):
+        await super().disconnect(code)
         for group in getattr(self, "joined_groups", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -136,6 +176,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         if session is None:
             await refuse(self, CLOSE_FORBIDDEN)
             return
+        await self.join_user_group(user)
         self.session_id = session.pk
         self.sent_at = 0.0
         self.pending: asyncio.TimerHandle | None = None
@@ -151,6 +192,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         self.ticker = asyncio.create_task(self._tick())
 
     async def disconnect(self, code):
+        await super().disconnect(code)
         if getattr(self, "session_id", None) is None:
             return
         ticker = getattr(self, "ticker", None)

@@ -50,16 +50,20 @@ def test_a_fluent_answer_is_right_within_three_seconds():
 
 
 def _class_with_table_answers():
-    """Ana: 3 + 4 ten times (9 right, 8 of them within 3 s, all in the last ten), 6 x 7 twice,
-    one wrong; an older run of 3 + 4 answers wrong beyond the latest ten; a 13 + 4 (no cell) and
-    a 3 + 4 + 1 (three numbers: no cell). Ben: 3 + 4 five times, all right and slow."""
+    """Ana: 3 + 4 ten times (9 right, 8 of them within 3 s, on two days, all in the last ten),
+    6 x 7 twice, one wrong; an older run of 3 + 4 answers wrong beyond the latest ten; a 13 + 4
+    (no cell) and a 3 + 4 + 1 (three numbers: no cell).
+    Ben: 3 + 4 five times, all right and slow."""
     classroom = make_class()
     ana = make_student(classroom, "Ana", kind="", secret=None)
     ben = make_student(classroom, "Ben", kind="", secret=None)
     now = timezone.now() - datetime.timedelta(hours=1)
     older = now - datetime.timedelta(days=2)
     make_attempts(ana, [(3, "+", 4, 9, 1500, older)] * 4)
-    latest = [(3, "+", 4, 7, 1500, now + datetime.timedelta(seconds=n)) for n in range(8)]
+    # The fluent answers came on two days (yesterday and today): mastery needs two.
+    yesterday = now - datetime.timedelta(days=1)
+    latest = [(3, "+", 4, 7, 1500, yesterday + datetime.timedelta(seconds=n)) for n in range(4)]
+    latest += [(3, "+", 4, 7, 1500, now + datetime.timedelta(seconds=n)) for n in range(4)]
     latest += [(3, "+", 4, 7, 4500, now + datetime.timedelta(seconds=8))]
     latest += [(3, "+", 4, 8, 1000, now + datetime.timedelta(seconds=9))]
     make_attempts(ana, latest)
@@ -105,11 +109,11 @@ def test_the_class_fact_grid_sums_its_students():
     cell = _cell(grids, "add", 3, 4)
     assert (cell.answers, cell.right, cell.fluent) == (19, 14, 8)
     assert cell.percent == 74 and cell.shade == 3 and not cell.fluent_mostly
-    # the period bounds the answers: Ana's older four are out
+    # the period bounds the answers: Ana's older four and yesterday's four are out
     grids = class_fact_grids(
         student_ids=[ana.pk, ben.pk], start=start + datetime.timedelta(days=6), end=end
     )
-    assert _cell(grids, "add", 3, 4).answers == 15
+    assert _cell(grids, "add", 3, 4).answers == 19 - 4 - 4
 
 
 @pytest.mark.django_db
@@ -123,10 +127,10 @@ def test_the_pages_show_levels_and_grids_to_screen_readers_too(client):
     )
     # the skill table: addition within 10 rests on Ana's latest ten answers on it
     row = re.search(r'<th scope="row">Addition within 10</th>(.*?)</tr>', page, re.S).group(1)
-    assert "Mastered" in row and "9 of 10 right, 8 fluent" in row
+    assert "Mastered" in row and "9 of the latest 10 right, 8 fluent, on 2 days; last seen" in row
     assert "<caption>Addition facts, 0 + 0 to 10 + 10</caption>" in page
-    assert "3 + 4: Mastered, 9 of the latest 10 right, 8 fluent" in page
-    assert "6 × 7: Practising, 1 of the latest 2 right, 1 fluent" in page
+    assert "3 + 4: Mastered, 9 of the latest 10 right, 8 fluent, on 2 days; last seen" in page
+    assert "6 × 7: Practising, 1 of the latest 2 right, 1 fluent, on 1 day; last seen" in page
     assert 'class="fact-cell shade-4 fluent"><span aria-hidden="true">90%</span>' in page
     assert 'class="fact-cell shade-0"><span aria-hidden="true">1/2</span>' in page
 

@@ -189,11 +189,11 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 # (when there are any) their latest answers; the skills' counts over the period before (growth).
 CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
-# the latest answers per skill (levels); the table facts' latest answers (fact grids); the
-# skills' counts over the period before (growth: 30 days touch whole weeks and days around them);
-# answers per game, the games' names and places (games and time: a game played is one answered
-# in); the access record.
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 1 + 1 + 2 + 2 + 1
+# the latest answers per skill, then each skill's fluent days and last answer (levels); the table
+# facts' latest answers (fact grids); the skills' counts over the period before (growth: 30 days
+# touch whole weeks and days around them); answers per game, the games' names and places (games
+# and time: a game played is one answered in); the access record.
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 1 + 2 + 2 + 1
 # Session and user, the class, its roster, answers per game, the games.
 ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.

@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
+from accounts import sockets
 from classroom.sessions import consumers, push, selectors, services
 from config.asgi import application
 from games.services import submit_move
@@ -328,3 +329,67 @@ async def test_news_of_many_moves_is_gathered_into_one_message_per_session():
     }
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(layer.receive(listener), timeout=0.3)
+
+
+# --- the flood limit and bounded syncs (both sockets) --------------------------------------------
+
+
+@pytest.fixture
+def flood_clock(monkeypatch):
+    """The flood limit's clock (accounts/sockets.py), moved by the test."""
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(sockets, "monotonic", lambda: clock["now"], raising=False)
+    return clock
+
+
+@database_sync_to_async
+def a_student_and_a_session():
+    classroom, students, session = started_session(2)
+    return students[0], classroom.teacher, session
+
+
+async def test_a_sustained_flood_closes_either_socket_and_a_burst_does_not(flood_clock):
+    student, teacher, session = await a_student_and_a_session()
+    for path, user, first in (
+        ("/ws/student/", student, "sessions"),
+        (f"/ws/session/{session.pk}/", teacher, "monitor"),
+    ):
+        ws, connected, _ = await connect(path, user)
+        assert connected
+        assert (await ws.receive_json_from(timeout=3))["type"] == first
+        # A burst read at once (a server that fell behind): refused in part, not closed.
+        for _ in range(100):
+            await ws.send_json_to({"type": "ping"})
+        codes = [(await ws.receive_json_from(timeout=3)).get("code", "pong") for _ in range(100)]
+        assert codes.count("pong") == sockets.FLOOD_BURST and set(codes) == {"pong", "flood"}
+        # Twenty a second, for as long as it stays open: refused, then closed.
+        for _ in range(200):
+            flood_clock["now"] += 0.05
+            await ws.send_json_to({"type": "ping"})
+            output = await ws.receive_output(timeout=3)
+            if output["type"] == "websocket.close":
+                assert output["code"] == sockets.CLOSE_FLOOD, path
+                break
+        else:
+            pytest.fail(f"{path}: a flood of twenty messages a second was never closed")
+        assert await ws.receive_nothing(timeout=0.2)
+        await ws.disconnect()
+
+
+async def test_many_syncs_share_one_answer_a_second(monkeypatch):
+    monkeypatch.setattr(consumers, "SYNC_MIN_INTERVAL", 2.0)
+    student, teacher, session = await a_student_and_a_session()
+    for path, user, answer in (
+        ("/ws/student/", student, "sessions"),
+        (f"/ws/session/{session.pk}/", teacher, "monitor"),
+    ):
+        ws, _, _ = await connect(path, user)
+        assert (await ws.receive_json_from(timeout=3))["type"] == answer
+        for _ in range(sockets.FLOOD_BURST):  # as many as the flood limit lets through
+            await ws.send_json_to({"type": "sync"})
+        # One answer at once, then one at the end of the interval for all the others.
+        assert (await ws.receive_json_from(timeout=3))["type"] == answer
+        assert await ws.receive_nothing(timeout=0.5), path
+        assert (await ws.receive_json_from(timeout=5))["type"] == answer
+        assert await ws.receive_nothing(timeout=2.5), path
+        await ws.disconnect()

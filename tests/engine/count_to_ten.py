@@ -68,7 +68,7 @@ class CountToTen(Game):
         ]
         return [*moves, {"type": "resign"}]
 
-    @plays("add")
+    @plays("add", fields=("step", "answer"))
     def _add(self, state, rng, seat, move, now_ms, events):
         data = state.data
         step = require_int(move, "step")

@@ -7,6 +7,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 import engine
+from accounts import sockets
 from config.asgi import application
 from games import consumers, services
 from games.hub import MatchHub
@@ -216,6 +217,17 @@ async def test_a_repeated_client_id_is_answered_and_applied_once():
         ('{"type": "move", "move": {"type": "claim", "cards": "all"}}', "malformed"),
         ('{"type": "move", "move": {"type": "pass", "round": 42}}', "stale_round"),
         ('{"type": "move", "move": {"type": "pass"}, "x": "' + "y" * 5000 + '"}', "too_large"),
+        # Under 4096 characters, over 4096 bytes: the limit is on what crosses the wire.
+        ('{"type": "move", "move": {"type": "pass"}, "x": "' + "é" * 2100 + '"}', "too_large"),
+        # A legal move carrying a key its game never declared is not stored as sent.
+        (
+            '{"type": "move", "move": {"type": "pass", "junk": "' + "x" * 3000 + '"}}',
+            "unknown_field",
+        ),
+        (
+            '{"type": "move", "move": {"type": "claim", "cards": [1, 2], "option": 0, "x": 1}}',
+            "unknown_field",
+        ),
     ],
 )
 async def test_bad_messages_get_a_code_change_nothing_and_keep_the_socket(message, code):
@@ -243,27 +255,88 @@ async def test_binary_frames_are_refused_politely():
     await ana.disconnect()
 
 
-async def test_a_flood_is_refused_then_closed(monkeypatch):
-    monkeypatch.setattr(consumers, "FLOOD_RATE_PER_SECOND", 0.0)
+class FakeClock:
+    """The flood limit's clock (accounts/sockets.py), moved by the test: when the server reads
+    each message, whatever the test's own pace."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def flood_clock(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(sockets, "monotonic", clock, raising=False)
+    return clock
+
+
+async def answers_until_closed(ws, count, timeout=2):
+    """The codes of the next ``count`` answers ("pong" for a pong), and the close code if the
+    socket closed before (None if it did not)."""
+    codes = []
+    while len(codes) < count:
+        output = await ws.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return codes, output["code"]
+        message = json.loads(output["text"])
+        codes.append(message.get("code", message["type"]))
+    return codes, None
+
+
+async def test_a_backlog_the_server_reads_at_once_is_never_closed(flood_clock):
+    """A child who sent under 8 messages a second while the server was busy: the server reads
+    their 200 messages in an instant. Some are refused, the socket stays open, and messages at
+    the child's pace are answered again at once."""
     t = await a_table()
     ana, _, _ = await connect(t["match"].pk, t["ana"])
     await receive_state(ana)
-    for _ in range(consumers.FLOOD_BURST):
+    for _ in range(200):
+        await ana.send_json_to({"type": "ping"})
+    codes, closed = await answers_until_closed(ana, 200)
+    assert closed is None
+    assert codes.count("pong") == sockets.FLOOD_BURST
+    assert set(codes) == {"pong", "flood"}
+    for _ in range(20):
+        flood_clock.now += 0.2  # five a second
         await ana.send_json_to({"type": "ping"})
         assert await receive_state(ana) == {"type": "pong"}
-    await ana.send_json_to({"type": "ping"})
-    assert (await receive_state(ana))["code"] == "flood"
-    for _ in range(consumers.FLOOD_CLOSE_AFTER - 1):
-        await ana.send_json_to({"type": "move", "move": {"type": "pass"}})
+    # Refused again later, after a pause: that earlier flood is forgotten, not added to.
+    for _ in range(200):
+        await ana.send_json_to({"type": "ping"})
+    codes, closed = await answers_until_closed(ana, 200)
+    assert closed is None and "flood" in codes
+    await ana.disconnect()
+
+
+async def test_a_sustained_flood_is_refused_then_closed(flood_clock):
+    t = await a_table()
+    ana, _, _ = await connect(t["match"].pk, t["ana"])
+    await receive_state(ana)
     codes = []
-    while True:
-        output = await ana.receive_output(timeout=2)
-        if output["type"] == "websocket.close":
-            assert output["code"] == consumers.CLOSE_FLOOD
+    first_refused_at = None
+    for _ in range(400):
+        flood_clock.now += 0.05  # twenty a second, for as long as the socket stays open
+        await ana.send_json_to({"type": "move", "move": {"type": "pass"}})
+        answers, closed = await answers_until_closed(ana, 1)
+        codes += answers
+        if "flood" in answers and first_refused_at is None:
+            first_refused_at = flood_clock.now
+        if closed is not None:
+            assert closed == sockets.CLOSE_FLOOD
             break
-        codes.append(json.loads(output["text"])["code"])
-    assert set(codes) == {"flood"}
-    assert await database_sync_to_async(MoveRecord.objects.count)() == 0
+    else:
+        pytest.fail("a socket sending twenty messages a second was never closed")
+    assert "flood" in codes
+    assert flood_clock.now - first_refused_at >= sockets.FLOOD_CLOSE_SECONDS
+    # Nothing is sent after the close; once the client's side is closed too, the socket has left
+    # its match's hub.
+    assert await ana.receive_nothing(timeout=0.2)
+    await ana.disconnect()
+    assert MatchHub.here().listeners(t["match"].pk) == 0
+    assert await database_sync_to_async(MoveRecord.objects.count)() < len(codes)
 
 
 async def test_sync_and_reconnect_give_the_seat_its_hand_and_score_back():

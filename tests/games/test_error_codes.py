@@ -39,7 +39,7 @@ def _codes_raised(path: Path) -> set[str]:
         name = getattr(node.func, "id", getattr(node.func, "attr", None))
         if name == "require" and len(node.args) >= 2:
             code = node.args[1]
-        elif name in {"IllegalMove", "MatchError", "Refused", "_error"} and node.args:
+        elif name in {"IllegalMove", "MatchError", "Refused", "_error", "send_error"} and node.args:
             code = node.args[0]
         else:
             continue
@@ -67,15 +67,24 @@ def _answered(script: Path, function: str) -> set[str]:
     return set(re.findall(r'case "([a-z_]+)":', body.group(0)))
 
 
-SHARED = _codes_raised(ROOT / "engine/core.py") | {
-    code for path in (ROOT / "games").glob("*.py") for code in _codes_raised(path)
-}
+SHARED = (
+    _codes_raised(ROOT / "engine/core.py")
+    | _codes_raised(ROOT / "accounts/sockets.py")  # every socket's (the flood limit)
+    | {code for path in (ROOT / "games").glob("*.py") for code in _codes_raised(path)}
+)
 SHELL = _answered(ROOT / "static/js/play/main.js", "sharedErrorMessage")
 
 
 def test_the_shell_answers_for_the_shared_codes_and_no_games_own():
     assert sorted(SHELL - SHARED - CLIENT_CODES) == []
-    for code in ("not_active", "game_over", "malformed", "unknown_move", "bad_seat"):
+    for code in (
+        "not_active",
+        "game_over",
+        "malformed",
+        "unknown_move",
+        "unknown_field",
+        "bad_seat",
+    ):
         assert code in SHELL
 
 

@@ -59,6 +59,7 @@ function sharedErrorMessage(code) {
       return gettext("The connection was lost. Try again.");
     case "malformed":
     case "unknown_move":
+    case "unknown_field":
     case "bad_seat":
       return gettext("That move does not work here.");
     default:

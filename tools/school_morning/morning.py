@@ -377,7 +377,17 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
-def report(school: School, *, hammered: Attacker, guessed: Attacker, teacher, window, cpu, out):
+def report(
+    school: School,
+    *,
+    victim: Child,
+    hammered: Attacker,
+    guessed: Attacker,
+    teacher,
+    window,
+    cpu,
+    out,
+):
     legit = school.children
     seated = [c for c in legit if c.seconds_to_seated is not None]
     refused = [c for c in legit if c.refusals]
@@ -417,7 +427,22 @@ def report(school: School, *, hammered: Attacker, guessed: Attacker, teacher, wi
             f"{waits}, {attacker.right} right",
             file=out,
         )
-    print(f"teacher behind the school address: {teacher[0]} -> {teacher[1]}", file=out)
+    seated_victim = (
+        f"seated in {victim.seconds_to_seated:.2f} s"
+        if victim.seconds_to_seated is not None
+        else "never seated"
+    )
+    print(
+        f"hammered classmate (on their own tablet): {seated_victim}, "
+        f"refused {len(victim.refusals)} times",
+        file=out,
+    )
+    teacher_in = urllib.parse.urlsplit(teacher[1]).path == reverse("classroom:teacher_home")
+    print(
+        f"teacher behind the school address: {'signed in' if teacher_in else 'NOT signed in'} "
+        f"(HTTP {teacher[0]})",
+        file=out,
+    )
     signed_in = len(seated) + hammered.tries + guessed.tries
     print(
         f"server CPU: {cpu:.1f} s for {signed_in} sign-in tries "
@@ -499,6 +524,7 @@ def main(argv=None, out=sys.stdout) -> int:
             cpu = _cpu_seconds(fleet.pids) - cpu_before
             report(
                 school,
+                victim=victim,
                 hammered=hammered,
                 guessed=guessed,
                 teacher=teacher,

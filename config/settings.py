@@ -290,10 +290,10 @@ SIGN_IN_OUTAGE_FAILURES = env.int("SIGN_IN_OUTAGE_FAILURES", default=10)
 SIGN_IN_OUTAGE_WINDOW_SECONDS = env.int("SIGN_IN_OUTAGE_WINDOW_SECONDS", default=600)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
-)
+# Proxies of our own in front of the servers (nginx: 1); the client's address is read from
+# X-Forwarded-For behind them, REMOTE_ADDR without (accounts/addresses.py).
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 AXES_VERBOSE = False
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

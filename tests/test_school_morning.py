@@ -1,7 +1,9 @@
-"""tools.school_morning, run as the lead runs it (a process of its own, its own SQLite file): a
-small morning at a high speed seats every child and exits 0."""
+"""tools.school_morning, run as an operator runs it (a process of its own on a SQLite file of its
+own, one Daphne it starts): a small morning seats every child, nobody legitimate is refused, the
+hammering pupil and the outsider are slowed down, and their victims are not."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def run_tool(args, environment, timeout):
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(400)
-def test_a_small_morning_seats_every_child(tmp_path):
+@pytest.mark.timeout(420)
+def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path):
     environment = {
         key: value
         for key, value in os.environ.items()
@@ -21,14 +34,24 @@ def test_a_small_morning_seats_every_child(tmp_path):
     }
     environment["DATABASE_URL"] = f"sqlite:///{tmp_path}/morning.sqlite3"
     environment["PYTHONPATH"] = str(ROOT)
-    run = subprocess.run(
-        [sys.executable, "-m", "tools.school_morning", "--children", "60", "--speed", "120"],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=380,
+    migrated = run_tool(["manage.py", "migrate", "--noinput", "-v0"], environment, 240)
+    assert migrated.returncode == 0, migrated.stderr
+    morning = [
+        "-m", "tools.school_morning", "--children", "40", "--class-size", "20",
+        "--minutes", "0.25", "--hammer-tries", "40", "--outsider-guesses", "60",
+    ]  # fmt: skip
+    run = run_tool(morning, environment, 360)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "seated: 40 of 40" in out
+    assert "legitimate children refused: 0" in out
+    assert "legitimate children with errors: 0" in out
+    assert re.search(
+        r"hammered classmate \(on their own tablet\): seated in [\d.]+ s, refused 0", out
     )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "legitimate children refused (never seated): 0" in run.stdout
-    assert "the teacher at the school address afterwards: 302" in run.stdout
+    assert "teacher behind the school address: signed in" in out
+    pupil = re.search(r"pupil: (\d+) wrong-secret tries, (\d+) tested, (\d+) refused", out)
+    outsider = re.search(r"outsider: (\d+) wrong-secret tries, (\d+) tested, (\d+) refused", out)
+    # Past their free failures both only wait: most of their tries are refused untested.
+    assert pupil and int(pupil[3]) > 0 and int(pupil[2]) < int(pupil[1]), out
+    assert outsider and int(outsider[3]) > 0, out

@@ -35,10 +35,10 @@ import asyncio
 import json
 import time
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
+from accounts.database_waits import bounded_database_sync_to_async
 from accounts.models import Role
 from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, OutageAnswers, refuse
 from classroom.models import ClassSession, Enrollment
@@ -86,7 +86,7 @@ class StudentConsumer(_SmallJsonConsumer):
         if user.role != Role.STUDENT:
             await refuse(self, CLOSE_FORBIDDEN)
             return
-        classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
+        classroom_ids = await bounded_database_sync_to_async(_student_classroom_ids)(user)
         self.joined_groups = [push.student_group(user.pk)] + [
             push.class_group(classroom_id) for classroom_id in classroom_ids
         ]
@@ -100,7 +100,7 @@ class StudentConsumer(_SmallJsonConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def sync(self):
-        sessions = await database_sync_to_async(selectors.student_open_sessions)(
+        sessions = await bounded_database_sync_to_async(selectors.student_open_sessions)(
             student=self.scope["user"]
         )
         await self._send_json({"type": "sessions", "sessions": sessions})
@@ -130,7 +130,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         if user is None or not user.is_authenticated:
             await refuse(self, CLOSE_UNAUTHENTICATED)
             return
-        session = await database_sync_to_async(selectors.teacher_session)(
+        session = await bounded_database_sync_to_async(selectors.teacher_session)(
             teacher=user, session_id=self.scope["url_route"]["kwargs"]["session_id"]
         )
         if session is None:
@@ -166,7 +166,9 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         self.sent_at = time.monotonic()
         moved, self.moved = self.moved, set()
         answered, self.answered = self.answered, set()
-        news = await database_sync_to_async(_session_news)(self.session_id, self.scope["user"])
+        news = await bounded_database_sync_to_async(_session_news)(
+            self.session_id, self.scope["user"]
+        )
         if news is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return

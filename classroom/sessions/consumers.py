@@ -44,6 +44,7 @@ from accounts.sockets import CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, OutageAnswe
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
 from games import wire
+from games.layers import MembershipWatch
 
 MAX_MESSAGE_BYTES = 1024
 MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two messages a second
@@ -53,6 +54,33 @@ IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
 
 
 class _SmallJsonConsumer(OutageAnswers, AsyncWebsocketConsumer):
+    joined_groups: list[str] = []
+
+    async def join(self, groups: list[str]) -> None:
+        """Join ``groups``, and again if the channel layer loses them (a Redis restart)."""
+        self.joined_groups = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.membership_watch = MembershipWatch.of(self.channel_layer)
+        if self.membership_watch is not None:
+            self.membership_watch.watch(self.channel_name)
+
+    async def leave(self) -> None:
+        watch = getattr(self, "membership_watch", None)
+        if watch is not None:
+            watch.unwatch(self.channel_name)
+        for group in self.joined_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def groups_lost(self, message):
+        for group in self.joined_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.caught_up()
+
+    async def caught_up(self):
+        """What was pushed while the groups were lost may be missed: sync."""
+        await self.sync()
+
     async def receive(self, text_data=None, bytes_data=None):
         try:
             message = wire.read_message(text_data, max_bytes=MAX_MESSAGE_BYTES)
@@ -87,17 +115,15 @@ class StudentConsumer(_SmallJsonConsumer):
             await refuse(self, CLOSE_FORBIDDEN)
             return
         classroom_ids = await bounded_database_sync_to_async(_student_classroom_ids)(user)
-        self.joined_groups = [push.student_group(user.pk)] + [
-            push.class_group(classroom_id) for classroom_id in classroom_ids
-        ]
-        for group in self.joined_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join(
+            [push.student_group(user.pk)]
+            + [push.class_group(classroom_id) for classroom_id in classroom_ids]
+        )
         await self.accept()
         await self.sync()
 
     async def disconnect(self, code):
-        for group in getattr(self, "joined_groups", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave()
 
     async def sync(self):
         sessions = await bounded_database_sync_to_async(selectors.student_open_sessions)(
@@ -145,7 +171,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         self.tables: list[int] = []  # the session's playing matches, as of the last message
         self.last_moved: dict[int, float] = {}  # match -> when its news came (monotonic)
         self.connected_at = time.monotonic()
-        await self.channel_layer.group_add(push.session_group(self.session_id), self.channel_name)
+        await self.join([push.session_group(self.session_id)])
         await self.accept()
         await self.sync()
         self.ticker = asyncio.create_task(self._tick())
@@ -158,9 +184,11 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
             ticker.cancel()
         if self.pending is not None:
             self.pending.cancel()
-        await self.channel_layer.group_discard(
-            push.session_group(self.session_id), self.channel_name
-        )
+        await self.leave()
+
+    async def caught_up(self):
+        self.moved = None  # every table may have moved meanwhile
+        self._soon()
 
     async def sync(self):
         self.sent_at = time.monotonic()

@@ -30,8 +30,12 @@ from time import monotonic
 
 import psycopg
 import redis.exceptions
+from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.exceptions import StopConsumer
+from django.contrib import auth
 from django.db import InterfaceError, OperationalError, transaction
+
+from accounts.database_waits import bounded_database_sync_to_async
 
 log = logging.getLogger(__name__)
 
@@ -342,3 +346,51 @@ class CleanSocket:
 
     async def user_signed_out(self, message):
         await self.close(code=CLOSE_UNAUTHENTICATED)
+
+
+class _SessionOnly:
+    """What ``django.contrib.auth.get_user`` reads of a request: its session."""
+
+    def __init__(self, session):
+        self.session = session
+
+
+def _user_of(scope):
+    return auth.get_user(_SessionOnly(scope["session"]))
+
+
+_user_within_the_wait = bounded_database_sync_to_async(_user_of)
+
+
+class _AuthAnsweringOutages(AuthMiddleware):
+    """Channels' ``AuthMiddleware``, whose reading of the session and the user is bounded like
+    every database wait of a socket, and whose outage closes the handshake with 4503: it came
+    before any consumer, so Daphne answered HTTP 500 with a traceback (and waited for ever on a
+    hung database, holding the thread every socket's database calls share)."""
+
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await _user_within_the_wait(scope)
+
+    async def __call__(self, scope, receive, send):
+        scope = dict(scope)
+        self.populate_scope(scope)
+        try:
+            await self.resolve_scope(scope)
+        except OUTAGES as outage:
+            log.warning(
+                "%s: socket told to try again, its user unread (%s: %s)",
+                scope.get("path"),
+                type(outage).__name__,
+                outage,
+            )
+            if scope["type"] == "websocket":
+                await receive()  # websocket.connect
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+            return None
+        return await self.inner(scope, receive, send)
+
+
+def AuthMiddlewareStack(inner):
+    """Channels' ``AuthMiddlewareStack`` with ``_AuthAnsweringOutages``."""
+    return CookieMiddleware(SessionMiddleware(_AuthAnsweringOutages(inner)))

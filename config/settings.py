@@ -100,6 +100,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # pile up; psycopg's pool hands connections back after each use instead (CONN_MAX_AGE=0).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})
+    # A PostgreSQL that accepts connections and answers nothing holds a new connection no longer
+    # than this (libpq counts whole seconds, at least 2). Waits for queries: DATABASE_WAIT_S.
+    DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", 3)
     if env.bool("DATABASE_POOL", default=True):
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": env.int("DATABASE_POOL_MIN", default=1),
@@ -120,6 +123,9 @@ else:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+# How long a socket waits for the database before it is answered try_again, or 4503 at its
+# handshake (accounts/database_waits.py).
+DATABASE_WAIT_S = env.float("DATABASE_WAIT_S", default=3.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels, celery, cache ---------------------------------------------------------------------

@@ -19,20 +19,26 @@ The connections come from a psycopg pool per event loop, made with Django's own 
 parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's
 do. SQLite, which the embedded set-up uses, has no such driver: there moves stay on Django's
 synchronous path (``games.consumers``).
+
+Every wait on PostgreSQL here ends within ``DATABASE_WAIT_S``: past it the connection is cut, so
+a hung database answers a move ``try_again`` instead of holding it (``accounts.database_waits``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import OperationalError, connections
 from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
+
+from accounts.database_waits import DATABASE_WAIT_S, DatabaseTimeout, cut
 
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
@@ -79,40 +85,70 @@ class _StaleConnection(Exception):
         self.error = error
 
 
+class _Deadline:
+    passed = False
+
+
+@contextlib.contextmanager
+def _deadline(conn: psycopg.AsyncConnection):
+    """Cut ``conn`` if what is done within takes longer than ``DATABASE_WAIT_S``, and raise
+    ``DatabaseTimeout`` then. Cut, it is broken: its pool drops it, never to hand it out
+    mid-transaction (and PostgreSQL rolls back what it had not committed)."""
+    deadline = _Deadline()
+    fileno = conn.fileno()
+
+    def at_deadline():
+        deadline.passed = True
+        cut(fileno)
+
+    handle = asyncio.get_running_loop().call_later(DATABASE_WAIT_S, at_deadline)
+    try:
+        yield deadline
+    except (psycopg.OperationalError, OperationalError) as error:
+        if deadline.passed:
+            raise DatabaseTimeout(
+                f"no answer from PostgreSQL within {DATABASE_WAIT_S:g} s"
+            ) from error
+        raise
+    finally:
+        handle.cancel()
+
+
 async def _locked_write(lock, decide):
     pool = await _pool()
     wrapper = connections["default"]
     async with pool.connection() as conn:
         cursor = conn.cursor()
-        try:
-            with wrapper.wrap_database_errors:
-                try:
-                    await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
-                except psycopg.OperationalError as error:
-                    if conn.broken:
-                        raise _StaleConnection(error) from error
-                    raise
-                cursor.nextset()  # from BEGIN's result to the lock's rows
-                rows = await cursor.fetchall()
-                try:
-                    result, statements = decide(rows)
-                except BaseException:
+        with _deadline(conn) as deadline:
+            try:
+                with wrapper.wrap_database_errors:
+                    try:
+                        await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
+                    except psycopg.OperationalError as error:
+                        if conn.broken and not deadline.passed:
+                            raise _StaleConnection(error) from error
+                        raise
+                    cursor.nextset()  # from BEGIN's result to the lock's rows
+                    rows = await cursor.fetchall()
+                    try:
+                        result, statements = decide(rows)
+                    except BaseException:
+                        await conn.rollback()
+                        raise
+                    statements = [*statements, ("COMMIT", [])]
+                    await cursor.execute(
+                        "; ".join(sql for sql, _params in statements),
+                        [value for _sql, params in statements for value in params],
+                    )
+            except BaseException:
+                # A write the server refused leaves the transaction failed; a cancelled one may
+                # leave it open. Either way it must not go back to the pool like that.
+                if not conn.closed and conn.info.transaction_status in (
+                    TransactionStatus.INTRANS,
+                    TransactionStatus.INERROR,
+                ):
                     await conn.rollback()
-                    raise
-                statements = [*statements, ("COMMIT", [])]
-                await cursor.execute(
-                    "; ".join(sql for sql, _params in statements),
-                    [value for _sql, params in statements for value in params],
-                )
-        except BaseException:
-            # A write the server refused leaves the transaction failed; a cancelled one may leave
-            # it open. Either way it must not go back to the pool like that.
-            if not conn.closed and conn.info.transaction_status in (
-                TransactionStatus.INTRANS,
-                TransactionStatus.INERROR,
-            ):
-                await conn.rollback()
-            raise
+                raise
     return result
 
 
@@ -122,11 +158,11 @@ async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     pool = await _pool()
     for attempt in (1, 2):
         async with pool.connection() as conn:
-            with connections["default"].wrap_database_errors:
+            with _deadline(conn) as deadline, connections["default"].wrap_database_errors:
                 try:
                     cursor = await conn.execute(sql, params)
                 except psycopg.OperationalError:
-                    if not conn.broken or attempt == 2:
+                    if not conn.broken or deadline.passed or attempt == 2:
                         raise
                 else:
                     return await cursor.fetchall()
@@ -174,7 +210,8 @@ def _new_pool() -> AsyncConnectionPool:
     async def configure(conn: psycopg.AsyncConnection) -> None:
         # As Django does on each new connection: timestamps are read in the project's time zone.
         if timezone_name and conn.info.parameter_status("TimeZone") != timezone_name:
-            await conn.execute(set_time_zone, [timezone_name])
+            with _deadline(conn):  # a connection that hangs here is dropped, not waited for
+                await conn.execute(set_time_zone, [timezone_name])
 
     return AsyncConnectionPool(
         kwargs=params,

@@ -17,6 +17,7 @@ import weakref
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from accounts.sockets import OUTAGES
 from games import signals
 from games.hub import MatchHub, match_group
 
@@ -145,8 +146,14 @@ _telling: set[asyncio.Task] = set()
 
 def _told(task: asyncio.Task) -> None:
     _telling.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.error("the teaching layer could not hear of a move", exc_info=task.exception())
+    if task.cancelled() or task.exception() is None:
+        return
+    if isinstance(task.exception(), OUTAGES):
+        # Its database or Redis is out for now: one line, as for every outage; the teacher's
+        # page catches up with the next news or its tick.
+        log.warning("the teaching layer could not hear of a move (%s)", task.exception())
+        return
+    log.error("the teaching layer could not hear of a move", exc_info=task.exception())
 
 
 def _changed_message(change, wake_at_ms: int | None) -> dict:

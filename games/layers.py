@@ -21,6 +21,11 @@ own.
 
 Both layers here add ``group_send_except``: a server process hands its own news to its own sockets
 and sends it through the layer to the others only (games/hub.py).
+
+A Redis that restarts (or is flushed) forgets every group's members, while the sockets that had
+joined them stay open and hear nothing more. ``MembershipWatch`` notices, once a second for a
+whole process, and tells each socket it watches to join its groups again (the match sockets have
+the hub's heartbeat instead).
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 import weakref
 
 import channels.exceptions
 import channels.layers
 from channels_redis.core import RedisChannelLayer
+
+from accounts.sockets import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +116,19 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
                     group,
                 )
 
+    async def memberships_lost(self, watcher: str) -> bool:
+        """Whether a Redis of this layer lost its data (restarted, flushed) since ``watcher``
+        last asked: each Redis keeps a mark of the watcher's, which goes with its data."""
+        key = f"{self.prefix}membership-watch:{watcher}"
+        lost = False
+        for index in range(self.ring_size):
+            pipe = self.connection(index).pipeline(transaction=False)
+            pipe.exists(key)
+            pipe.set(key, 1, ex=MembershipWatch.MARK_EXPIRY_SECONDS)
+            existed, _set = await pipe.execute()
+            lost = lost or not existed
+        return lost
+
     async def receive_single(self, channel):
         if "!" not in channel:  # a shared (not process-specific) channel: read as channels_redis
             return await super().receive_single(channel)
@@ -165,3 +186,69 @@ class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):
                 await self.send(channel, message)
             except channels.exceptions.ChannelFull:
                 log.info("channel %s over capacity in group %s", channel, group)
+
+
+class MembershipWatch:
+    """The channels of a process's sockets whose groups must outlive a Redis restart. When the
+    layer says its memberships were lost, each is sent ``{"type": "groups.lost"}``, and its
+    consumer joins its groups again (and catches up on what it missed)."""
+
+    BEAT_SECONDS = 1.0
+    # A mark outlives many beats; one a dead process left goes by itself.
+    MARK_EXPIRY_SECONDS = 60
+
+    _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, MembershipWatch]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def of(cls, layer) -> MembershipWatch | None:
+        """This event loop's watch of ``layer``; None for a layer that cannot lose its groups
+        while the process lives (in memory)."""
+        if not hasattr(layer, "memberships_lost"):
+            return None
+        watches = cls._watches.setdefault(asyncio.get_running_loop(), {})
+        watch = watches.get(id(layer))
+        if watch is None or watch.layer is not layer:
+            watch = watches[id(layer)] = cls(layer)
+        return watch
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.name = uuid.uuid4().hex
+        self.channels: set[str] = set()
+        self._beating: asyncio.Task | None = None
+
+    def watch(self, channel: str) -> None:
+        self.channels.add(channel)
+        if self._beating is None or self._beating.done():
+            self._beating = asyncio.get_running_loop().create_task(self._beat())
+
+    def unwatch(self, channel: str) -> None:
+        self.channels.discard(channel)
+
+    async def _beat(self) -> None:
+        marked = False
+        while self.channels:
+            try:
+                lost = await self.layer.memberships_lost(self.name)
+            except OUTAGES as outage:
+                log.info("memberships unchecked (%s: %s)", type(outage).__name__, outage)
+            else:
+                if lost and marked:
+                    await self._tell_lost()
+                marked = True  # the first mark is made, not found
+            await asyncio.sleep(self.BEAT_SECONDS)
+
+    async def _tell_lost(self) -> None:
+        log.warning(
+            "channel layer lost its groups: %s sockets join theirs again", len(self.channels)
+        )
+        for channel in list(self.channels):
+            try:
+                await self.layer.send(channel, {"type": "groups.lost"})
+            except OUTAGES as outage:
+                log.info("%s not told its groups were lost (%s)", channel, outage)
+                return  # Redis is out again: the next mark found missing tells them again
+            except channels.exceptions.ChannelFull:
+                log.info("%s not told its groups were lost: over capacity", channel)

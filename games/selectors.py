@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from channels.db import database_sync_to_async
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 
 import engine
+from accounts.database_waits import bounded_database_sync_to_async
 from games import async_db
 from games.models import Match, MoveRecord, Seat
 
@@ -45,7 +45,7 @@ async def match_access_async(*, match_id, user) -> MatchAccess | None:
     connecting in a burst (a class's games ending together) held the GIL that the loop's moves
     needed after each of their round trips (docs/capacity.md)."""
     if not async_db.enabled():
-        return await database_sync_to_async(match_access)(match_id=match_id, user=user)
+        return await bounded_database_sync_to_async(match_access)(match_id=match_id, user=user)
     query = _access_query(match_id, user)
     if query is None:
         return None
@@ -67,7 +67,7 @@ async def match_versions_async(*, match_ids) -> dict[int, int]:
     if not match_ids:
         return {}
     if not async_db.enabled():
-        return await database_sync_to_async(match_versions)(match_ids=match_ids)
+        return await bounded_database_sync_to_async(match_versions)(match_ids=match_ids)
     query = Match.objects.filter(pk__in=match_ids).values_list("pk", "version")
     return dict(await async_db.fetch(*query.query.sql_with_params()))
 

@@ -40,10 +40,10 @@ import asyncio
 import json
 import time
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 
+from accounts.database_waits import bounded_database_sync_to_async
 from accounts.models import Role
 from accounts.sockets import (
     CLOSE_FORBIDDEN,
@@ -55,6 +55,7 @@ from accounts.sockets import (
 from classroom.models import ClassSession, Enrollment
 from classroom.sessions import push, selectors
 from games import wire
+from games.layers import MembershipWatch
 
 MAX_MESSAGE_BYTES = 1024
 # A client's syncs are answered at most this often (seconds); the rest share the next answer.
@@ -68,6 +69,34 @@ IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
 class _SmallJsonConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     _synced_at = float("-inf")
     _sync_asked: asyncio.TimerHandle | None = None
+    joined_groups: list[str] = []
+
+    async def join(self, groups: list[str]) -> None:
+        """Join ``groups``, and again if the channel layer loses them (a Redis restart)."""
+        self.joined_groups = groups
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.membership_watch = MembershipWatch.of(self.channel_layer)
+        if self.membership_watch is not None:
+            self.membership_watch.watch(self.channel_name)
+
+    async def leave(self) -> None:
+        watch = getattr(self, "membership_watch", None)
+        if watch is not None:
+            watch.unwatch(self.channel_name)
+        for group in self.joined_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def groups_lost(self, message):
+        for group in self.joined_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        if self._user_group is not None:
+            await self.channel_layer.group_add(self._user_group, self.channel_name)
+        await self.caught_up()
+
+    async def caught_up(self):
+        """What was pushed while the groups were lost may be missed: sync."""
+        await self.sync()
 
     async def receive(self, text_data=None, bytes_data=None):
         if await self.refused_as_flood():
@@ -125,22 +154,20 @@ class StudentConsumer(_SmallJsonConsumer):
             await refuse(self, CLOSE_FORBIDDEN)
             return
         await self.join_user_group(user)
-        classroom_ids = await database_sync_to_async(_student_classroom_ids)(user)
-        self.joined_groups = [push.student_group(user.pk)] + [
-            push.class_group(classroom_id) for classroom_id in classroom_ids
-        ]
-        for group in self.joined_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        classroom_ids = await bounded_database_sync_to_async(_student_classroom_ids)(user)
+        await self.join(
+            [push.student_group(user.pk)]
+            + [push.class_group(classroom_id) for classroom_id in classroom_ids]
+        )
         await self.accept()
         await self.sync()
 
     async def disconnect(self, code):
         await super().disconnect(code)
-        for group in getattr(self, "joined_groups", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave()
 
     async def sync(self):
-        sessions = await database_sync_to_async(selectors.student_open_sessions)(
+        sessions = await bounded_database_sync_to_async(selectors.student_open_sessions)(
             student=self.scope["user"]
         )
         await self._send_json({"type": "sessions", "sessions": sessions})
@@ -170,7 +197,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         if user is None or not user.is_authenticated:
             await refuse(self, CLOSE_UNAUTHENTICATED)
             return
-        session = await database_sync_to_async(selectors.teacher_session)(
+        session = await bounded_database_sync_to_async(selectors.teacher_session)(
             teacher=user, session_id=self.scope["url_route"]["kwargs"]["session_id"]
         )
         if session is None:
@@ -186,7 +213,7 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
         self.tables: list[int] = []  # the session's playing matches, as of the last message
         self.last_moved: dict[int, float] = {}  # match -> when its news came (monotonic)
         self.connected_at = time.monotonic()
-        await self.channel_layer.group_add(push.session_group(self.session_id), self.channel_name)
+        await self.join([push.session_group(self.session_id)])
         await self.accept()
         await self.sync()
         self.ticker = asyncio.create_task(self._tick())
@@ -200,15 +227,19 @@ class SessionMonitorConsumer(_SmallJsonConsumer):
             ticker.cancel()
         if self.pending is not None:
             self.pending.cancel()
-        await self.channel_layer.group_discard(
-            push.session_group(self.session_id), self.channel_name
-        )
+        await self.leave()
+
+    async def caught_up(self):
+        self.moved = None  # every table may have moved meanwhile
+        self._soon()
 
     async def sync(self):
         self.sent_at = time.monotonic()
         moved, self.moved = self.moved, set()
         answered, self.answered = self.answered, set()
-        news = await database_sync_to_async(_session_news)(self.session_id, self.scope["user"])
+        news = await bounded_database_sync_to_async(_session_news)(
+            self.session_id, self.scope["user"]
+        )
         if news is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return

@@ -2,7 +2,10 @@
 // session monitor and the student's sessions. It pings so that proxies keep it open, reconnects by
 // itself with an exponential backoff, and stops for good when the server refuses it (signed out,
 // not allowed). On every (re)connection the server sends what the page needs again, so a page
-// never needs anything but the latest message.
+// never needs anything but the latest message. The backoff starts again from its shortest wait
+// only once a connection has brought a message: a server that accepts and at once closes with
+// 4503 ("try again": its database or Redis is out, accounts/sockets.py) is retried ever more
+// slowly, not every half second by every page of the school.
 const PING_MS = 20_000;
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 5_000;
@@ -38,13 +41,13 @@ export class LiveSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.retryMs = FIRST_RETRY_MS;
       this.onStatus("connected");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
       if (this.onOpen) this.onOpen();
     });
     ws.addEventListener("message", (event) => {
+      if (ws === this.ws) this.retryMs = FIRST_RETRY_MS;
       let message;
       try {
         message = JSON.parse(event.data);

@@ -3,12 +3,16 @@ clear answer (accepted, or closed with 4503, "try again"), never HTTP 500 with a
 and a restart heals at once (docs/live-play.md, "Outages")."""
 
 import asyncio
+import contextlib
 import json
 import time
 
 import pytest
 import websockets
+from django.conf import settings
 
+from classroom.sessions.push import student_group
+from games.layers import BatchingRedisChannelLayer
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_redis_restart import OwnRedis
 from tests.games.test_two_daphnes import a_move
@@ -18,6 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pyt
 
 WAIT_S = 10
 CLOSE_TRY_AGAIN = 4503
+HEARD_AGAIN_WITHIN_S = 6  # the sockets' membership check every second, and Redis's retries
 
 
 async def student_socket_answer(base: str, cookie: str) -> str:
@@ -126,5 +131,66 @@ def test_a_restarted_redis_is_healed_at_once_for_every_handshake(services, tmp_p
             print(
                 f"{len(answers)} handshakes across the restart: {time.monotonic() - started:.1f} s"
             )
+    finally:
+        redis.kill()
+
+
+def a_layer_on(redis, fleet) -> BatchingRedisChannelLayer:
+    """A channel layer of the test's own on ``redis``, as the ``fleet``'s servers'."""
+    config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    config["hosts"] = [{**config["hosts"][0], "address": redis.url}]
+    config["prefix"] = fleet.env["CHANNEL_LAYER_PREFIX"]
+    return BatchingRedisChannelLayer(**config)
+
+
+@pytest.mark.timeout(120)
+def test_a_student_socket_open_across_a_redis_restart_hears_its_pushes_again(services, tmp_path):
+    """A restarted Redis has lost every group's members: the student's socket, still open, heard
+    nothing more of its class or of its seat until its page was reloaded."""
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    cookie = session_cookie_for(ana)
+    redis = OwnRedis(tmp_path)
+    redis.start()
+    seated = {"type": "sessions.seated", "session_id": 1, "match_id": 1}
+
+    async def seated_heard_within(ws, layer, seconds: float) -> float:
+        """The teacher seats Ana, again and again until her socket hears of it: how long it
+        took."""
+        started = time.monotonic()
+        while True:
+            took = time.monotonic() - started
+            assert took < seconds, "the socket never heard its pushes"
+            await layer.group_send(student_group(ana.pk), seated)
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                    if message["type"] == "seated":
+                        return time.monotonic() - started
+
+    async def across_a_restart(base, layer):
+        async with websockets.connect(
+            f"{base}/ws/student/",
+            origin=origin_for(base),
+            additional_headers={"Cookie": cookie},
+            proxy=None,
+            open_timeout=WAIT_S,
+        ) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))["type"] == "sessions"
+            await seated_heard_within(ws, layer, WAIT_S)  # the test's layer is the servers'
+            redis.kill()
+            redis.start()
+            took = await seated_heard_within(ws, layer, HEARD_AGAIN_WITHIN_S)
+            print(f"heard again {took:.1f} s after the restart")
+        await layer.close_pools()
+
+    try:
+        with DaphneFleet(1, env={"REDIS_URL": redis.url}) as fleet:
+            try:
+                asyncio.run(across_a_restart(fleet.urls[0], a_layer_on(redis, fleet)))
+            except BaseException:
+                print(fleet.log_tail())
+                raise
+            assert_no_traceback(fleet)
     finally:
         redis.kill()

@@ -24,6 +24,10 @@ import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
+// "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
+// same move is sent again after these waits, with the same client_id, which the server answers
+// without applying it twice (games/services.py). Only then is the child told.
+const RESEND_AFTER_MS = [1_000, 2_000];
 const LOG_LENGTH = 40;
 
 const config = JSON.parse(document.getElementById("play-config").textContent);
@@ -57,6 +61,8 @@ function sharedErrorMessage(code) {
       return gettext("The game did not answer. Try again.");
     case "disconnected":
       return gettext("The connection was lost. Try again.");
+    case "try_again":
+      return gettext("The game is busy for a moment. Try again in a little while.");
     case "malformed":
     case "unknown_move":
     case "unknown_field":
@@ -77,7 +83,7 @@ const shell = {
   view: null,
   version: -1,
   clockOffset: 0,
-  pending: null, // {clientId, move, resolve, timer}
+  pending: null, // {clientId, move, resolve, timer, resent}
   countdownTimer: null,
   logVersion: -1, // the page came with the log up to this version (a reload keeps its log)
   paused: false, // the teacher paused the game: the match's clock stands at frozenAt
@@ -134,13 +140,33 @@ function sendMove(move) {
   if (shell.pending) return Promise.resolve({ ok: false, code: "busy" });
   return new Promise((resolve) => {
     const clientId = newClientId();
-    shell.pending = { clientId, move, resolve, timer: null };
-    shell.pending.timer = setTimeout(() => settle({ ok: false, code: "timeout" }), MOVE_TIMEOUT_MS);
+    shell.pending = { clientId, move, resolve, timer: null, resent: 0 };
+    startMoveTimeout(shell.pending);
     setBusy(true);
     clearError();
     // While the socket is down the move waits; it is sent on reconnection with the same client_id.
     socket.send({ type: "move", move, client_id: clientId });
   });
+}
+
+function startMoveTimeout(pending) {
+  clearTimeout(pending.timer);
+  pending.timer = setTimeout(() => settle({ ok: false, code: "timeout" }), MOVE_TIMEOUT_MS);
+}
+
+// The server could not take the move just now: send it again, a little later, while resends
+// remain. Returns whether it will be.
+function resendLater(pending) {
+  if (pending.resent >= RESEND_AFTER_MS.length) return false;
+  const wait = RESEND_AFTER_MS[pending.resent];
+  pending.resent += 1;
+  clearTimeout(pending.timer);
+  pending.timer = setTimeout(() => {
+    if (shell.pending !== pending) return;
+    startMoveTimeout(pending);
+    socket.send({ type: "move", move: pending.move, client_id: pending.clientId });
+  }, wait);
+  return true;
 }
 
 function settle(answer) {
@@ -208,6 +234,7 @@ function onState(message) {
 
 function onError(message) {
   if (shell.pending && (!message.client_id || message.client_id === shell.pending.clientId)) {
+    if (message.code === "try_again" && resendLater(shell.pending)) return;
     settle({ ok: false, code: message.code, message: message.message });
     return;
   }

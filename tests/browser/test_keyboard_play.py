@@ -33,7 +33,10 @@ mia = make_match(
     game="mia", variant="express", players=[ana], bots=["random", "random"], teacher=teacher,
     options={"pass_timeout_seconds": 5, "extra_time_seconds": 1},
 )
-print(json.dumps({"ana": session_cookie_for(ana), "mia": mia.pk}))
+add_up = make_match(
+    game="add_up", variant="no_jokers", players=[ana], bots=["easy"], teacher=teacher,
+)
+print(json.dumps({"ana": session_cookie_for(ana), "mia": mia.pk, "add_up": add_up.pk}))
 """
 
 
@@ -204,3 +207,62 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
     finally:
         page.context.close()
 
+
+READ_ADD_UP = """() => {
+  const board = document.getElementById("play-board");
+  const hand = [...board.querySelectorAll(".addup-hand [data-card]")]
+    .map((b) => Number(b.dataset.card));
+  return {hand, myTurn: document.getElementById("play-turn").textContent === "Your turn!",
+          busy: board.getAttribute("aria-busy") === "true",
+          over: !document.getElementById("play-result").hidden};
+}"""
+
+
+def test_a_keyboard_child_plays_add_up_with_two_keys_per_move(browser, server):
+    match_id = server.made["add_up"]
+    page = open_play(browser, server, match_id)
+    try:
+        expect(page.locator("#play-board .addup-hand [data-card]").first).to_be_visible()
+        page.evaluate(WATCH_THE_FOCUS)
+        expect(page.locator("#play-keys")).to_contain_text("T, B: put it on the top or the bottom")
+        # The Tab order is the page's note: a card, then the row.
+        order = page.evaluate(TAB_ORDER)
+        assert order[0].startswith("hand-"), order
+        tabs = 0
+        while not page.evaluate(FOCUS)["inTable"]:
+            assert tabs < 12, "Tab never reached the game table"
+            page.keyboard.press("Tab")
+            tabs += 1
+
+        moves_played = 0
+        deadline = time.monotonic() + GAME_SECONDS
+        while moves_played < 3:
+            assert time.monotonic() < deadline, f"only {moves_played} moves applied in time"
+            seen = page.evaluate(READ_ADD_UP)
+            if seen["over"]:
+                break
+            if seen["busy"] or not seen["myTurn"]:
+                page.wait_for_timeout(50)
+                continue
+            before = len(my_moves(server, match_id))
+            row = "top" if moves_played % 2 == 0 else "bottom"
+            keys = ["1", "t" if row == "top" else "b"]
+            for key in keys:
+                page.keyboard.press(key)
+            assert len(keys) <= MOST_KEYS_PER_MOVE
+            for _ in range(40):
+                if len(my_moves(server, match_id)) > before:
+                    break
+                page.wait_for_timeout(50)
+            moves = my_moves(server, match_id)
+            assert len(moves) == before + 1, "the move was not applied"
+            assert moves[-1] == {"type": "play", "card": seen["hand"][0], "row": row}
+            moves_played += 1
+            expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+            focus = page.evaluate(FOCUS)
+            assert not focus["body"], focus
+            assert focus["inTable"] or page.evaluate(READ_ADD_UP)["over"], focus
+        assert moves_played >= 1
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()

@@ -36,7 +36,12 @@ mia = make_match(
 add_up = make_match(
     game="add_up", variant="no_jokers", players=[ana], bots=["easy"], teacher=teacher,
 )
-print(json.dumps({"ana": session_cookie_for(ana), "mia": mia.pk, "add_up": add_up.pk}))
+sum_match = make_match(
+    game="sum", variant="standard", players=[ana], bots=["easy"], teacher=teacher,
+)
+print(json.dumps({
+    "ana": session_cookie_for(ana), "mia": mia.pk, "add_up": add_up.pk, "sum": sum_match.pk,
+}))
 """
 
 
@@ -263,6 +268,48 @@ def test_a_keyboard_child_plays_add_up_with_two_keys_per_move(browser, server):
             assert not focus["body"], focus
             assert focus["inTable"] or page.evaluate(READ_ADD_UP)["over"], focus
         assert moves_played >= 1
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_a_keyboard_child_builds_a_sum_equation_and_draws_by_keys(browser, server):
+    match_id = server.made["sum"]
+    page = open_play(browser, server, match_id)
+    try:
+        board = page.locator("#play-board")
+        expect(page.locator("#play-turn")).to_have_text("Your turn!")
+        page.evaluate(WATCH_THE_FOCUS)
+        expect(page.locator("#play-keys")).to_contain_text("C: check")
+        tabs = 0
+        while not page.evaluate(FOCUS)["inTable"]:
+            assert tabs < 12, "Tab never reached the game table"
+            page.keyboard.press("Tab")
+            tabs += 1
+        hand = board.locator(".sum-hand [data-card]")
+        first, second = (
+            hand.nth(0).get_attribute("data-card"),
+            hand.nth(1).get_attribute("data-card"),
+        )
+        # Two digits put the first two cards into the equation, in that order.
+        page.keyboard.press("1")
+        page.keyboard.press("2")
+        expect(board.locator(f'[data-key="equation-{first}"]')).to_be_visible()
+        expect(board.locator(".sum-equation-cards [data-key]")).to_have_count(2)
+        assert (
+            board.locator(".sum-equation-cards [data-key]").nth(1).get_attribute("data-key")
+            == f"equation-{second}"
+        )
+        # One key draws: the server applies it.
+        before = len(my_moves(server, match_id))
+        page.keyboard.press("n")
+        for _ in range(40):
+            if len(my_moves(server, match_id)) > before:
+                break
+            page.wait_for_timeout(50)
+        assert my_moves(server, match_id)[before:] == [{"type": "draw", "from": "numbers"}]
+        expect(board).to_have_attribute("aria-busy", "false")
+        assert not page.evaluate(FOCUS)["body"]
         assert page.evaluate("() => window.focusOnBody") == 0
     finally:
         page.context.close()

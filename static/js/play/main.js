@@ -128,7 +128,7 @@ const ctx = {
     if (shell.view) renderBoard();
   },
   restoreFocus() {
-    restoreFocus(ctx._focusKey);
+    if (ctx._hadFocus) restoreFocus(ctx._focusKey, ctx._keysBefore);
   },
 };
 
@@ -279,16 +279,43 @@ function focusedKey() {
   return keyed && board.contains(keyed) ? keyed.dataset.key : null;
 }
 
-function restoreFocus(key) {
-  if (!key) return;
+// A control the keyboard can land on: a disabled button cannot take the focus (an aria-disabled
+// one can, which is why the renderers prefer it for a control that waits).
+function focusable(element) {
+  return Boolean(element) && !element.disabled && !element.closest("[hidden]") && element.tabIndex >= 0;
+}
+
+// The keyed controls in page order, to find a vanished control's natural successor.
+function keyedControls() {
+  return [...board.querySelectorAll("[data-key]")].filter(focusable).map((el) => el.dataset.key);
+}
+
+// After a re-render, the focus goes back to the control that had it; if that control is gone or
+// cannot take the focus now (a card played, a button that waits), to the next one that was after
+// it, else the one before it, else the first control of the table, else the table itself (its
+// tabindex is -1 for that): never the page, which would send a keyboard child back through the
+// header.
+function restoreFocus(key, keysBefore = []) {
   if (document.activeElement && board.contains(document.activeElement)) return;
-  const target = [...board.querySelectorAll("[data-key]")].find((el) => el.dataset.key === key);
-  if (target) target.focus({ preventScroll: true });
+  const byKey = new Map(
+    [...board.querySelectorAll("[data-key]")].filter(focusable).map((el) => [el.dataset.key, el]),
+  );
+  const at = keysBefore.indexOf(key);
+  const candidates = [key, ...keysBefore.slice(at + 1), ...keysBefore.slice(0, Math.max(at, 0)).reverse()];
+  const target =
+    candidates.map((k) => byKey.get(k)).find(Boolean) ||
+    [...board.querySelectorAll("button, input, select, textarea, a[href]")].find(focusable) ||
+    board;
+  target.focus({ preventScroll: true });
 }
 
 function renderBoard() {
+  const hadFocus = Boolean(document.activeElement && board.contains(document.activeElement));
   const key = focusedKey();
+  const keysBefore = hadFocus ? keyedControls() : [];
   ctx._focusKey = key;
+  ctx._hadFocus = hadFocus;
+  ctx._keysBefore = keysBefore;
   shell.renderer.render(board, shell.view, ctx);
   dealIn();
   // The table is drawn: no longer busy (the page starts busy until its first state), unless a
@@ -302,7 +329,8 @@ function renderBoard() {
   if (over || shell.paused) {
     for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
   }
-  if (!over) restoreFocus(key);
+  if (!over && hadFocus) restoreFocus(key, keysBefore);
+  renderKeysNote();
 }
 
 // Cards that were not on the table at the last drawing arrive with a short motion (CSS, only
@@ -572,6 +600,29 @@ function tickCountdown() {
   if (seconds > 0 && !shell.paused) shell.countdownTimer = setTimeout(tickCountdown, 250);
 }
 
+// --- keys ------------------------------------------------------------------------------------
+// A renderer's keyShortcut(event, view, ctx) answers single keys (digits, letters) for its main
+// actions. They work only while the focus is in the game table (WCAG 2.1.4: elsewhere, and in a
+// screen reader's browse mode, letters keep their usual meaning), never while typing in a field,
+// never with Ctrl, Alt or Meta held. The page lists them in one short note, and nowhere else.
+function onBoardKey(event) {
+  const renderer = shell.renderer;
+  if (!renderer || !renderer.keyShortcut || !shell.view || ctx.spectator) return;
+  if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing || event.defaultPrevented) return;
+  if (event.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (shell.view.outcome || shell.paused) return;
+  if (renderer.keyShortcut(event, shell.view, ctx)) event.preventDefault();
+}
+
+function renderKeysNote() {
+  const note = $("play-keys");
+  const renderer = shell.renderer;
+  const keys = !ctx.spectator && !shell.view.outcome && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
+  const text = keys ? interpolate(gettext("Keys, while the focus is on the game table: %(keys)s"), { keys }, true) : "";
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = !text;
+}
+
 // --- what just happened ----------------------------------------------------------------------
 
 function describeEvents(events) {
@@ -643,6 +694,7 @@ async function start() {
     return;
   }
   renderSoundToggle();
+  board.addEventListener("keydown", onBoardKey);
   restoreLog();
   socket.connect();
   // Tests and curious teachers can look at the shell from the console.

@@ -256,36 +256,49 @@ function tableFacts(view, ctx) {
 }
 
 export function render(root, view, ctx) {
-  const focused = root.contains(document.activeElement)
-    ? document.activeElement.closest("[data-key]")
-    : null;
   const hand = Array.isArray(view.hand) ? view.hand : [];
   if (!hand.some((card) => card.id === ctx.ui.card)) {
     ctx.ui.card = null;
     ctx.ui.value = null;
   }
   if (ctx.ui.value === undefined) ctx.ui.value = null;
-  if (!root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
+  // The hand first: the page says "Choose a card, then the row to put it on", and the Tab order
+  // follows it. (The shell puts the focus back after the re-render.)
   root.replaceChildren(
     h(
       "div",
       { class: "board board-add-up" },
+      ctx.spectator ? null : handSection(view, ctx),
       h(
         "div",
         { class: "addup-rows" },
         ROWS.map((row) => rowSection(row, view, ctx)),
       ),
-      ctx.spectator ? null : handSection(view, ctx),
       tableFacts(view, ctx),
     ),
   );
-  if (focused) {
-    const key = focused.dataset.key;
-    const target = [...root.querySelectorAll("[data-key]")].find((el) => el.dataset.key === key);
-    // A control that went away or was disabled (the turn passed) leaves the focus in the game.
-    if (target && !target.disabled) target.focus({ preventScroll: true });
-    else root.focus({ preventScroll: true });
+}
+
+// 1-9 and 0 pick the cards of the hand in the order shown, T and B put the chosen one on the top
+// or the bottom row (a joker's value is chosen with its own buttons or field).
+export function keyShortcut(event, view, ctx) {
+  const root = document.getElementById("play-board");
+  const key = event.key.toLowerCase();
+  let control = null;
+  if (/^[0-9]$/.test(key)) {
+    const card = (view.hand || [])[key === "0" ? 9 : Number(key) - 1];
+    if (card) control = root.querySelector(`[data-key="hand-${card.id}"]`);
+  } else if (key === "t" || key === "b") {
+    control = root.querySelector(`[data-key="row-${key === "t" ? "top" : "bottom"}"]`);
   }
+  if (!control || control.disabled) return false;
+  control.click();
+  return true;
+}
+
+export function keysNote(view, ctx) {
+  if (ctx.spectator || !Array.isArray(view.hand)) return null;
+  return gettext("1–9: your cards · T, B: put it on the top or the bottom row");
 }
 
 export function scores(view) {

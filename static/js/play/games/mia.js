@@ -300,12 +300,15 @@ function renderTable(root, view, ctx) {
       ),
   );
 
-  const parts = [topSection];
+  const parts = [];
   if (ui.feedback) {
     parts.push(h("p", { class: "claim-feedback", dataset: { key: "feedback" } }, ui.feedback));
   }
 
-  if (!ctx.spectator && view.hand) {
+  if (ctx.spectator || !view.hand) parts.push(topSection);
+  else {
+    // The hand comes before the card to solve, so that the Tab order is the note's: two cards,
+    // then the target they make, then the claim button.
     parts.push(
       handSection(view, ctx, {
         selectable: (card) => card.kind !== "extra_time",
@@ -313,6 +316,7 @@ function renderTable(root, view, ctx) {
       }),
     );
     parts.push(...wildPicker(view, ctx));
+    parts.push(topSection);
     parts.push(h("p", { class: "claim-preview", dataset: { key: "preview" } }, preview(view, ctx, top)));
     const extra = (view.hand || []).find((c) => c.kind === "extra_time");
     const passed = (view.passed || []).includes(me);
@@ -349,9 +353,14 @@ function renderTable(root, view, ctx) {
           {
             type: "button",
             class: "action-button secondary",
-            disabled: !canAct,
+            // aria-disabled for the same reason as the claim button: the child who passed keeps
+            // the focus here.
+            "aria-disabled": String(!canAct),
             dataset: { key: "pass" },
-            onclick: () => send(ctx, { type: "pass", round: view.round }, { clear: false }),
+            onclick: () => {
+              if (!canAct || ctx.pending) return;
+              send(ctx, { type: "pass", round: view.round }, { clear: false });
+            },
           },
           gettext("I can't: pass"),
         ),
@@ -584,7 +593,52 @@ function renderSolo(root, view, ctx) {
   root.replaceChildren(...parts);
 }
 
+// --- keys ------------------------------------------------------------------------------------
+
+// Presses the keyed control as a click would (its own checks apply); false when it cannot be.
+function press(root, key) {
+  const control = root.querySelector(`[data-key="${key}"]`);
+  if (!control || control.disabled) return false;
+  control.click();
+  return true;
+}
+
+// 1-9 and 0 pick the cards of the hand in the order shown, A and B the card's two targets, M
+// claims and P passes. Once two cards and a target are chosen the focus goes to the claim button,
+// the next step, so that Enter claims too.
+function tableShortcut(event, view, ctx) {
+  const root = document.getElementById("play-board");
+  const key = event.key.toLowerCase();
+  let pressed = false;
+  if (/^[0-9]$/.test(key)) {
+    const card = (view.hand || [])[key === "0" ? 9 : Number(key) - 1];
+    pressed = Boolean(card) && press(root, `card-${card.id}`);
+  } else if (key === "a" || key === "b") {
+    pressed = press(root, `top-option-${key === "a" ? 0 : 1}`);
+  } else if (key === "m") {
+    return press(root, "claim");
+  } else if (key === "p") {
+    return press(root, "pass");
+  } else return false;
+  if (pressed && readyToClaim(view, ctx)) {
+    const claim = root.querySelector('[data-key="claim"]');
+    if (claim) claim.focus({ preventScroll: true });
+  }
+  return pressed;
+}
+
 // --- the renderer API ------------------------------------------------------------------------
+
+export function keyShortcut(event, view, ctx) {
+  if (view.size || !view.hand) return false;
+  return tableShortcut(event, view, ctx);
+}
+
+export function keysNote(view) {
+  if (view.size || !view.hand) return null;
+  return gettext("1–9: your cards · A, B: the targets · M: claim (¡Mía!) · P: pass");
+}
+
 
 export function render(root, view, ctx) {
   if (view.size) renderSolo(root, view, ctx);

@@ -505,6 +505,30 @@ export function render(root, view, ctx) {
   if (focused) keepFocusInside(root, focused.dataset.key);
 }
 
+// 1-9 and 0 tap the cards of the hand in the order shown (into the equation, in order), C checks
+// the equation, N and O draw a number or an operation card, E ends the turn.
+const SHORTCUT_KEYS = { c: "check", n: "draw-numbers", o: "draw-operations", e: "end-turn" };
+
+export function keyShortcut(event, view, ctx) {
+  const root = document.getElementById("play-board");
+  const key = event.key.toLowerCase();
+  let control = null;
+  if (/^[0-9]$/.test(key)) {
+    const card = visibleHand(view)[key === "0" ? 9 : Number(key) - 1];
+    if (card) control = root.querySelector(`[data-key="hand-${card.id}"]`);
+  } else if (SHORTCUT_KEYS[key]) {
+    control = root.querySelector(`[data-key="${SHORTCUT_KEYS[key]}"]`);
+  }
+  if (!control || control.disabled) return false;
+  control.click();
+  return true;
+}
+
+export function keysNote(view, ctx) {
+  if (ctx.spectator) return null;
+  return gettext("1–9: your cards · C: check · N, O: draw a number or an operation · E: end the turn");
+}
+
 export function scores(view) {
   return view.pile_counts;
 }

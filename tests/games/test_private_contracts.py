@@ -1,15 +1,16 @@
 """The two places live play leans on Channels' and channels_redis's internals, fenced.
 
 ``games/layers.py`` subclasses channels_redis's layer (batched reads, a group send in two round
-trips, ``group_send_except``), and ``games.consumers.MatchConsumer`` overrides Channels'
-``dispatch`` and ``websocket_disconnect`` without their ``close_old_connections``. Both were kept
-after routing a match's sockets to one process (docker/nginx.conf): a process's own news still
+trips, ``group_send_except``), ``games.consumers.MatchConsumer`` overrides Channels' ``dispatch``
+and every socket (``accounts.sockets.CleanSocket``) its ``websocket_disconnect``, without their
+``close_old_connections``; CleanSocket also reads its channel through ``channel_receive``. Both were
+kept after routing a match's sockets to one process (docker/nginx.conf): a process's own news still
 needs one look at the match's group, and the stock layer would send it back to its sender through
-Redis: routed by match at 180 moves/s, the stock layer took the servers a quarter more CPU per
-move and Redis four times as much (docs/capacity.md, "2026-11-26, later").
+Redis: routed by match at 180 moves/s, the stock layer took the servers a quarter more CPU per move
+and Redis four times as much (docs/capacity.md, "2026-11-26, later").
 
-What they copy or call is pinned here by its source: a new release that changes any of it fails
-this test, and docs/live-play.md ("Upgrading Channels or channels_redis") says what to re-read.
+What they copy or call is pinned here by its source: a new release that changes any of it fails this
+test, and docs/live-play.md ("Upgrading Channels or channels_redis") says what to re-read.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from channels.consumer import AsyncConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels_redis.core import RedisChannelLayer
 
+from accounts import sockets
 from games import consumers, layers
 
 UPGRADE_NOTE = "docs/live-play.md, 'Upgrading Channels or channels_redis'"
@@ -30,6 +32,9 @@ UPGRADE_NOTE = "docs/live-play.md, 'Upgrading Channels or channels_redis'"
 # (owner, attribute): the first 16 hex digits of its source's SHA-256, as last read.
 READ_AND_RELIED_ON = {
     (AsyncConsumer, "dispatch"): "39f34e7d4fb0f655",
+    # accounts.sockets.CleanSocket reads the socket's channel through ``channel_receive``, which
+    # this sets, to wait out a Redis restart instead of ending the socket.
+    (AsyncConsumer, "__call__"): "e52238720872dbc3",
     (AsyncWebsocketConsumer, "websocket_disconnect"): "10f38aa55fd51ff5",
     (RedisChannelLayer, "group_send"): "c9623ea6ccfa7308",
     (RedisChannelLayer, "receive"): "158a09895d9a7c8e",
@@ -59,7 +64,10 @@ def test_the_overrides_are_still_overrides_of_those():
     assert layers.BatchingRedisChannelLayer.__mro__[1] is RedisChannelLayer
     assert issubclass(layers.InMemoryChannelLayer, channels.layers.InMemoryChannelLayer)
     assert "dispatch" in vars(consumers.MatchConsumer)
-    assert "websocket_disconnect" in vars(consumers.MatchConsumer)
+    # Every socket's disconnect skips close_old_connections (accounts.sockets.CleanSocket).
+    assert "websocket_disconnect" in vars(sockets.CleanSocket)
+    assert issubclass(consumers.MatchConsumer, sockets.CleanSocket)
+    assert "self.channel_receive" in inspect.getsource(AsyncConsumer.__call__)
     # receive() still reads through receive_single, which the batching layer replaces.
     assert "self.receive_single(" in inspect.getsource(RedisChannelLayer.receive)
     # What dispatch skips on purpose is still what Channels does there.

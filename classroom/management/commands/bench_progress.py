@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+import engine
 from accounts.models import User
 from accounts.services import teacher_create
 from classroom.models import ProgressReport
@@ -95,6 +96,10 @@ class Command(BaseCommand):
             per_student[n] += 1
         batch: list[Attempt] = []
         self.match_ids = []
+        # A real table's state, as the pages read it (who passes card after card reads the
+        # latest ¡Mía! game of each student): one deal serves every bench match.
+        mia = engine.get_game("mia")
+        table_state = mia.dump(mia.new(variant="express", players=2, seed=rng.randrange(2**31)))
         for student, count in zip(students, per_student, strict=True):
             skill_level = rng.uniform(0.6, 0.95)
             speed = rng.uniform(2500, 6000)
@@ -107,7 +112,7 @@ class Command(BaseCommand):
                     game="mia",
                     variant="express",
                     seed=rng.randrange(2**31),
-                    state={},
+                    state=table_state,
                     status=Match.Status.FINISHED,
                     label="bench",
                 )

@@ -444,23 +444,12 @@ class MathableJunior(Game):
             reason = "no_line"
             attempt = None
         else:
-            first, second, operator, result = closest
             reason = "no_match"
             if operations != BOTH_OPERATIONS and completed_equations(
                 board, square, tile, BOTH_OPERATIONS
             ):
                 reason = "wrong_operation"  # right with the other sign, but the square forbids it
-            attempt = attempt_event(
-                seat=seat,
-                operands=[first, second],
-                operator=operator,
-                answer=tile,
-                expected=result,
-                correct=False,
-                elapsed_ms=elapsed,
-                row=row,
-                col=col,
-            )
+            attempt = _wrong_answer(seat, closest, tile, elapsed, row, col)
         data["wrong"] += 1
         if attempt is not None:
             events.append(attempt)
@@ -600,20 +589,7 @@ class MathableJunior(Game):
                 # The tile could have scored, and the child put it next to a line of two tiles
                 # whose sum or difference it is not: a wrong answer to that line. A tile put where
                 # no line lies is a free placement, not an answer (docs/rules/mathable_junior.md).
-                first, second, operator, result = closest
-                events.append(
-                    attempt_event(
-                        seat=seat,
-                        operands=[first, second],
-                        operator=operator,
-                        answer=tile,
-                        expected=result,
-                        correct=False,
-                        elapsed_ms=elapsed,
-                        row=row,
-                        col=col,
-                    )
-                )
+                events.append(_wrong_answer(seat, closest, tile, elapsed, row, col))
             if (
                 missed is not None
                 and state.options["priority"]
@@ -951,3 +927,20 @@ def _occupied_neighbours(board, square) -> int:
 
 
 GAME = MathableJunior()
+
+
+def _wrong_answer(seat: int, closest, tile: int, elapsed: int, row: int, col: int) -> dict:
+    """The attempt of a tile laid next to a line of two whose sum or difference it is not: a
+    wrong answer to the line it comes closest to."""
+    first, second, operator, result = closest
+    return attempt_event(
+        seat=seat,
+        operands=[first, second],
+        operator=operator,
+        answer=tile,
+        expected=result,
+        correct=False,
+        elapsed_ms=elapsed,
+        row=row,
+        col=col,
+    )

@@ -12,16 +12,13 @@ from django.db import connection
 from games.models import MoveRecord
 from tests.games.test_consumers import a_table, connect, receive_state
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "sqlite", reason="SQLite's write lock: the embedded pass runs this"
-    ),
-]
+# The services pass of `make test` leaves it out (-m "not embedded"): PostgreSQL has no such lock.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 
 def a_competing_writer() -> sqlite3.Connection:
     """Another connection to the test database, holding its write lock until rolled back."""
+    assert connection.vendor == "sqlite", "the embedded database: run without DATABASE_URL"
     name = connection.settings_dict["NAME"]
     uri = str(name).startswith("file:")
     holder = sqlite3.connect(

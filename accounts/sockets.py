@@ -342,7 +342,12 @@ class CleanSocket:
         if self.channel_layer is None:
             return
         self._user_group = user_group(user.pk)
-        await self.channel_layer.group_add(self._user_group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self._user_group, self.channel_name)
+        except OUTAGES as outage:
+            # Redis is away: the socket plays on (its match's news comes through the hub), and
+            # joins the group when its channel is read again on the Redis that comes back.
+            log.warning("a socket joined without its user's group (%s)", type(outage).__name__)
 
     async def user_signed_out(self, message):
         await self.close(code=CLOSE_UNAUTHENTICATED)

@@ -232,13 +232,19 @@ def right_placement_attempt(seat, found, tile, elapsed, row, col):
     """One placement is one decision, so one attempt: the first equation it completes (lines in
     the order up, down, left, right); the placement event lists all of them."""
     first, second, operator = found[0]
+    return _placement_attempt(seat, (first, second, operator, tile), tile, elapsed, row, col)
+
+
+def _placement_attempt(seat, line, tile, elapsed, row, col):
+    """A tile laid as the answer to ``line`` (its two tiles, operator and result)."""
+    first, second, operator, result = line
     return attempt_event(
         seat=seat,
         operands=[first, second],
         operator=operator,
         answer=tile,
-        expected=tile,
-        correct=True,
+        expected=result,
+        correct=tile == result,
         elapsed_ms=elapsed,
         row=row,
         col=col,
@@ -932,15 +938,4 @@ GAME = MathableJunior()
 def _wrong_answer(seat: int, closest, tile: int, elapsed: int, row: int, col: int) -> dict:
     """The attempt of a tile laid next to a line of two whose sum or difference it is not: a
     wrong answer to the line it comes closest to."""
-    first, second, operator, result = closest
-    return attempt_event(
-        seat=seat,
-        operands=[first, second],
-        operator=operator,
-        answer=tile,
-        expected=result,
-        correct=False,
-        elapsed_ms=elapsed,
-        row=row,
-        col=col,
-    )
+    return _placement_attempt(seat, closest, tile, elapsed, row, col)

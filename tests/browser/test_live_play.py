@@ -380,7 +380,11 @@ def test_a_signed_out_live_page_says_so_and_stops_reconnecting(
         page.evaluate(f"{handle}.drop()")
         expect(notice).to_be_visible()
         expect(notice.get_by_role("link", name="Sign in again")).to_have_attribute("href", "/")
+        # Counted from the refusal on: before it, a busy server may have asked the page to try
+        # again (4503), which it rightly did.
+        refused_at = len(sockets)
         page.wait_for_timeout(3000)  # the backoff would have retried several times by now
-        assert len(sockets) == 2  # the first socket, and the one refused
+        assert refused_at >= 2  # the first socket, and the one refused
+        assert len(sockets) == refused_at
     finally:
         context.close()

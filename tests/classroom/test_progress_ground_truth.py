@@ -347,6 +347,11 @@ def play_a_lost_race(lesson, students):
 PASSED_CARDS = 3  # after the race, Ana and Ben each pass this many cards in a row
 
 
+# Every game of the lesson is dealt from a fixed seed: with a random deal, an ADD UP game once
+# ended before the two children had made an attempt each, and the lesson had too little to count.
+LESSON_SEED = 20261126
+
+
 def play_a_free_placement(lesson, students):
     """Mathable Junior: a tile put on a square no line of two tiles touches answers nothing: the
     test counts no answer for it."""
@@ -358,6 +363,7 @@ def play_a_free_placement(lesson, students):
         players=students,
         at_ms=T0,
         options={"first_player": "seat0"},
+        seed=LESSON_SEED,
     )
     state = engine.get_game("mathable_junior").load(match.state)
     board = state.data["board"]
@@ -374,7 +380,9 @@ def play_a_free_placement(lesson, students):
 
 def play_add_or_multiply(lesson, students):
     """Five rounds; every student types every score, right or with a slip chosen by the test."""
-    match = make_match(game="add_or_multiply", variant="standard", players=students, at_ms=T0)
+    match = make_match(
+        game="add_or_multiply", variant="standard", players=students, at_ms=T0, seed=LESSON_SEED
+    )
     rules = engine.get_game("add_or_multiply")
     # Each typed score makes the first slip still wanted that its numbers allow, else is right;
     # one in three is right anyway.
@@ -437,7 +445,12 @@ def play_by_looking_ahead(lesson, game, variant, students, attempts_each=4):
     """Any game: each turn, the test looks ahead in the engine for a move that makes a wrong
     attempt (every other turn) or a right one, else any move, and plays it."""
     match = make_match(
-        game=game, variant=variant, players=students, at_ms=T0, options={"first_player": "seat0"}
+        game=game,
+        variant=variant,
+        players=students,
+        at_ms=T0,
+        options={"first_player": "seat0"},
+        seed=LESSON_SEED,
     )
     rules = engine.get_game(game)
     made = dict.fromkeys(range(len(students)), 0)

@@ -16,7 +16,7 @@ from functools import cache
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
-from django.utils.formats import number_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 
 from classroom import pdf_fonts
@@ -78,7 +78,7 @@ def report_csv(reports: list[StudentReport]) -> bytes:
     teacher's spreadsheet. UTF-8 with a byte-order mark, which spreadsheets need to read accents
     right."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, delimiter=list_separator(), lineterminator="\n")
     writer.writerow(csv_columns())
     for report in reports:
         name = str(report.student)
@@ -107,6 +107,12 @@ def report_csv(reports: list[StudentReport]) -> bytes:
                 ],
             )
     return out.getvalue().encode("utf-8-sig")
+
+
+def list_separator() -> str:
+    """The field separator a spreadsheet of the report's language expects: where the comma is
+    the decimal mark (Spanish: "2,3 s"), spreadsheets split lines at semicolons."""
+    return ";" if get_format("DECIMAL_SEPARATOR") == "," else ","
 
 
 def _figure_cells(figures, mastery=None) -> list:

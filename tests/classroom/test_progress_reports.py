@@ -169,7 +169,11 @@ def test_the_report_is_written_in_the_teachers_language(classroom):
     compile_progress_report.delay(report.pk)
     report.refresh_from_db()
     assert "Informe de progreso: Class 4A" in pdf_text(report.pdf_file.path, 1)
-    rows = list(csv.DictReader(io.StringIO(read(report.csv_file).decode("utf-8-sig"))))
+    text = read(report.csv_file).decode("utf-8-sig")
+    # A Spanish spreadsheet reads "2,3" as a number and so splits a line at ";", not ",": a
+    # comma-separated file opened there is one column.
+    assert text.splitlines()[0].startswith("Estudiante;Destreza;")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
     ana = {row["skill_code"]: row for row in rows if row["Estudiante"] == "Ana"}
     # 6 of the 7 answers within 10 right: 86%, as the pages round; 2.25 s is 2,3 s on the pages.
     assert ana["add.within10"]["Destreza"] == "Suma hasta 10"

@@ -63,6 +63,84 @@ def validate_time_zone(name: str) -> None:
         raise ValidationError(_("Choose a time zone from the list."))
 
 
+class TimeAllowance(models.TextChoices):
+    """More time for one child in every game with a clock (WCAG 2.2.1 Timing Adjustable)."""
+
+    STANDARD = "standard", _("Standard time")
+    HALF_AGAIN = "x1.5", _("One and a half times the time")
+    DOUBLE = "x2", _("Twice the time")
+    NO_CLOCK = "none", _("No clock")
+
+
+TIME_FACTORS = {
+    TimeAllowance.STANDARD: 1.0,
+    TimeAllowance.HALF_AGAIN: 1.5,
+    TimeAllowance.DOUBLE: 2.0,
+    TimeAllowance.NO_CLOCK: None,  # no timer at all: the table waits for the child
+}
+
+
+class PublicName(models.TextChoices):
+    """How a child appears where the class can see (projector, podium, leaderboards)."""
+
+    FULL = "full", _("Name")
+    INITIALS = "initials", _("Initials only")
+    HIDDEN = "hidden", _("Not shown")
+
+
+class Accommodations(models.Model):
+    """What a teacher sets, privately, for one child: applied in lessons and homework, invisible
+    to other children, and marked on the teacher's figures. No row: nothing set."""
+
+    student = models.OneToOneField(
+        "accounts.User", on_delete=models.CASCADE, related_name="accommodations"
+    )
+    time = models.CharField(
+        _("time"), max_length=8, choices=TimeAllowance.choices, default=TimeAllowance.STANDARD
+    )
+    calm_table = models.BooleanField(
+        _("calm ¡Mía! table"),
+        default=False,
+        help_text=_("Answers each card in their own time, without the race."),
+    )
+    public_name = models.CharField(
+        _("on the projector"), max_length=8, choices=PublicName.choices, default=PublicName.FULL
+    )
+    read_aloud = models.BooleanField(_("numbers read aloud"), default=False)
+    dots = models.BooleanField(_("numbers also as dots and ten-frames"), default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("accommodations")
+        verbose_name_plural = _("accommodations")
+
+    def __str__(self) -> str:
+        return f"accommodations of {self.student_id}"
+
+    @property
+    def time_factor(self) -> float | None:
+        """How much longer every clock runs for this child; None: no clock."""
+        return TIME_FACTORS[TimeAllowance(self.time)]
+
+    @property
+    def any(self) -> bool:
+        return (
+            self.time != TimeAllowance.STANDARD
+            or self.calm_table
+            or self.public_name != PublicName.FULL
+            or self.read_aloud
+            or self.dots
+        )
+
+
+def accommodations_of(user) -> Accommodations:
+    """The child's accommodations, or the defaults (never saved) when none were set."""
+    try:
+        return user.accommodations
+    except (Accommodations.DoesNotExist, AttributeError):
+        return Accommodations(student=user if getattr(user, "pk", None) else None)
+
+
 class User(AbstractUser):
     """Teachers sign in with e-mail and password. Students have no e-mail and no password of their
     own: a teacher gives each a picture password or a PIN, checked by ``check_student_secret``."""

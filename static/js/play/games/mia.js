@@ -718,10 +718,7 @@ function lateClaimMessage(event, ctx) {
 function closedText(right, ctx) {
   if (!right.length) return gettext("Nobody got that card right.");
   const names = right.map((seat) => who(seat, ctx)).join(", ");
-  return fmt(
-    ngettext("Right on that card: %(names)s.", "Right on that card: %(names)s.", right.length),
-    { names },
-  );
+  return fmt(gettext("Right on that card: %(names)s."), { names });
 }
 
 // The card closed: who got it right is on the board (the view's last_closed); the child whose

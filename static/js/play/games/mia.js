@@ -745,7 +745,12 @@ export function describe(event, ctx) {
       return null;
     case "answered":
       // A calm table: the others learn only that a player is done with the card.
-      if (ctx.isMe(event.seat)) return gettext("You answered. Waiting for the others…");
+      if (ctx.isMe(event.seat)) {
+        // Only a claim has an attempt (which came just before): without one, the child passed.
+        return ctx.ui.calmAnswer
+          ? gettext("You answered. Waiting for the others…")
+          : gettext("You passed. Waiting for the others…");
+      }
       return fmt(gettext("%(name)s answered."), { name });
     case "card_closed":
       return cardClosedMessage(event, ctx);

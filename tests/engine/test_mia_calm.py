@@ -275,7 +275,7 @@ def test_platform_ruling_calm_nobody_sees_another_answer_before_the_card_closes(
         assert closed["right"] == [1]
 
 
-def test_platform_ruling_calm_the_hand_held_face_down_is_not_shown_in_a_dump_free_view():
+def test_platform_ruling_calm_cards_held_face_down_are_not_shown_to_the_others():
     state = GAME.apply(calm_position(), 0, claim([n(2), n(3)], 0, round=1), 2000).state
     twin = GAME.load(copy.deepcopy(GAME.dump(state)))
     twin.data["answers"][0]["cards"] = [n(7), n(8)]  # other cards held

@@ -727,6 +727,7 @@ function cardClosedMessage(event, ctx) {
   const answer = ctx.ui.calmAnswer;
   ctx.ui.calmAnswer = null;
   ctx.ui.closedRound = event.round;
+  ctx.ui.feedback = null; // what was said of an earlier card is over
   const right = closedText(event.right, ctx);
   if (answer && !answer.correct) {
     const why = wrongWhy(answer.operands, answer.operator, answer.expected, answer.answer);

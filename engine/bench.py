@@ -15,7 +15,7 @@ import statistics
 import time
 
 import engine
-from engine.simulate import arena, play, random_legal
+from engine.simulate import arena, bot_chooser, play, random_legal
 
 
 def bench_tables(game) -> list[tuple[str, int]]:
@@ -104,8 +104,32 @@ def solo_figures(games):
         )
 
 
+def calm_figures(games):
+    """¡Mía!'s calm table (option calm): every bot level plays it to the end, no timer firing."""
+    options = {"calm": True}
+    game = engine.get_game("mia")
+    start = time.perf_counter()
+    ticks = 0
+    for seed in range(games):
+        state = game.new(variant="party", players=4, seed=seed, options=options)
+        levels = ["random", "easy", "strong", "easy"]
+        choosers = [bot_chooser(level) for level in levels]
+        ticks += len(play(game, state, choosers, random.Random(seed)).ticks)
+    rate = games / (time.perf_counter() - start)
+    rates = arena(game, "party", ["strong", "easy", "easy"], max(4, games), options=options)
+    print(
+        f"  calm party 4p bot games/s {rate:7.1f} ({ticks} timer ticks);"
+        f" strong {rates['strong']:.0%} vs easy {rates['easy'] / 2:.0%} per seat"
+    )
+
+
+def mia_figures(games):
+    solo_figures(games)
+    calm_figures(games)
+
+
 # Figures of one game's known hot spot, beside the figures every game gets; a game needs none.
-EXTRA_FIGURES = {"mathable_junior": mathable_figures, "mia": solo_figures}
+EXTRA_FIGURES = {"mathable_junior": mathable_figures, "mia": mia_figures}
 
 
 def main(argv=None):

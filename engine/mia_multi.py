@@ -33,7 +33,17 @@ State (``state.data``), card ids as in ``engine.mia_cards``:
                      the others; the seats heard on it since)
     passing          per seat, the cards in a row it passed or let time run out on, since its
                      last claim (the teacher's monitor flags a child passing card after card)
+    waited           per seat, the ms it could not act on the top card because another seat's
+                     Extra time window shut it out: its answer's time leaves them out
+    answers          calm table only: per seat, None or its answer on the top card, held face
+                     down until the card closes ``{"cards", "option", "values", "op", "target",
+                     "result", "correct"}``
+    credited         calm table only: per seat, the operation cards it was credited with
     over             None while playing, else why the game ended
+
+The calm table (option ``calm``, docs/rules/mia.md "A calm table") has no race and no clock: each
+seat answers the top card in its own time, its answer is held until every seat has answered or
+passed, then the card closes and every right answer scores.
 """
 
 from __future__ import annotations
@@ -116,18 +126,33 @@ def _common_options() -> dict[str, Option]:
     }
 
 
+def _calm_option() -> Option:
+    # The calm table (docs/rules/mia.md, platform ruling "A calm table"): no race, no flip timer.
+    return Option(
+        "calm",
+        False,
+        "bool",
+        "Calm table: no race and no clock; each player answers each card in their own time, "
+        "every right answer scores (docs/rules/mia.md).",
+    )
+
+
+def _table_options() -> dict[str, Option]:
+    return {**_common_options(), "calm": _calm_option()}
+
+
 VARIANTS: dict[str, Variant] = variants(
     # rulebook, Game modes: "Express (2 to 4 players)", "Party (2 to 6 players)",
     # "Canada 47 (2 to 6 players)".
-    Variant("express", "Express", 2, 4, _common_options()),
-    Variant("party", "Party", 2, 6, _common_options()),
+    Variant("express", "Express", 2, 4, _table_options()),
+    Variant("party", "Party", 2, 6, _table_options()),
     Variant(
         "canada47",
         "Canada 47",
         2,
         6,
         {
-            **_common_options(),
+            **_table_options(),
             "target": Option(
                 "target",
                 47,
@@ -174,6 +199,9 @@ def setup(state: State, rng, now_ms: int) -> None:
         "window": None,
         "last_won": None,
         "passing": [0] * players,
+        "waited": [0] * players,
+        "answers": [None] * players,
+        "credited": [0] * players,
         "over": None,
     }
     # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
@@ -193,9 +221,17 @@ def active(state: State) -> frozenset[int]:
         # RULINGS 1: Extra time gives "an exclusive 5 s in which only they may claim".
         return frozenset((window["seat"],))
     passed, locked = data["passed"], data["locked"]
+    answers = data.get("answers") or [None] * state.players
     # RULINGS 1: a wrong claimer "cannot claim the same operation again"; a pass is final for the
-    # top card (docs/rules/mia.md, decisions).
-    return frozenset(s for s in range(state.players) if not passed[s] and not locked[s])
+    # top card (docs/rules/mia.md, decisions). At a calm table an answer, right or wrong, is final.
+    return frozenset(
+        s for s in range(state.players) if not passed[s] and not locked[s] and answers[s] is None
+    )
+
+
+def calm(state: State) -> bool:
+    """Whether this is a calm table (docs/rules/mia.md, "A calm table")."""
+    return bool(state.options.get("calm"))
 
 
 def legal_moves(state: State, seat: int) -> list[dict]:
@@ -286,7 +322,7 @@ def _late_claim(state: State, seat: int, move: dict, now_ms: int, events: list[d
             b=b,
             op=op,
             target=target,
-            elapsed_ms=now_ms - last["revealed_at"],
+            elapsed_ms=now_ms - last["revealed_at"] - (last.get("waited") or {}).get(str(seat), 0),
             scored=False,
         )
     )
@@ -335,11 +371,31 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
     mirrored = len(data["mirrors"]) % 2 == 1
     op, target = _option_claimed(top, option, mirrored)
     window = data["window"]
-    # Attempt time runs from the reveal, or from the opening of the claimer's own Extra time window.
-    started = window["opened_at"] if window and window["seat"] == seat else data["revealed_at"]
-    attempt = claim_attempt(seat=seat, a=a, b=b, op=op, target=target, elapsed_ms=now_ms - started)
+    # Attempt time runs from when the claimer could act on the card (issue 22): from the opening
+    # of its own Extra time window, or from the reveal less the time another seat's window shut
+    # it out (docs/rules/mia.md, "Timing from when the child could act").
+    if window and window["seat"] == seat:
+        started = window["opened_at"]
+    else:
+        started = data["revealed_at"] + _waited(state, seat)
+    extra = {"calm": True} if calm(state) else {}
+    attempt = claim_attempt(
+        seat=seat, a=a, b=b, op=op, target=target, elapsed_ms=now_ms - started, **extra
+    )
     events.append(attempt)
     result = attempt["expected"]
+    if calm(state):
+        answer = {
+            "cards": list(cards),
+            "option": option,
+            "values": [a, b],
+            "op": op,
+            "target": target,
+            "result": result,
+            "correct": attempt["correct"],
+        }
+        _calm_answer(state, rng, seat, answer, now_ms, events)
+        return
     claim = {
         "seat": seat,
         "cards": [number_face(c) for c in cards],
@@ -364,7 +420,7 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
         )
         if window is not None and window["seat"] == seat:
             # RULINGS 1: "a wrong claim ends the window".
-            data["window"] = None
+            _close_window(state, now_ms)
             events.append({"type": "extra_time_over", "seat": seat, "reason": "wrong_claim"})
         _flip_if_everyone_done(state, rng, now_ms, events)
         return
@@ -379,6 +435,7 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
         "mirrored": mirrored,
         "revealed_at": data["revealed_at"],
         "until": data["flip_at"],
+        "waited": {str(other): ms for other, ms in enumerate(data.get("waited") or []) if ms},
         "hands": [
             list(data["hands"][other]) if other != seat and other in racing else None
             for other in range(state.players)
@@ -468,12 +525,153 @@ def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[di
     # RULINGS 1: "Nobody can solve: each player may pass".
     data["passed"][seat] = True
     _passed_on(state, seat)
+    if calm(state):
+        # A calm table: nobody learns before the card closes whether a seat passed or claimed,
+        # only that it is done with the card (docs/rules/mia.md, "A calm table").
+        events.append({"type": "answered", "seat": seat, "round": data["round"]})
+        _close_if_everyone_answered(state, rng, now_ms, events)
+        return
     events.append({"type": "passed", "seat": seat, "round": data["round"]})
     window = data["window"]
     if window is not None and window["seat"] == seat:
-        data["window"] = None
+        _close_window(state, now_ms)
         events.append({"type": "extra_time_over", "seat": seat, "reason": "passed"})
     _flip_if_everyone_done(state, rng, now_ms, events)
+
+
+def _waited(state: State, seat: int) -> int:
+    waited = state.data.get("waited")  # a game stored before it was counted has none
+    return waited[seat] if waited else 0
+
+
+def _close_window(state: State, now_ms: int) -> None:
+    """Ends the open Extra time window: every other seat was shut out of the card while it was
+    open, and that time is not part of its answer's time (issue 22: time a fact from when the
+    child could act on it)."""
+    data = state.data
+    window = data["window"]
+    data["window"] = None
+    waited = data.setdefault("waited", [0] * state.players)
+    shut = max(0, now_ms - window["opened_at"])
+    for other in range(state.players):
+        if other != window["seat"]:
+            waited[other] += shut
+
+
+# --- the calm table (docs/rules/mia.md, "A calm table") -----------------------------------------
+
+
+def _calm_answer(
+    state: State, rng, seat: int, answer: dict, now_ms: int, events: list[dict]
+) -> None:
+    """A claim at a calm table: the two cards are laid face down in front of the seat with its
+    answer until the card closes; the table only learns that the seat answered."""
+    data = state.data
+    hand = data["hands"][seat]
+    for card in answer["cards"]:
+        hand.remove(card)
+    data["answers"][seat] = answer
+    events.append({"type": "answered", "seat": seat, "round": data["round"]})
+    _close_if_everyone_answered(state, rng, now_ms, events)
+
+
+def _close_if_everyone_answered(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    data = state.data
+    answers = data["answers"]
+    if all(data["passed"][s] or answers[s] is not None for s in range(state.players)):
+        _calm_close(state, rng, now_ms, events)
+
+
+def _calm_close(state: State, rng, now_ms: int, events: list[dict]) -> None:
+    """Every seat answered or passed: the answers are turned up. Every right answer scores (the
+    pile's points, or in Canada 47 the target of the option it solved) and its two cards are
+    discarded; a wrong answer's cards are set aside as in the race (RULINGS 1). The right seats
+    draw 2 each, then the next card is revealed; when nobody was right the revealer piles a new
+    card on top (RULINGS 1, "Nobody can solve")."""
+    data = state.data
+    players = state.players
+    closing = data["round"]
+    answers = data["answers"]
+    pile = data["pile"]
+    right = [s for s in range(players) if answers[s] is not None and answers[s]["correct"]]
+    pile_points = sum(OPERATION_POINTS[c] for c in pile)
+    points = [0] * players
+    for seat, answer in enumerate(answers):
+        if answer is None:
+            continue
+        if answer["correct"]:
+            data["number_discard"].extend(answer["cards"])
+            # RULINGS 1: Canada 47 scores the target of the option solved; the other modes the
+            # points on the cards (the whole pile).
+            points[seat] = answer["target"] if state.variant == "canada47" else pile_points
+            data["scores"][seat] += points[seat]
+            data["credited"][seat] += len(pile)
+        else:
+            # RULINGS 1, wrong claim: set aside until the end of the next round.
+            data["aside"][seat].append({"cards": sorted(answer["cards"]), "back": closing + 1})
+    data["answers"] = [None] * players
+    solutions = [
+        {
+            "seat": seat,
+            "option": answers[seat]["option"],
+            "values": answers[seat]["values"],
+            "op": answers[seat]["op"],
+            "target": answers[seat]["target"],
+            "result": answers[seat]["result"],
+        }
+        for seat in right
+    ]
+    data["last_closed"] = {"round": closing, "right": right, "points": points}
+    events.append(
+        {
+            "type": "card_closed",
+            "round": closing,
+            "right": right,
+            "solutions": solutions,
+            "points": points,
+            "cards_taken": len(pile) if right else 0,
+            "scores": list(data["scores"]),
+        }
+    )
+    if not right:
+        if _calm_express_over(state, events):
+            return
+        _nobody_solved(state, rng, now_ms, events, "all_passed")
+        return
+    # The card is solved: its pile is shared out as points (it is no one's to take), and the
+    # Mirrors waiting for it are used (RULINGS 1: "Discard it once used").
+    data["operation_discard"].extend(pile)
+    data["pile"] = []
+    data["operation_discard"].extend(data["mirrors"])
+    data["mirrors"] = []
+    revealer = data["revealer"]
+    # No one was first, so the next card is revealed in turn, by the next seat clockwise.
+    data["revealer"] = (revealer + 1) % players
+    if state.variant == "canada47" and any(
+        score >= state.options["target"] for score in data["scores"]
+    ):
+        # RULINGS 1: "first to 47 (option: target) wins"; reached together, ties share.
+        _end(state, "target_reached", events)
+        return
+    for offset in range(players):
+        seat = (revealer + offset) % players
+        if seat in right:
+            # RULINGS 1, right claim: "draws 2".
+            _draw(state, rng, seat, CLAIM_DRAW, events)
+            if data["over"] is not None:
+                return
+    if _calm_express_over(state, events):
+        return
+    _next_round(state, rng, now_ms, events)
+
+
+def _calm_express_over(state: State, events: list[dict]) -> bool:
+    """Express ends when the number deck runs out (RULINGS 1); at a calm table an Extra time
+    draw may empty it while others are still answering, and the game then ends as the card
+    closes, never before."""
+    if state.variant == "express" and not state.data["numbers"] and state.data["over"] is None:
+        _end(state, "number_deck_empty", events)
+    return state.data["over"] is not None
 
 
 def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
@@ -486,6 +684,14 @@ def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: l
     # RULINGS 1, Extra time: an exclusive window; the card is discarded and one is drawn at once.
     hand.remove(card)
     data["number_discard"].append(card)
+    if calm(state):
+        # A calm table has no race to hold off and no clock to stop: the card opens no window,
+        # it is traded for a fresh number card (docs/rules/mia.md, "A calm table").
+        events.append(
+            {"type": "extra_time", "seat": seat, "card": number_face(card), "until": None}
+        )
+        _draw(state, rng, seat, 1, events, end=False)
+        return
     until = now_ms + state.options["extra_time_seconds"] * 1000
     data["window"] = {"seat": seat, "opened_at": now_ms, "until": until}
     # The pass timeout never cuts a window short: "During this time no other player can solve it."
@@ -511,7 +717,7 @@ MOVE_FIELDS: dict[str, tuple[str, ...]] = {
 
 def deadline(state: State) -> int | None:
     data = state.data
-    if data["over"] is not None:
+    if data["over"] is not None or calm(state):
         return None
     window = data["window"]
     if window is None:
@@ -524,7 +730,7 @@ def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
     window = data["window"]
     if window is not None and window["until"] <= now_ms:
         # rulebook: "Once the time is up, any player can solve the operation."
-        data["window"] = None
+        _close_window(state, now_ms)
         events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
     if data["flip_at"] <= now_ms:
         # A seat that neither claimed nor passed let the card's time run out: not an answer, but
@@ -617,10 +823,14 @@ def _start_round(state: State, rng, now_ms: int, events: list[dict]) -> None:
     data["pile"].append(card)
     data["round"] += 1
     data["revealed_at"] = now_ms
-    data["flip_at"] = now_ms + state.options["pass_timeout_seconds"] * 1000
+    # A calm table has no flip timer (docs/rules/mia.md, "A calm table").
+    data["flip_at"] = None if calm(state) else now_ms + state.options["pass_timeout_seconds"] * 1000
     data["passed"] = [False] * players
     data["locked"] = [False] * players
     data["window"] = None
+    data["waited"] = [0] * players
+    if calm(state):
+        data["answers"] = [None] * players
     mirrored = len(data["mirrors"]) % 2 == 1
     events.append(
         {
@@ -673,7 +883,9 @@ def _twist(state: State, events: list[dict]) -> None:
     events.append({"type": "twister", "hand_counts": [len(h) for h in state.data["hands"]]})
 
 
-def _draw(state: State, rng, seat: int, count: int, events: list[dict]) -> None:
+def _draw(
+    state: State, rng, seat: int, count: int, events: list[dict], *, end: bool = True
+) -> None:
     data = state.data
     stack = data["numbers"]
     hand = data["hands"][seat]
@@ -693,7 +905,7 @@ def _draw(state: State, rng, seat: int, count: int, events: list[dict]) -> None:
         hand.sort()
         # How many, never which: the faces are the drawer's secret.
         events.append({"type": "drew", "seat": seat, "count": drawn})
-    if state.variant == "express" and not stack and data["over"] is None:
+    if end and state.variant == "express" and not stack and data["over"] is None:
         # RULINGS 1: "Express (2-4 players) ends when the number deck runs out".
         _end(state, "number_deck_empty", events)
 
@@ -717,9 +929,21 @@ def view(state: State, seat: int | None) -> dict:
     mirrored = len(data["mirrors"]) % 2 == 1
     window = data["window"]
     top = operation_face(pile[-1], mirrored) if pile else None
+    calm_table = calm(state)
+    answers = data.get("answers") or [None] * state.players
+    hand_counts = [len(h) for h in data["hands"]]
+    passed = [s for s, p in enumerate(data["passed"]) if p]
+    if calm_table:
+        # Until the card closes, a seat sees of the others only that they are done with it: not
+        # whether they passed or claimed, nor their cards (held face down count as in hand).
+        hand_counts = [
+            count + (len(answers[s]["cards"]) if answers[s] is not None and s != seat else 0)
+            for s, count in enumerate(hand_counts)
+        ]
+        passed = [s for s in passed if s == seat]
     return {
         "hand": None if seat is None else [number_face(c) for c in data["hands"][seat]],
-        "hand_counts": [len(h) for h in data["hands"]],
+        "hand_counts": hand_counts,
         # The set-aside cards were thrown face up on the table: public (docs/rules/mia.md).
         "set_aside": [
             [
@@ -738,17 +962,38 @@ def view(state: State, seat: int | None) -> dict:
         "number_discard_count": len(data["number_discard"]),
         "operation_discard_count": len(data["operation_discard"]),
         "scores": list(data["scores"]),
-        "won_counts": [len(w) for w in data["won"]],
+        "won_counts": [
+            len(w) + c
+            for w, c in zip(data["won"], data.get("credited") or [0] * state.players, strict=True)
+        ],
         "target": state.options.get("target"),
         "round": data["round"],
         "revealer": data["revealer"],
         "revealed_at": data["revealed_at"],
         "flip_at": None if data["over"] else data["flip_at"],
-        "passed": [s for s, p in enumerate(data["passed"]) if p],
+        "passed": passed,
         "locked_out": [s for s, w in enumerate(data["locked"]) if w],
         "window": None if window is None else {"seat": window["seat"], "until": window["until"]},
         "over_reason": data["over"],
+        # The calm table (docs/rules/mia.md): who is done with the card, the seat's own answer
+        # (None, {"passed": true} or the claim and whether it was right), the card closed last.
+        "calm": calm_table,
+        "answered": [s for s in range(state.players) if answers[s] is not None or data["passed"][s]]
+        if calm_table
+        else [],
+        "answer": _own_answer(state, seat) if calm_table else None,
+        "last_closed": data.get("last_closed") if calm_table else None,
     }
+
+
+def _own_answer(state: State, seat: int | None) -> dict | None:
+    if seat is None:
+        return None
+    data = state.data
+    answer = data["answers"][seat]
+    if answer is None:
+        return {"passed": True} if data["passed"][seat] else None
+    return {**answer, "cards": [number_face(c) for c in answer["cards"]]}
 
 
 def outcome(state: State) -> Outcome | None:
@@ -830,6 +1075,10 @@ def bot_move(state: State, seat: int, level: str, rng) -> dict | None:
     if not moves:
         return None
     if level == "random":
+        if calm(state):
+            # No timer will move a calm table on: a bot that waited would keep the card open for
+            # ever, so it answers (right, wrong or pass) once its thinking time is over.
+            return rng.choice(moves)
         # Uniform over the legal moves (wrong claims, passes, Extra time) plus one more choice:
         # waiting, as a real child sometimes just looks at the card (lets the timers fire).
         pick = rng.randrange(len(moves) + 1)

@@ -15,4 +15,5 @@ OPTION_LABELS = {
     "pass_timeout_seconds": _("Seconds before a new card is flipped when nobody solves"),
     "extra_time_seconds": _("Seconds of an Extra time card"),
     "target": _("Points to reach"),
+    "calm": _("Calm table: each player answers every card in their own time (no race, no clock)"),
 }

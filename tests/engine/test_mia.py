@@ -242,6 +242,7 @@ def test_options_defaults_follow_rulings():
         "pass_timeout_seconds": 20,
         "extra_time_seconds": 5,
         "first_player": "random",
+        "calm": False,
     }
     assert GAME.variants["canada47"].resolve_options({})["target"] == 47
 
@@ -699,6 +700,27 @@ def test_ruling_extra_time_seconds_is_an_option():
     state = extra_time_position(extra_time_seconds=8)
     step = GAME.apply(state, 0, {"type": "extra_time", "card": ET[0]}, 1000)
     assert GAME.deadline(step.state) == 9000
+
+
+def test_decision_a_seat_shut_out_by_a_window_is_timed_from_when_it_could_act():
+    # Issue 22: time a fact from when the child could act on it. The card is revealed at 0; seat
+    # 0's window shuts seat 1 out from 2000 to 7000: those 5 s are not seat 1's answer time.
+    state = GAME.apply(extra_time_position(), 0, {"type": "extra_time", "card": ET[0]}, 2000).state
+    reopened = GAME.tick(state, 7000).state
+    step = GAME.apply(reopened, 1, claim([n(1, 2), n(4)], 0), 9000)
+    assert step.events[0]["correct"] is True
+    assert step.events[0]["elapsed_ms"] == 4000  # 2 s before the window and 2 s after it
+    # A window that a wrong claim ends early shuts the others out only while it was open.
+    ended = GAME.apply(state, 0, claim([n(1), n(9)], 0), 3000).state
+    step = GAME.apply(ended, 1, claim([n(1, 2), n(4)], 0), 4000)
+    assert step.events[0]["elapsed_ms"] == 3000
+    # The owner of the window times from its opening; the same goes for a claim heard late.
+    won = GAME.apply(reopened, 0, claim([n(2), n(3)], 0, round=1), 8000)
+    assert won.events[0]["elapsed_ms"] == 8000  # its window is over: from the reveal
+    late = GAME.apply(won.state, 1, claim([n(1, 2), n(4)], 0, round=1), 8500)
+    assert of_type(late.events, "attempt")[0]["elapsed_ms"] == 3500
+    # The next card starts every seat's clock afresh.
+    assert late.state.data["waited"] == [0, 0]
 
 
 def test_decision_pass_timeout_never_cuts_an_extra_time_window_short():

@@ -262,6 +262,13 @@ function renderTable(root, view, ctx) {
           )
         : h("p", { class: "game-note" }, gettext("No card to solve right now.")),
     ),
+    // A calm table (docs/rules/mia.md): no countdown, no race; said once, where the card is.
+    view.calm && playing
+      ? h("p", { class: "game-note calm-note", dataset: { key: "calm-note" } }, gettext("Answer in your own time"))
+      : null,
+    view.calm && view.last_closed && view.last_closed.round === view.round - 1
+      ? h("p", { class: "game-note", dataset: { key: "last-closed" } }, closedText(view.last_closed.right, ctx))
+      : null,
     view.window
       ? h(
           "p",
@@ -375,14 +382,26 @@ function renderTable(root, view, ctx) {
                 onclick: () =>
                   send(ctx, { type: "extra_time", card: extra.id, round: view.round }, { clear: false }),
               },
-              fmt(gettext("Extra time (%(seconds)s s just for you)"), {
-                seconds: view.options.extra_time_seconds,
-              }),
+              view.calm
+                ? gettext("Swap Extra time for a new card")
+                : fmt(gettext("Extra time (%(seconds)s s just for you)"), {
+                    seconds: view.options.extra_time_seconds,
+                  }),
             )
           : null,
       ),
     );
-    if (playing && (passed || locked)) {
+    if (playing && view.calm && view.answer) {
+      parts.push(
+        h(
+          "p",
+          { class: "game-note", dataset: { key: "calm-status" } },
+          view.answer.passed
+            ? gettext("You passed. Waiting for the others…")
+            : gettext("You answered. Waiting for the others…"),
+        ),
+      );
+    } else if (playing && (passed || locked)) {
       parts.push(
         h(
           "p",
@@ -402,6 +421,7 @@ function renderTable(root, view, ctx) {
 function playersSection(view, ctx) {
   const passed = new Set(view.passed || []);
   const locked = new Set(view.locked_out || []);
+  const answered = new Set(view.answered || []);
   return h(
     "section",
     { class: "game-section" },
@@ -420,7 +440,10 @@ function playersSection(view, ctx) {
             count: view.won_counts[i],
           }),
         ];
-        if (passed.has(i)) notes.push(gettext("passed"));
+        if (view.calm) {
+          // A calm table: only that a player is done with the card, never how (until it closes).
+          if (answered.has(i) && !view.outcome) notes.push(gettext("answered"));
+        } else if (passed.has(i)) notes.push(gettext("passed"));
         if (locked.has(i)) notes.push(gettext("out for this card"));
         if (aside.length) {
           notes.push(
@@ -691,12 +714,47 @@ function lateClaimMessage(event, ctx) {
     : gettext("Right! Someone else was quicker this time.");
 }
 
+// Who got the card right, when a calm table's card closes (docs/rules/mia.md).
+function closedText(right, ctx) {
+  if (!right.length) return gettext("Nobody got that card right.");
+  const names = right.map((seat) => who(seat, ctx)).join(", ");
+  return fmt(gettext("Right on that card: %(names)s."), { names });
+}
+
+// The card closed: who got it right is on the board (the view's last_closed); the child whose
+// own answer was wrong is told why, on their screen only (their attempt, which only they receive).
+function cardClosedMessage(event, ctx) {
+  const answer = ctx.ui.calmAnswer;
+  ctx.ui.calmAnswer = null;
+  ctx.ui.closedRound = event.round;
+  ctx.ui.feedback = null; // what was said of an earlier card is over
+  const right = closedText(event.right, ctx);
+  if (answer && !answer.correct) {
+    const why = wrongWhy(answer.operands, answer.operator, answer.expected, answer.answer);
+    ctx.ui.feedback = fmt(gettext("Not quite: %(why)s. Those two cards wait one round."), { why });
+    return `${ctx.ui.feedback} ${right}`;
+  }
+  return right;
+}
+
 export function describe(event, ctx) {
   const name = event.seat === undefined || event.seat === null ? "" : who(event.seat, ctx);
   switch (event.type) {
     case "attempt":
       if (ctx.isMe(event.seat) && event.scored === false) ctx.ui.lateAnswer = event;
+      if (ctx.isMe(event.seat) && event.calm) ctx.ui.calmAnswer = event;
       return null;
+    case "answered":
+      // A calm table: the others learn only that a player is done with the card.
+      if (ctx.isMe(event.seat)) {
+        // Only a claim has an attempt (which came just before): without one, the child passed.
+        return ctx.ui.calmAnswer
+          ? gettext("You answered. Waiting for the others…")
+          : gettext("You passed. Waiting for the others…");
+      }
+      return fmt(gettext("%(name)s answered."), { name });
+    case "card_closed":
+      return cardClosedMessage(event, ctx);
     case "late_claim": {
       // The others are not told: the late claimant's cards stay unseen, and a table of children
       // need not hear who was slower.
@@ -730,6 +788,9 @@ export function describe(event, ctx) {
     case "passed":
       return fmt(gettext("%(name)s passed."), { name });
     case "extra_time":
+      if (event.until === null) {
+        return fmt(gettext("%(name)s swapped an Extra time card for a new card."), { name });
+      }
       return fmt(gettext("%(name)s played Extra time."), { name });
     case "extra_time_over":
       return gettext("Extra time is over: everybody may claim again.");
@@ -743,7 +804,8 @@ export function describe(event, ctx) {
       if (card.kind === "twister") return gettext("Twister! Everyone passes their hand to the right.");
       if (card.kind === "mirror") return gettext("Mirror! On the next card solved, + and − swap.");
       if (!card.options) return null;
-      ctx.ui.feedback = null;
+      // At a calm table the news of the card that just closed stays on the board.
+      if (ctx.ui.closedRound !== event.round - 1) ctx.ui.feedback = null;
       return fmt(gettext("New card: %(first)s or %(second)s."), {
         first: optionText(card.options[0]),
         second: optionText(card.options[1]),

@@ -42,7 +42,7 @@ def class_student(*, classroom: Classroom, student_id):
         Enrollment.objects.filter(
             classroom=classroom, student_id=student_id, student__role=Role.STUDENT
         )
-        .select_related("student", "student__login_card")
+        .select_related("student", "student__login_card", "student__accommodations")
         .first()
     )
     return enrollment.student if enrollment else None

@@ -220,3 +220,16 @@ def test_the_progress_pages_mark_a_childs_accommodations(client):
     assert text.count("no clock") == 1 and "calm table" in text
     student_page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ana.pk]))
     assert "no clock" in student_page.content.decode()
+
+
+def test_the_childs_data_export_holds_their_accommodations(client):
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    ben = make_student(classroom, "Ben")
+    student_accommodations_set(student=ana, time="x2", dots=True)
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:roster_student_export", args=[classroom.pk, ana.pk])
+    profile = client.get(url).json()["profile"]
+    assert profile["accommodations"]["time"] == "x2" and profile["accommodations"]["dots"]
+    url = reverse("classroom:roster_student_export", args=[classroom.pk, ben.pk])
+    assert client.get(url).json()["profile"]["accommodations"] is None

@@ -429,7 +429,8 @@ def _needing_calm(student_ids) -> set[int]:
 def _place(session: ClassSession, student_id: int) -> None:
     """The free seat of the emptiest table, or a new table when every table is full. With
     ``calm_together``, only a table of children alike (needing a calm table, or not) will do."""
-    tables = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
+    every_table = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
+    tables = every_table
     if session.calm_together and tables:
         places = list(
             SessionPlace.objects.filter(table__session=session).values_list(
@@ -441,7 +442,7 @@ def _place(session: ClassSession, student_id: int) -> None:
         tables = [t for t in tables if (t.pk in calm_tables) == (student_id in calm)]
     table = next((t for t in tables if t.taken < session.table_size), None)
     if table is None:
-        last = session.tables.aggregate(last=Max("number"))["last"] or 0
+        last = max((t.number for t in every_table), default=0)
         table = SessionTable.objects.create(session=session, number=last + 1)
         seat = 0
     else:

@@ -129,7 +129,7 @@ def test_a_lessons_table_runs_at_its_childs_time_and_the_monitor_marks_it(client
         assert "×2 time" not in play and "accommodation" not in play.lower()
 
 
-def test_homework_against_bots_follows_the_childs_time():
+def test_homework_against_bots_follows_the_childs_time(client):
     classroom = make_class()
     ana = make_student(classroom, "Ana")
     ben = make_student(classroom, "Ben")
@@ -140,6 +140,10 @@ def test_homework_against_bots_follows_the_childs_time():
     ben_match = work_start(assignment=assignment, student=ben, item=0).match
     assert ana_match.options["pass_timeout_seconds"] == 45 and ana_match.pace_factor == 1.5
     assert ben_match.options["pass_timeout_seconds"] == 30 and ben_match.pace_factor == 1.0
+    # The teacher's page of the homework marks it beside the child's work.
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk])).content.decode()
+    assert page.count("×1.5 time") == 1
 
 
 def test_dealing_seats_children_who_need_a_calm_table_together(client):

@@ -139,5 +139,5 @@ def test_the_other_children_see_a_longer_clock_but_never_why(classroom):
     state = rules.load(Match.objects.get(pk=match.pk).state)
     for seat in (0, 1, None):
         seen = json.dumps(rules.view(state, seat))
-        for word in ("accommodation", "x2", "pace", "calm_table", "public_name", "hidden"):
+        for word in ("accommodation", "pace_factor", "time_factor", "public_name", "x1.5"):
             assert word not in seen

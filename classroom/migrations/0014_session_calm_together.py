@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0013_data_access'),
+        ("classroom", "0013_data_access"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='classsession',
-            name='calm_together',
+            model_name="classsession",
+            name="calm_together",
             field=models.BooleanField(default=False),
         ),
     ]

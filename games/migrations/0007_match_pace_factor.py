@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_match_label_values'),
+        ("games", "0006_match_label_values"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='pace_factor',
+            model_name="match",
+            name="pace_factor",
             field=models.FloatField(default=1.0),
         ),
     ]

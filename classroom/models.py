@@ -97,6 +97,9 @@ class ClassSession(models.Model):
     # A locked lobby lets nobody new in (the students already in stay): the teacher's way to start
     # with the class as it is, or to keep out a student who should be elsewhere.
     lobby_locked = models.BooleanField(default=False)
+    # The teacher's "Seat children who need a calm table together": when dealing, children with a
+    # calm table or no clock (accounts.Accommodations) get tables of their own.
+    calm_together = models.BooleanField(default=False)
     # Every table's clock stands still while this is set (games.services.match_pause).
     paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -14,11 +14,13 @@ def classroom_by_code(*, code: str) -> Classroom | None:
     return Classroom.objects.filter(code=normalise_class_code(code)).first()
 
 
-def classroom_roster(*, classroom: Classroom):
-    """The students of a class as the login page lists them: active ones, by name."""
+def classroom_roster(*, classroom: Classroom, with_accommodations: bool = False):
+    """The students of a class as the login page lists them: active ones, by name. The teacher's
+    pages read each child's accommodations with them (``with_accommodations``)."""
+    related = ["student", "student__accommodations"] if with_accommodations else ["student"]
     return (
         classroom.enrollments.filter(student__is_active=True, student__role=Role.STUDENT)
-        .select_related("student")
+        .select_related(*related)
         .order_by("student__display_name", "student__id")
     )
 

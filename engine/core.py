@@ -48,7 +48,9 @@ BAD_SEAT = "bad_seat"
 
 @dataclass(frozen=True)
 class Option:
-    """A variant option. ``kind`` is "int", "bool" or "choice"."""
+    """A variant option. ``kind`` is "int", "bool" or "choice". ``timer``: an "int" of seconds a
+    clock runs, which the platform lengthens for a child given more time (WCAG 2.2.1); its
+    ``maximum`` leaves room for twice the longest the teacher would choose."""
 
     name: str
     default: Any
@@ -57,6 +59,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    timer: bool = False
 
     def validate(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -91,6 +94,7 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "choices": list(self.choices),
+            "timer": self.timer,
         }
 
 

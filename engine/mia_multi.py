@@ -112,7 +112,8 @@ def _common_options() -> dict[str, Option]:
             "int",
             "Seconds before the revealer flips a new card when nobody solves (RULINGS 1).",
             minimum=5,
-            maximum=120,
+            maximum=240,
+            timer=True,
         ),
         "extra_time_seconds": Option(
             "extra_time_seconds",
@@ -120,7 +121,8 @@ def _common_options() -> dict[str, Option]:
             "int",
             "Seconds of the exclusive window an Extra time card gives (RULINGS 1).",
             minimum=1,
-            maximum=30,
+            maximum=60,
+            timer=True,
         ),
         "first_player": first_player_option(),
     }

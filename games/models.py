@@ -56,6 +56,10 @@ class Match(models.Model):
     clock_offset_ms = models.BigIntegerField(default=0)
     # While paused (the wall-clock ms it was paused at): no move, no timer, no bot.
     paused_at_ms = models.BigIntegerField(null=True, blank=True)
+    # How much longer the bots think than their level's usual time: the largest time allowance
+    # among the table's children (accounts.Accommodations), 2 for a calm or unclocked child, so
+    # bots follow that child's pace. Set once, when the match is made (games.services).
+    pace_factor = models.FloatField(default=1.0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

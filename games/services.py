@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -29,6 +30,7 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 
 import engine
+from accounts.models import Accommodations, accommodations_of
 from engine import IllegalMove
 from engine.bots import LEVELS as BOT_LEVELS
 from engine.mistakes import classify as classify_mistake
@@ -130,8 +132,9 @@ def match_create_many(news: Sequence[NewMatch], *, at_ms: int | None = None) -> 
     number: at a school assembly's 300 tables, a match at a time was most of "Start"'s second."""
     at_ms = now_ms() if at_ms is None else at_ms
     matches, seat_lists = [], []
+    accommodations = _accommodations(news)
     for new in news:
-        matches.append(_new_match(new, at_ms))
+        matches.append(_new_match(new, at_ms, accommodations))
         seat_lists.append(new.seats)
     with transaction.atomic():
         Match.objects.bulk_create(matches)
@@ -149,7 +152,7 @@ def match_create_many(news: Sequence[NewMatch], *, at_ms: int | None = None) -> 
     return matches
 
 
-def _new_match(new: NewMatch, at_ms: int) -> Match:
+def _new_match(new: NewMatch, at_ms: int, accommodations: dict[int, Accommodations]) -> Match:
     rules = engine.get_game(new.game)
     seats = new.seats
     users = [spec.user.pk for spec in seats if spec.user is not None]
@@ -163,8 +166,10 @@ def _new_match(new: NewMatch, at_ms: int) -> Match:
     if not any(spec.user is not None for spec in seats):
         raise MatchError("no_player", "a match needs at least one player")
     seed = secrets.randbits(62) if new.seed is None else new.seed
+    pace = table_pace(accommodations[spec.user.pk] for spec in seats if spec.user is not None)
+    options = accommodated_options(rules, new.variant, new.options, pace)
     state = rules.new(
-        variant=new.variant, players=len(seats), seed=seed, options=new.options, now_ms=at_ms
+        variant=new.variant, players=len(seats), seed=seed, options=options, now_ms=at_ms
     )
     bot_seats = {i: spec.bot_level for i, spec in enumerate(seats) if spec.bot_level}
     match = Match(
@@ -177,9 +182,85 @@ def _new_match(new: NewMatch, at_ms: int) -> Match:
         created_by=new.created_by,
         label=new.label[:80],
         label_values=new.label_values or {},
+        pace_factor=pace.bots,
     )
     _plan(match, rules, state, bot_seats, at_ms, acted=None)
     return match
+
+
+# --- a table's pace: the accommodations of its children ------------------------------------------
+
+CALM_OPTION = "calm"  # a variant's option for a table without the race (¡Mía!'s calm table)
+UNHURRIED = 2.0  # a calm or unclocked child's pace: bots think twice their usual time
+
+
+@dataclass(frozen=True)
+class TablePace:
+    """What the children at one table need (docs/accessibility.md, "Accommodations per child").
+    ``clock``: how much longer every timer runs, the largest allowance among them (None: one has
+    no clock); ``bots``: how much longer bots think; ``calm``: a child needs a calm table."""
+
+    clock: float | None = 1.0
+    bots: float = 1.0
+    calm: bool = False
+
+
+def table_pace(accommodations) -> TablePace:
+    """One table's pace from its children's accommodations: the slowest child sets it."""
+    clock: float | None = 1.0
+    bots, calm = 1.0, False
+    for child in accommodations:
+        factor = child.time_factor
+        if factor is None or child.calm_table:
+            calm = True
+            bots = max(bots, UNHURRIED)
+        if factor is None:
+            clock = None
+        else:
+            bots = max(bots, factor)
+            if clock is not None:
+                clock = max(clock, factor)
+    return TablePace(clock=clock, bots=bots, calm=calm)
+
+
+def accommodated_options(rules, variant: str, options: dict | None, pace: TablePace) -> dict | None:
+    """The teacher's options for a table at ``pace``: every timer option (``Option.timer``) runs
+    ``pace.clock`` times the teacher's value, capped at the option's maximum; with a child who has
+    no clock, ``calm`` is set where the variant has a calm table, and the timers run as long as
+    the game allows where it has none. A calm child gets ``calm`` where the variant declares it.
+    Options the engine would refuse are left for it to refuse."""
+    declared = rules.variants.get(variant)
+    if declared is None or pace == TablePace():
+        return options
+    try:
+        chosen = declared.resolve_options(options)
+    except engine.SetupError:
+        return options
+    accommodated = dict(options or {})
+    calm = pace.calm and CALM_OPTION in declared.options
+    if calm:
+        accommodated[CALM_OPTION] = True
+    for name, option in declared.options.items():
+        if not option.timer:
+            continue
+        if pace.clock is None and not calm:
+            seconds = option.maximum if option.maximum is not None else chosen[name] * 2
+        else:
+            factor = pace.clock if pace.clock is not None else UNHURRIED
+            seconds = math.ceil(chosen[name] * factor)  # never less than the allowance
+        if option.maximum is not None:
+            seconds = min(seconds, option.maximum)
+        accommodated[name] = max(seconds, chosen[name])
+    return accommodated
+
+
+def _accommodations(news: Sequence[NewMatch]) -> dict[int, Accommodations]:
+    """Every seated child's accommodations (the defaults where none are set), in one query."""
+    users = {spec.user.pk: spec.user for new in news for spec in new.seats if spec.user is not None}
+    found = {
+        row.student_id: row for row in Accommodations.objects.filter(student_id__in=list(users))
+    }
+    return {pk: found.get(pk) or accommodations_of(None) for pk in users}
 
 
 # --- the one write path -------------------------------------------------------------------------
@@ -740,7 +821,8 @@ def _bot_delay_ms(match: Match, level: str, version: int, seat: int) -> int:
     low, high = BOT_DELAY_SECONDS[level]
     scale = getattr(settings, "GAMES_BOT_DELAY_SCALE", 1.0)
     whim = random.Random(f"delay:{match.seed}:{version}:{seat}").uniform(low, high)
-    return int(whim * scale * 1000)
+    # A table with a child given more time: the bots follow that child's pace.
+    return int(whim * (match.pace_factor or 1.0) * scale * 1000)
 
 
 def _plan(

@@ -203,7 +203,11 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
     """Per student and item: done, started or not started; stars or scores; and accuracy from
     the attempts made in that assignment's matches. Three queries for any class size."""
     puzzles = assignment.kind == Assignment.Kind.PUZZLES
-    roster = [e.student for e in classroom_roster(classroom=assignment.classroom)]
+    # With their accommodations: the teacher reads the work knowing what each child was given.
+    roster = [
+        e.student
+        for e in classroom_roster(classroom=assignment.classroom, with_accommodations=True)
+    ]
     works = AssignmentWork.objects.filter(assignment=assignment).values_list(
         "student_id", "item", "match_id", "match__status", "match__outcome"
     )

@@ -541,7 +541,7 @@ def class_progress(*, classroom: Classroom, period: Period) -> Progress:
     """A class over a period: totals, per skill (with its change since the period before), per
     student, week by week, most-missed facts. At most nine queries (the roster, then each kind
     of figure from the weeks and from the days around them), whatever the size of the class."""
-    roster = list(classroom_roster(classroom=classroom))
+    roster = list(classroom_roster(classroom=classroom, with_accommodations=True))
     # A subquery rather than a list of ids: one statement shape, whatever the class size.
     student_ids = classroom_roster(classroom=classroom).values("student_id")
     summaries = {e.student_id: StudentSummary(e.student) for e in roster}

@@ -105,7 +105,9 @@ def class_activity(request, classroom_id):
 @require_GET
 def student_progress(request, classroom_id, student_id):
     classroom = _own_classroom(request, classroom_id)
-    enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
+    enrollment = get_object_or_404(
+        classroom_roster(classroom=classroom, with_accommodations=True), student_id=student_id
+    )
     form = _period_form(request)
     period = form.chosen_period()
     start, end = period.bounds()

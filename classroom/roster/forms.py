@@ -2,7 +2,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import SecretKind
+from accounts.models import Accommodations, SecretKind
 from classroom.roster.importing import (
     MAX_BYTES,
     NAME_MAX_LENGTH,
@@ -100,3 +100,30 @@ class ImportForm(forms.Form):
         if not (cleaned.get("text") or "").strip() and not self.errors:
             raise ValidationError(_("Choose a CSV file or paste the list."))
         return cleaned
+
+
+class AccommodationsForm(forms.ModelForm):
+    """A child's accommodations, as the teacher sets them on the child's page."""
+
+    class Meta:
+        model = Accommodations
+        fields = ["time", "calm_table", "public_name", "read_aloud", "dots"]
+        labels = {
+            "time": _("Time in games with a clock"),
+            "calm_table": _("Calm ¡Mía! table"),
+            "public_name": _("On the projector and podium"),
+            "read_aloud": _("Numbers read aloud"),
+            "dots": _("Numbers also as dots and ten-frames"),
+        }
+        help_texts = {
+            "time": _(
+                "Every clock of the child's table runs this much longer, and the bots think as "
+                "long. No clock: a calm table where the game has one."
+            ),
+            "calm_table": _(
+                "The child answers each card in their own time, without the race; bots slow "
+                "down. When dealing a session you can seat these children together."
+            ),
+            "public_name": _("The child's own screens and your pages always show the full name."),
+        }
+        widgets = {"time": forms.RadioSelect, "public_name": forms.RadioSelect}

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from accounts.models import Role
+from accounts.models import Role, accommodations_of
 from accounts.services import sign_in_log_rows
 from classroom.access.selectors import student_access_log
 from classroom.models import (
@@ -42,7 +42,7 @@ def class_student(*, classroom: Classroom, student_id):
         Enrollment.objects.filter(
             classroom=classroom, student_id=student_id, student__role=Role.STUDENT
         )
-        .select_related("student", "student__login_card")
+        .select_related("student", "student__login_card", "student__accommodations")
         .first()
     )
     return enrollment.student if enrollment else None
@@ -149,6 +149,8 @@ def student_export(*, student) -> dict:
             "sign_in": student.secret_kind or None,
             "joined": student.date_joined,
             "last_sign_in": student.last_login,
+            # What the teacher set for the child (accounts.Accommodations), or None.
+            "accommodations": _accommodations_export(student),
         },
         "classes": [
             {
@@ -240,7 +242,7 @@ def student_export(*, student) -> dict:
 
 def class_export(*, classroom: Classroom) -> dict:
     """The whole class at the end of a year: the class and every student's export."""
-    students = [e.student for e in classroom_roster(classroom=classroom)]
+    students = [e.student for e in classroom_roster(classroom=classroom, with_accommodations=True)]
     return {
         "format": "arithmetic-games-classroom/class-export/1",
         "class": {"name": classroom.name, "code": classroom.code, "created": classroom.created_at},
@@ -269,3 +271,17 @@ def _outcome(outcome, key: str, seat: int):
     if key == "winners":
         return seat in values
     return values[seat] if seat < len(values) else None
+
+
+def _accommodations_export(student) -> dict | None:
+    accommodations = accommodations_of(student)
+    if accommodations.pk is None:
+        return None
+    return {
+        "time": accommodations.time,
+        "calm_table": accommodations.calm_table,
+        "public_name": accommodations.public_name,
+        "read_aloud": accommodations.read_aloud,
+        "dots": accommodations.dots,
+        "updated": accommodations.updated_at,
+    }

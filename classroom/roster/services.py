@@ -5,7 +5,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 
 from accounts import services as accounts_services
-from accounts.models import Role
+from accounts.models import Accommodations, PublicName, Role, TimeAllowance
 from accounts.services import sign_in_log_delete, user_sessions_end
 from classroom.models import Classroom, Enrollment, LoginCard
 from classroom.progress.services import reports_compile_again
@@ -35,6 +35,31 @@ def classroom_delete(*, classroom: Classroom) -> None:
     for student in get_user_model().objects.filter(pk__in=list(only_here)):
         student_delete(student=student)
     classroom.delete()
+
+
+def student_accommodations_set(
+    *,
+    student,
+    time: str = TimeAllowance.STANDARD,
+    calm_table: bool = False,
+    public_name: str = PublicName.FULL,
+    read_aloud: bool = False,
+    dots: bool = False,
+) -> Accommodations:
+    """What the teacher sets, privately, for one child (docs/accessibility.md, "Accommodations per
+    child"): applied to every match made for them from now on, and marked on the teacher's
+    figures. Raises ValidationError for a choice that is not one."""
+    accommodations = Accommodations.objects.filter(student=student).first() or Accommodations(
+        student=student
+    )
+    accommodations.time = time
+    accommodations.calm_table = calm_table
+    accommodations.public_name = public_name
+    accommodations.read_aloud = read_aloud
+    accommodations.dots = dots
+    accommodations.full_clean(exclude=["student"])
+    accommodations.save()
+    return accommodations
 
 
 def student_set_secret(*, student, secret: Secret) -> Secret:

@@ -17,6 +17,11 @@ urlpatterns = [
     path(STUDENT, views.student_detail, name="roster_student"),
     path(STUDENT + "name/", views.student_rename, name="roster_student_rename"),
     path(STUDENT + "secret/", views.student_secret, name="roster_student_secret"),
+    path(
+        STUDENT + "accommodations/",
+        views.student_accommodations,
+        name="roster_student_accommodations",
+    ),
     path(STUDENT + "delete/", views.student_delete, name="roster_student_delete"),
     path(STUDENT + "export/", views.student_export, name="roster_student_export"),
     # Printed on login cards (as a QR code): short, and outside /student/ which is the sign-in.

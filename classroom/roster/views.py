@@ -2,6 +2,7 @@
 deleting and exporting. Every teacher page finds the class among the teacher's own (404 for any
 other); every student among that class's."""
 
+import copy
 import json
 from functools import wraps
 
@@ -18,12 +19,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import accommodations_of
 from accounts.permissions import teacher_required
 from classroom.access.services import data_access_record, data_access_record_many
+from classroom.accommodations import badges
 from classroom.forms import ClassroomCreateForm, picture_choices
 from classroom.models import DataAccess
 from classroom.roster import cards, selectors, services
-from classroom.roster.forms import ImportForm, SecretForm, StudentAddForm, StudentNameForm
+from classroom.roster.forms import (
+    AccommodationsForm,
+    ImportForm,
+    SecretForm,
+    StudentAddForm,
+    StudentNameForm,
+)
 from classroom.roster.importing import plan_import
 from classroom.roster.student_secrets import generate_secret
 
@@ -180,7 +189,17 @@ def student_import_done(request, classroom):
 # --- one student ---------------------------------------------------------------------------------
 
 
-def _student_page(request, classroom, student, *, name_form=None, secret_form=None, status=200):
+def _student_page(
+    request,
+    classroom,
+    student,
+    *,
+    name_form=None,
+    secret_form=None,
+    accommodations_form=None,
+    status=200,
+):
+    accommodations = accommodations_of(student)
     return render(
         request,
         "classroom/roster/student_detail.html",
@@ -192,6 +211,9 @@ def _student_page(request, classroom, student, *, name_form=None, secret_form=No
             "name_form": name_form or StudentNameForm(initial={"name": student.display_name}),
             "secret_form": secret_form
             or SecretForm(initial={"kind": student.secret_kind or "picture"}),
+            "accommodations_form": accommodations_form
+            or AccommodationsForm(instance=accommodations),
+            "accommodation_badges": badges(accommodations),
         },
         status=status,
     )
@@ -228,6 +250,20 @@ def student_secret(request, classroom, student):
         _("%(name)s has a new secret. Print a new card: the old one no longer works.")
         % {"name": student},
     )
+    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+
+
+@require_POST
+@student_view
+def student_accommodations(request, classroom, student):
+    """The child's accommodations, set privately by their class's teacher."""
+    # A copy: a refused form leaves the child's saved accommodations as the page shows them.
+    form = AccommodationsForm(request.POST, instance=copy.copy(accommodations_of(student)))
+    if not form.is_valid():
+        return _student_page(request, classroom, student, accommodations_form=form, status=400)
+    fields = {name: form.cleaned_data[name] for name in AccommodationsForm.Meta.fields}
+    services.student_accommodations_set(student=student, **fields)
+    messages.success(request, _("The accommodations of %(name)s are saved.") % {"name": student})
     return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
 
 

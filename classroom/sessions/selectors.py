@@ -15,6 +15,7 @@ from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -24,6 +25,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import engine
+from accounts.models import PublicName, TimeAllowance
+from classroom.accommodations import badges as accommodation_badges
+from classroom.accommodations import public_name as shown_name
 from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
@@ -266,7 +270,7 @@ def session_monitor(
     # Plain rows, not model instances: building thousands of those would be most of the work.
     presences = list(
         session.presences.order_by("joined_at", "id").values_list(
-            "student_id", "student__display_name", "student__username"
+            "student_id", "student__display_name", "student__username", *_NEEDS
         )
     )
     tables = list(
@@ -279,13 +283,19 @@ def session_monitor(
     seated: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)  # table -> seat -> student
     where: dict[int, tuple[int, int]] = {}  # student -> (table number, seat)
     names: dict[int, str] = {}
-    for student_id, display_name, username in presences:
+    # What the teacher set for each child (accounts.Accommodations), read with the names.
+    needs: dict[int, _Needs] = {}
+    for student_id, display_name, username, *set_for in presences:
         names[student_id] = display_name or username
+        needs[student_id] = _Needs.of(set_for)
     numbers = {table.pk: table.number for table in tables}
-    for table_id, seat, student_id, display_name, username in SessionPlace.objects.filter(
+    for table_id, seat, student_id, display_name, username, *set_for in SessionPlace.objects.filter(
         table__session=session
-    ).values_list("table_id", "seat", "student_id", "student__display_name", "student__username"):
+    ).values_list(
+        "table_id", "seat", "student_id", "student__display_name", "student__username", *_NEEDS
+    ):
         name = names.setdefault(student_id, display_name or username)
+        needs.setdefault(student_id, _Needs.of(set_for))
         seated[table_id][seat] = (student_id, name)
         where[student_id] = (numbers[table_id], seat)
     bot_seats: dict[int, set[int]] = {match_id: set() for match_id in matches}
@@ -366,6 +376,10 @@ def session_monitor(
             "attempts": attempts,
             "correct": correct,
             "needs_help": flags,
+            # The teacher's figures are read knowing what the child was given (never shown to
+            # children); the projector shows the name the class may see (None: not shown).
+            "accommodations": needs[student_id].badges(),
+            "public_name": needs[student_id].name_for_the_class(name),
         }
         students.append(row)
         if detailed is not None and student_id not in detailed:
@@ -404,6 +418,7 @@ def session_monitor(
         )
     # The page's parts (``detailed``) show neither the leaderboard nor the summary.
     leaderboard = _leaderboard(students, table_rows) if detailed is None else []
+    public_names = {s["id"]: s["public_name"] for s in students}
     return {
         "session": {
             "id": session.pk,
@@ -415,14 +430,81 @@ def session_monitor(
         },
         "present": [
             {"id": student_id, "name": names[student_id], "seated": student_id in where}
-            for student_id, _display_name, _username in presences
+            for student_id, *_rest in presences
         ],
         "tables": table_rows,
         "students": students,
         "needs_help": [s["id"] for s in students if s["needs_help"]],
         "leaderboard": leaderboard,
+        # What the class sees on the projector: each child by the name set for them there, a
+        # child "not shown" left out (their answers still count in the summary's totals).
+        "public_leaderboard": _public_leaderboard(leaderboard, public_names),
+        "public_tables": _public_tables(table_rows, public_names) if detailed is None else [],
         "summary": _summary(session, students, table_rows) if detailed is None else {},
     }
+
+
+_NEEDS = tuple(
+    f"student__accommodations__{name}"
+    for name in ("time", "calm_table", "public_name", "read_aloud", "dots")
+)
+
+
+class _Needs(NamedTuple):
+    """A child's accommodations as read with their name (defaults where none are set)."""
+
+    time: str = TimeAllowance.STANDARD
+    calm_table: bool = False
+    public_name: str = PublicName.FULL
+    read_aloud: bool = False
+    dots: bool = False
+
+    @classmethod
+    def of(cls, values) -> _Needs:
+        if values[0] is None:  # nothing set: no row
+            return _NO_NEEDS
+        return cls(*values)
+
+    def badges(self) -> list[str]:
+        return [] if self == _NO_NEEDS else accommodation_badges(self)
+
+    def name_for_the_class(self, name: str) -> str | None:
+        return shown_name(name, self)
+
+
+_NO_NEEDS = _Needs()
+
+
+def _public_leaderboard(leaderboard: list[dict], public_names: dict[int, str | None]) -> list[dict]:
+    """The leaderboard as the class sees it: names as set for the projector, the children not
+    shown there left out and the places counted again without them (no gap gives them away)."""
+    rows = [
+        {**row, "name": public_names.get(row["id"]) or ""}
+        for row in leaderboard
+        if public_names.get(row["id"]) is not None
+    ]
+    for index, row in enumerate(rows):
+        ahead = rows[index - 1] if index else None
+        row["rank"] = ahead["rank"] if ahead and ahead["points"] == row["points"] else index + 1
+        row["rank_label"] = place_label(row["rank"])
+    return rows
+
+
+def _public_tables(table_rows: list[dict], public_names: dict[int, str | None]) -> list[dict]:
+    """The tables as the class sees them: each child by their projector name; a child not shown
+    there is not listed."""
+    public = []
+    for table in table_rows:
+        seats = []
+        for seat in table["seats"]:
+            if seat["student_id"] is None:
+                seats.append(seat)
+                continue
+            name = public_names.get(seat["student_id"], seat["name"])
+            if name is not None:
+                seats.append({**seat, "name": name})
+        public.append({**table, "seats": seats})
+    return public
 
 
 def _leaderboard(students: list[dict], table_rows: list[dict]) -> list[dict]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 
 from django.db import transaction
-from django.db.models import Count, Max, Prefetch
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
+from accounts.models import Accommodations, TimeAllowance
 from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
@@ -110,11 +111,17 @@ def session_join(*, session: ClassSession, student) -> SessionPresence:
 
 
 @transaction.atomic
-def session_deal(*, session: ClassSession) -> bool:
+def session_deal(*, session: ClassSession, calm_together: bool | None = None) -> bool:
     """Deal the present students to tables afresh (in the order they joined), undoing moves.
+    ``calm_together`` (kept for the session's later deals and newcomers; None: as before): the
+    children who need a calm table (a calm table or no clock, accounts.Accommodations) are
+    dealt to tables of their own, whose matches are then calm where the game has calm tables.
     Returns whether tables had been dealt before (the teacher's message says "again" only then)."""
     session = _locked(session)
     _require_lobby(session)
+    if calm_together is not None and calm_together != session.calm_together:
+        session.calm_together = calm_together
+        session.save(update_fields=["calm_together"])
     dealt_before, _deleted = session.tables.all().delete()
     _deal(session, _present_student_ids(session))
     push.session_changed(session.pk)
@@ -334,6 +341,7 @@ def session_next_round(*, session: ClassSession) -> ClassSession:
         options=session.options,
         table_size=session.table_size,
         bot_level=session.bot_level,
+        calm_together=session.calm_together,
     )
     SessionPresence.objects.bulk_create(
         SessionPresence(session=following, student_id=student_id) for _t, _s, student_id in plan
@@ -380,25 +388,61 @@ def _present_student_ids(session: ClassSession) -> list[int]:
 def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
     """New tables after the existing ones, dealt round-robin so their sizes differ by one at most
     (seven students at tables of four: four and three, not four and three bots beside one child).
-    Returns the new tables' numbers."""
+    With ``calm_together`` the children who need a calm table are dealt the same way to tables
+    of their own, after the others'. Returns the new tables' numbers."""
     if not student_ids:
         return []
-    count = math.ceil(len(student_ids) / session.table_size)
+    groups = [student_ids]
+    if session.calm_together:
+        calm = _needing_calm(student_ids)
+        groups = [
+            [sid for sid in student_ids if sid not in calm],
+            [sid for sid in student_ids if sid in calm],
+        ]
     first = (session.tables.aggregate(last=Max("number"))["last"] or 0) + 1
-    tables = [SessionTable.objects.create(session=session, number=first + i) for i in range(count)]
-    SessionPlace.objects.bulk_create(
-        SessionPlace(table=tables[i % count], seat=i // count, student_id=student_id)
-        for i, student_id in enumerate(student_ids)
+    numbers: list[int] = []
+    for group in groups:
+        if not group:
+            continue
+        count = math.ceil(len(group) / session.table_size)
+        tables = [
+            SessionTable.objects.create(session=session, number=first + len(numbers) + i)
+            for i in range(count)
+        ]
+        SessionPlace.objects.bulk_create(
+            SessionPlace(table=tables[i % count], seat=i // count, student_id=student_id)
+            for i, student_id in enumerate(group)
+        )
+        numbers += [table.number for table in tables]
+    return numbers
+
+
+def _needing_calm(student_ids) -> set[int]:
+    """The children among ``student_ids`` who need a calm table: one set for them, or no clock."""
+    return set(
+        Accommodations.objects.filter(student_id__in=list(student_ids))
+        .filter(Q(calm_table=True) | Q(time=TimeAllowance.NO_CLOCK))
+        .values_list("student_id", flat=True)
     )
-    return [table.number for table in tables]
 
 
 def _place(session: ClassSession, student_id: int) -> None:
-    """The free seat of the emptiest table, or a new table when every table is full."""
-    tables = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
+    """The free seat of the emptiest table, or a new table when every table is full. With
+    ``calm_together``, only a table of children alike (needing a calm table, or not) will do."""
+    every_table = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
+    tables = every_table
+    if session.calm_together and tables:
+        places = list(
+            SessionPlace.objects.filter(table__session=session).values_list(
+                "table_id", "student_id"
+            )
+        )
+        calm = _needing_calm([student_id, *(seated for _table, seated in places)])
+        calm_tables = {table_id for table_id, seated in places if seated in calm}
+        tables = [t for t in tables if (t.pk in calm_tables) == (student_id in calm)]
     table = next((t for t in tables if t.taken < session.table_size), None)
     if table is None:
-        last = max((t.number for t in tables), default=0)
+        last = max((t.number for t in every_table), default=0)
         table = SessionTable.objects.create(session=session, number=last + 1)
         seat = 0
     else:

@@ -255,7 +255,9 @@ def _act(request, session_id, action, done: str):
 def sessions_deal(request, session_id):
     session = _teacher_session(request, session_id)
     try:
-        again = services.session_deal(session=session)
+        again = services.session_deal(
+            session=session, calm_together=request.POST.get("calm_together") == "on"
+        )
     except services.SessionError as error:
         messages.error(request, error.message)
     else:

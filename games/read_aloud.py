@@ -6,7 +6,7 @@ the network cut (static/js/play/read-aloud.js composes a number from them).
 
 A clip's name is what static/js/play/read-aloud.js asks for: a number's own word ("7", "20",
 "100"), a word that joins them ("hundred", "y", "ciento") or an operator ("plus", "minus",
-"times", "equals")."""
+"times", "divided", "equals")."""
 
 from __future__ import annotations
 
@@ -88,6 +88,7 @@ WORDS: dict[str, dict[str, str]] = {
         "plus": "plus",
         "minus": "minus",
         "times": "times",
+        "divided": "divided by",
         "equals": "equals",
     },
     "es": {
@@ -100,6 +101,7 @@ WORDS: dict[str, dict[str, str]] = {
         "plus": "más",
         "minus": "menos",
         "times": "por",
+        "divided": "entre",
         "equals": "igual a",
     },
 }

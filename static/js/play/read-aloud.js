@@ -89,6 +89,8 @@ export class ReadAloud {
     this.reading = 0; // a new reading stops the one before
     this.audio = null;
     this.pending = null; // the clip being played: {resolve, reject}
+    this.loading = null; // the preloading, once started
+    this.loaded = false;
     this.onChange = onChange;
   }
 
@@ -121,6 +123,7 @@ export class ReadAloud {
         }
       }),
     ).then(() => {
+      this.loaded = true;
       const all = this.blobs.size === Object.keys(this.urls).length;
       this.changed(this.state === "loading" ? (all ? "ready" : "failed") : null);
     });
@@ -185,7 +188,9 @@ export class ReadAloud {
     this.stop();
     const reading = this.reading;
     if (items.length === 0) return;
-    if (this.loading) await this.loading;
+    // Once the clips are held the first one starts at once, within the child's gesture (a
+    // tablet's browser may refuse a play() that comes later).
+    if (this.loading && !this.loaded) await this.loading;
     if (reading !== this.reading) return;
     this.spoken = [];
     this.changed("speaking");

@@ -353,7 +353,9 @@ export function readAloud(view, ctx) {
   }
   const numbers = ((view.cards_left || [])[me] || {}).numbers || [];
   if (view.phase !== "choose" || numbers.length === 0) return null;
-  return { key: `choose-${view.round}`, text: numbers.join(" ") };
+  // Each number once, smallest first, as the buttons show them.
+  const values = [...new Set(numbers)].sort((x, y) => x - y);
+  return { key: `choose-${view.round}`, text: values.join(" ") };
 }
 
 export function describe(event, ctx) {

@@ -27,7 +27,7 @@ import { arrowKeys, h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
-import { ReadAloud } from "./read-aloud.js";
+import { readAloudControls } from "./read-aloud.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
 // "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
@@ -339,7 +339,7 @@ function renderBoard() {
   }
   if (!over && hadFocus) restoreFocus(key, keysBefore);
   renderKeysNote();
-  readNewCard();
+  if (readAloud) readAloud.readNewCard();
 }
 
 // Cards that were not on the table at the last drawing arrive with a short motion (CSS, only
@@ -619,11 +619,7 @@ function onBoardKey(event) {
   if (!renderer || !shell.view) return;
   if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing || event.defaultPrevented) return;
   if (event.target.closest("input, textarea, select, [contenteditable]")) return;
-  if (reader && event.key.toLowerCase() === READ_KEY) {
-    event.preventDefault();
-    readFocused();
-    return;
-  }
+  if (readAloud && readAloud.onKey(event)) return;
   if (!renderer.keyShortcut || ctx.spectator) return;
   if (shell.view.outcome || shell.paused) return;
   if (renderer.keyShortcut(event, shell.view, ctx)) event.preventDefault();
@@ -633,7 +629,7 @@ function renderKeysNote() {
   const note = $("play-keys");
   const renderer = shell.renderer;
   const gameKeys = !ctx.spectator && !shell.view.outcome && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
-  const keys = [gameKeys, reader ? gettext("R: read aloud") : null].filter(Boolean).join(" · ");
+  const keys = [gameKeys, readAloud ? readAloud.keysNote() : null].filter(Boolean).join(" · ");
   const text = keys ? interpolate(gettext("Keys, while the focus is on the game table: %(keys)s"), { keys }, true) : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !text;
@@ -682,86 +678,18 @@ function announce(sentences) {
 
 // --- numbers read aloud ---------------------------------------------------------------------
 // Only for a child whose teacher turned it on (config.read_aloud: the clips of the page's
-// language). The clips are fetched once, at start, into Blobs: reading goes on with the network
-// cut. The "Read aloud" button reads the card or target of the moment (the renderer's
-// readAloud), the R key the focused number on the table (its data-read), else the same; new cards
-// are read by themselves while "Read new cards" is on (each device remembers the choice).
-const READ_KEY = "r";
-const READ_AUTO_STORAGE = "play-read-new-cards";
-const reader = config.read_aloud ? new ReadAloud(config.read_aloud, { onChange: showReader }) : null;
-const readState = { auto: true, lastKey: undefined };
-
-function showReader(current) {
-  const button = $("play-read");
-  if (!button) return;
-  button.dataset.state = current.state;
-  button.dataset.preloaded = String(current.preloaded);
-  // What was said last, clip by clip as each one ended (tests and the curious read it).
-  button.dataset.spoken = current.spoken.join(" ");
-}
+// language); the controls are read-aloud.js's. What is read is the renderer's readAloud().
+const readAloud = config.read_aloud ? readAloudControls(config.read_aloud, { board, reading: currentReading }) : null;
 
 function currentReading() {
   const renderer = shell.renderer;
-  if (!renderer || !renderer.readAloud || !shell.view) return null;
+  if (!renderer || !renderer.readAloud || !shell.view || shell.view.outcome) return null;
   try {
     return renderer.readAloud(shell.view, ctx);
   } catch (error) {
     console.error("readAloud failed", error);
     return null;
   }
-}
-
-function readCurrent() {
-  const reading = currentReading();
-  if (reading && reading.text) reader.say(reading.text);
-}
-
-function readFocused() {
-  const focused = document.activeElement && board.contains(document.activeElement)
-    ? document.activeElement.closest("[data-read]")
-    : null;
-  if (focused && board.contains(focused) && focused.dataset.read) reader.say(focused.dataset.read);
-  else readCurrent();
-}
-
-function readNewCard() {
-  if (!reader) return;
-  const reading = currentReading();
-  const key = reading && reading.text ? reading.key : null;
-  const isNew = key !== null && key !== undefined && key !== readState.lastKey;
-  // The page's first drawing is not "new": the child has not touched the page yet, and a
-  // browser would refuse to play before that anyway.
-  const first = readState.lastKey === undefined;
-  readState.lastKey = key;
-  if (isNew && !first && readState.auto && !shell.view.outcome) reader.say(reading.text);
-}
-
-function setUpReadAloud() {
-  if (!reader) return;
-  try {
-    readState.auto = localStorage.getItem(READ_AUTO_STORAGE) !== "off";
-  } catch {
-    readState.auto = true;
-  }
-  const button = $("play-read");
-  const auto = $("play-read-auto");
-  button.addEventListener("click", () => readCurrent());
-  const paint = () => {
-    auto.setAttribute("aria-pressed", String(readState.auto));
-    auto.textContent = readState.auto ? gettext("Read new cards: on") : gettext("Read new cards: off");
-  };
-  paint();
-  auto.addEventListener("click", () => {
-    readState.auto = !readState.auto;
-    try {
-      localStorage.setItem(READ_AUTO_STORAGE, readState.auto ? "on" : "off");
-    } catch {
-      // A private window may refuse storage: the choice holds for this page.
-    }
-    paint();
-  });
-  showReader(reader);
-  reader.preload();
 }
 
 // --- errors ----------------------------------------------------------------------------------
@@ -794,12 +722,12 @@ async function start() {
     return;
   }
   renderSoundToggle();
-  setUpReadAloud();
+  if (readAloud) readAloud.start();
   board.addEventListener("keydown", onBoardKey);
   restoreLog();
   socket.connect();
   // Tests and curious teachers can look at the shell from the console.
-  globalThis.playShell = { ctx, shell, socket, sounds, reader };
+  globalThis.playShell = { ctx, shell, socket, sounds, reader: readAloud && readAloud.reader };
 }
 
 start();

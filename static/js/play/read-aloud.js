@@ -12,6 +12,8 @@
 //   reader.say("3 + 4 = 7");   // three plus four equals seven
 //   reader.say("12 5 17");     // three numbers, with a short pause between them
 
+import { gettext } from "./i18n.js";
+
 const OPERATORS = {
   "+": "plus",
   "-": "minus",
@@ -217,4 +219,89 @@ export class ReadAloud {
     }
     if (reading === this.reading) this.changed("ready");
   }
+}
+
+// --- the page's controls ------------------------------------------------------------------------
+// The "Read aloud" button (#play-read) reads the card or target of the moment (reading(): the
+// renderer's readAloud, {key, text}); R, with the focus on the game table, reads the focused
+// number (its data-read), else the same; while "Read new cards" (#play-read-auto) is on, a reading
+// with a new key is read by itself (each device remembers the choice). The button's data-state,
+// data-preloaded and data-spoken show what the reader does (tests read them).
+const READ_KEY = "r";
+const AUTO_STORAGE = "play-read-new-cards";
+
+export function readAloudControls(settings, { board, reading }) {
+  const button = document.getElementById("play-read");
+  const toggle = document.getElementById("play-read-auto");
+  const show = (current) => {
+    if (!button) return;
+    button.dataset.state = current.state;
+    button.dataset.preloaded = String(current.preloaded);
+    button.dataset.spoken = current.spoken.join(" ");
+  };
+  const reader = new ReadAloud(settings, { onChange: show });
+  let auto = true;
+  let lastKey; // undefined until the first drawing
+
+  const readCurrent = () => {
+    const now = reading();
+    if (now && now.text) reader.say(now.text);
+  };
+  const readFocused = () => {
+    const active = document.activeElement;
+    const focused = active && board.contains(active) ? active.closest("[data-read]") : null;
+    if (focused && board.contains(focused) && focused.dataset.read) reader.say(focused.dataset.read);
+    else readCurrent();
+  };
+  const paintToggle = () => {
+    if (!toggle) return;
+    toggle.setAttribute("aria-pressed", String(auto));
+    toggle.textContent = auto ? gettext("Read new cards: on") : gettext("Read new cards: off");
+  };
+
+  return {
+    reader,
+    start() {
+      try {
+        auto = localStorage.getItem(AUTO_STORAGE) !== "off";
+      } catch {
+        auto = true;
+      }
+      if (button) button.addEventListener("click", readCurrent);
+      if (toggle) {
+        toggle.addEventListener("click", () => {
+          auto = !auto;
+          try {
+            localStorage.setItem(AUTO_STORAGE, auto ? "on" : "off");
+          } catch {
+            // A private window may refuse storage: the choice holds for this page.
+          }
+          paintToggle();
+        });
+      }
+      paintToggle();
+      show(reader);
+      reader.preload();
+    },
+    // A key pressed in the game table (main.js has already left out fields and modified keys).
+    onKey(event) {
+      if (event.key.toLowerCase() !== READ_KEY) return false;
+      event.preventDefault();
+      readFocused();
+      return true;
+    },
+    keysNote() {
+      return gettext("R: read aloud");
+    },
+    // After each drawing of the table: a new card is read by itself. The page's first drawing is
+    // not new (the child has not touched the page yet; a browser would refuse to play anyway).
+    readNewCard() {
+      const now = reading();
+      const key = now && now.text ? now.key : null;
+      const isNew = key !== null && key !== undefined && key !== lastKey;
+      const first = lastKey === undefined;
+      lastKey = key;
+      if (isNew && !first && auto) reader.say(now.text);
+    },
+  };
 }

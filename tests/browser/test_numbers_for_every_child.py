@@ -155,6 +155,47 @@ def test_numbers_are_read_aloud_with_the_network_cut(browser, server, locale, bu
         page.context.close()
 
 
+def test_a_new_card_is_read_by_itself_and_not_once_the_child_turns_that_off(browser, server):
+    """Both children pass: nobody solved the card, a new one is turned up, and Ana's page reads it
+    without being asked (she has pressed a button on the page: browsers allow sound from then on).
+    With "Read new cards" off, the next new card comes in silence."""
+    ana = open_play(browser, server, "ana", "mia")
+    ben = open_play(browser, server, "ben", "mia")
+
+    def both_pass_and_a_new_card_comes():
+        round_ = int(ana.locator("#play-board [data-round]").get_attribute("data-round"))
+        ana.locator('[data-key="pass"]').click()
+        ben.locator('[data-key="pass"]').click()
+        expect(ana.locator("#play-board [data-round]")).to_have_attribute(
+            "data-round", str(round_ + 1)
+        )
+        options = [
+            ana.locator(f'[data-key="top-option-{i}"]').get_attribute("data-read") for i in (0, 1)
+        ]
+        return ", ".join(options)
+
+    try:
+        expect(ana.locator("#play-read")).to_have_attribute("data-state", "ready")
+        expect(ana.get_by_role("button", name="Read new cards: on")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        new_card = both_pass_and_a_new_card_comes()
+        wait_until_said(ana, said(new_card, "en"))
+        heard = ana.evaluate("playShell.reader.history.length")
+
+        ana.get_by_role("button", name="Read new cards: on").click()
+        expect(ana.get_by_role("button", name="Read new cards: off")).to_have_attribute(
+            "aria-pressed", "false"
+        )
+        both_pass_and_a_new_card_comes()
+        ana.wait_for_timeout(1500)
+        assert ana.evaluate("playShell.reader.history.length") == heard
+        expect(ana.locator("#play-read")).to_have_attribute("data-state", "ready")
+    finally:
+        ana.context.close()
+        ben.context.close()
+
+
 def test_a_child_without_read_aloud_gets_no_reader_and_no_clips(browser, server):
     """Ben plays at Ana's table: nothing of Ana's accommodations reaches his page."""
     context = browser.new_context(viewport=VIEWPORT, locale="en")
@@ -269,3 +310,27 @@ def test_every_number_on_a_card_is_in_what_a_screen_reader_says(browser, server,
                 assert re.search(OPERATOR_WORDS[operator], name, re.I), (game, read, name)
     finally:
         page.context.close()
+
+
+# --- no serious accessibility violation with dots and read-aloud on ------------------------------
+
+
+@pytest.mark.timeout(300)
+def test_the_tables_with_dots_and_read_aloud_have_no_serious_accessibility_violation(
+    browser, server
+):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    found = []
+    for game in DOTS_IN:
+        page = open_play(browser, server, "ana", game)
+        try:
+            expect(page.locator("#play-read")).to_have_attribute("data-state", "ready")
+            for violation in axe.run(page).response["violations"]:
+                if violation["impact"] in {"serious", "critical"}:
+                    targets = [node["target"] for node in violation["nodes"]][:3]
+                    found.append(f"{game}: {violation['id']} ({violation['impact']}) {targets}")
+        finally:
+            page.context.close()
+    assert found == [], "\n".join(found)

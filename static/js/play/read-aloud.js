@@ -1,7 +1,8 @@
 // Numbers read aloud from recorded clips (issue 22, accommodations): no cloud voice, nothing
 // fetched while reading. The clips (games/read_aloud.py, made by scripts/make-number-clips) are
-// words: "20", "1", "hundred", "y", "plus"... A number is said as the clips that compose it
-// ("twenty" "one"; "veinte" "y" "uno" is "treinta y uno"'s shape, "veintiuno" its own clip).
+// words: "20", "1", "hundred", "y", "plus"... A number is said as the clips that compose it:
+// 21 is "twenty" "one"; in Spanish 31 is "treinta" "y" "uno", and 16-29 are clips of their own
+// ("veintiuno"), as the words are.
 //
 // The page fetches every clip of its language once, at start, and keeps each as a Blob behind an
 // object URL: read-aloud then works on with the network cut. The Content-Security-Policy allows
@@ -11,6 +12,8 @@
 //   await reader.preload();
 //   reader.say("3 + 4 = 7");   // three plus four equals seven
 //   reader.say("12 5 17");     // three numbers, with a short pause between them
+//
+// readAloudControls (at the end) wires the play page's button, R key and "Read new cards".
 
 import { gettext } from "./i18n.js";
 

@@ -357,7 +357,9 @@ if SECURE_TRANSPORT:
 # What a page may load (django-csp): everything from the site itself, nothing inline (no page has
 # an inline script, style or on* handler: data for scripts goes in json_script), no plugin, no
 # framing. The sockets are same-origin, which 'self' covers for ws: and wss: (CSP Level 3).
-# Images may be data: URLs (the play page's empty favicon).
+# Images may be data: URLs (the play page's empty favicon). Media may be blob: URLs: a play page
+# with numbers read aloud fetches its clips once and plays them from Blobs, so that reading goes on
+# with the network cut (static/js/play/read-aloud.js).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -365,6 +367,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
+        "media-src": [SELF, "blob:"],
         "connect-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],

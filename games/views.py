@@ -7,10 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts.models import accommodations_of
 from games import catalog, selectors, signals
 from games.models import Match, shown_label
+from games.read_aloud import read_aloud_config
 
 
 @login_required
@@ -46,6 +49,17 @@ def _next_links(match_id: int, user) -> list[dict]:
     return links or [{"label": _("Back to your home page"), "url": reverse("home"), "post": False}]
 
 
+def _own_accommodations(user, *, watch: bool) -> dict:
+    """What the signed-in user's own accommodations change on their own page: numbers read aloud
+    (the clips of the page's language) and numbers also drawn as dots. Nothing of another seat's
+    ever goes into a page, nor anything onto the projector's view (it is the class's screen)."""
+    own = accommodations_of(user)
+    return {
+        "read_aloud": read_aloud_config(get_language()) if own.read_aloud and not watch else None,
+        "dots": bool(own.dots) and not watch,
+    }
+
+
 def _page(request, access: selectors.MatchAccess, *, watch: bool):
     variant, label, label_values = (
         Match.objects.filter(pk=access.match_id)
@@ -64,6 +78,7 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         "watch": watch,
         "next": _next_links(access.match_id, request.user),
         "log": selectors.match_log(match_id=access.match_id, game=access.game, seat=access.seat),
+        **_own_accommodations(request.user, watch=watch),
     }
     game_title = catalog.game_title(access.game)
     variant_title = catalog.variant_title(access.game, variant)

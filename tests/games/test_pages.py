@@ -60,6 +60,8 @@ def test_seated_student_gets_the_page_with_their_seat_and_the_table(client, tabl
         "watch": False,
         "next": [{"label": "Back to your home page", "url": "/home/", "post": False}],
         "log": {"version": -1, "events": []},
+        "read_aloud": None,
+        "dots": False,
     }
     content = response.content.decode()
     assert "js/play/main.js" in content
@@ -68,6 +70,57 @@ def test_seated_student_gets_the_page_with_their_seat_and_the_table(client, tabl
     assert 'role="alert"' in content and 'aria-live="polite"' in content
     # The seed would reveal the deck: the page never carries it.
     assert str(Match.objects.get(pk=match.pk).seed) not in content
+
+
+def test_a_childs_own_read_aloud_and_dots_go_to_their_page_and_no_other(client, table):
+    """Issue 22: the child's own accommodations, in the language of their page; the other seats of
+    the same table, the teacher's page and the projector get none of them."""
+    from accounts.models import Accommodations
+    from games.read_aloud import WORDS
+
+    teacher, _, ana, ben, _, match = table
+    Accommodations.objects.create(student=ana, read_aloud=True, dots=True)
+
+    def config_of(user, view="games:play", language="en"):
+        client.force_login(user)
+        return page_config(
+            client.get(reverse(view, args=[match.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        )
+
+    for language in ("en", "es"):
+        own = config_of(ana, language=language)
+        assert own["dots"] is True
+        assert own["read_aloud"]["lang"] == language
+        clips = own["read_aloud"]["clips"]
+        assert set(clips) == set(WORDS[language])
+        assert clips["7"] == f"/static/audio/{language}/7.mp3"
+        assert clips["plus"] == f"/static/audio/{language}/plus.mp3"
+    for user, view in ((ben, "games:play"), (teacher, "games:play"), (teacher, "games:watch")):
+        config = config_of(user, view)
+        assert config["read_aloud"] is None and config["dots"] is False, (user, view)
+        assert "/static/audio/" not in json.dumps(config)
+    client.force_login(ben)
+    assert (
+        'id="play-read"' not in client.get(reverse("games:play", args=[match.pk])).content.decode()
+    )
+    client.force_login(ana)
+    assert 'id="play-read"' in client.get(reverse("games:play", args=[match.pk])).content.decode()
+
+
+def test_every_clip_named_is_committed():
+    """The clips the pages ask for are in static/audio/ (scripts/make-number-clips made them)."""
+    from pathlib import Path
+
+    from games.read_aloud import WORDS, clip_path
+
+    static = Path(__file__).resolve().parents[2] / "static"
+    sizes = [
+        (static / clip_path(language, name)).stat().st_size
+        for language, clips in WORDS.items()
+        for name in clips
+    ]
+    assert all(sizes)
+    assert sum(sizes) < 1_500_000
 
 
 def test_another_student_is_refused(client, table):

@@ -12,7 +12,12 @@
 //   export function errorMessage(code, ctx)   // optional: a child-friendly text for a game's code
 //   export function result(view, ctx)         // optional: the sentence announcing the end
 //   export function scoreHeading(view, ctx)   // optional: the score column's heading ("Points")
-// ctx = {seat, spectator, watch, seats: [{seat, name, bot}], game, variant,
+//   export function readAloud(view, ctx)      // optional: {key, text} the card/target to read
+//       aloud now ("+12, −3": numbers and operators, see read-aloud.js); a new key is a new card,
+//       read by itself when the child wants new cards read. Numbered controls carry data-read
+//       (numbers.js readAs), which the R key reads for the focused one.
+// ctx = {seat, spectator, watch, seats: [{seat, name, bot}], game, variant, dots (draw
+//        numbers up to 20 as ten-frames too, numbers.js withDots),
 //        send(move) -> Promise<{ok, code?, message?}>, pending (a move awaits its answer),
 //        t: gettext, ngettext, fmt: interpolate, seatName(i), isMe(i), now() (server ms),
 //        ui: {} (renderer-owned, survives re-renders), rerender(), restoreFocus(), view}
@@ -22,6 +27,7 @@ import { arrowKeys, h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
+import { readAloudControls } from "./read-aloud.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
 // "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
@@ -98,6 +104,8 @@ const ctx = {
   seat: config.seat,
   spectator: config.seat === null,
   watch: Boolean(config.watch),
+  // The signed-in child's own accommodation (games/views.py): numbers also as dots.
+  dots: Boolean(config.dots),
   seats: config.seats,
   game: config.game,
   variant: config.variant,
@@ -331,6 +339,7 @@ function renderBoard() {
   }
   if (!over && hadFocus) restoreFocus(key, keysBefore);
   renderKeysNote();
+  if (readAloud) readAloud.readNewCard();
 }
 
 // Cards that were not on the table at the last drawing arrive with a short motion (CSS, only
@@ -607,9 +616,11 @@ function tickCountdown() {
 // never with Ctrl, Alt or Meta held. The page lists them in one short note, and nowhere else.
 function onBoardKey(event) {
   const renderer = shell.renderer;
-  if (!renderer || !renderer.keyShortcut || !shell.view || ctx.spectator) return;
+  if (!renderer || !shell.view) return;
   if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing || event.defaultPrevented) return;
   if (event.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (readAloud && readAloud.onKey(event)) return;
+  if (!renderer.keyShortcut || ctx.spectator) return;
   if (shell.view.outcome || shell.paused) return;
   if (renderer.keyShortcut(event, shell.view, ctx)) event.preventDefault();
 }
@@ -617,7 +628,8 @@ function onBoardKey(event) {
 function renderKeysNote() {
   const note = $("play-keys");
   const renderer = shell.renderer;
-  const keys = !ctx.spectator && !shell.view.outcome && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
+  const gameKeys = !ctx.spectator && !shell.view.outcome && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
+  const keys = [gameKeys, readAloud ? readAloud.keysNote() : null].filter(Boolean).join(" · ");
   const text = keys ? interpolate(gettext("Keys, while the focus is on the game table: %(keys)s"), { keys }, true) : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !text;
@@ -664,6 +676,22 @@ function announce(sentences) {
   });
 }
 
+// --- numbers read aloud ---------------------------------------------------------------------
+// Only for a child whose teacher turned it on (config.read_aloud: the clips of the page's
+// language); the controls are read-aloud.js's. What is read is the renderer's readAloud().
+const readAloud = config.read_aloud ? readAloudControls(config.read_aloud, { board, reading: currentReading }) : null;
+
+function currentReading() {
+  const renderer = shell.renderer;
+  if (!renderer || !renderer.readAloud || !shell.view || shell.view.outcome) return null;
+  try {
+    return renderer.readAloud(shell.view, ctx);
+  } catch (error) {
+    console.error("readAloud failed", error);
+    return null;
+  }
+}
+
 // --- errors ----------------------------------------------------------------------------------
 
 function showError(code, serverMessage) {
@@ -694,11 +722,12 @@ async function start() {
     return;
   }
   renderSoundToggle();
+  if (readAloud) readAloud.start();
   board.addEventListener("keydown", onBoardKey);
   restoreLog();
   socket.connect();
   // Tests and curious teachers can look at the shell from the console.
-  globalThis.playShell = { ctx, shell, socket, sounds };
+  globalThis.playShell = { ctx, shell, socket, sounds, reader: readAloud && readAloud.reader };
 }
 
 start();

@@ -3,6 +3,7 @@
 // student types their own round score.
 import { arrowKeys, h } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
+import { readAs, withDots } from "../numbers.js";
 
 const fmt = (text, values) => interpolate(text, values, true);
 
@@ -94,14 +95,14 @@ function chooseSection(view, ctx) {
                 name: ctx.seatName(seat),
               }),
               disabled: left <= 0,
-              dataset: { key: `give-${seat}-${value}`, value: String(value) },
+              dataset: { key: `give-${seat}-${value}`, value: String(value), read: readAs(value) },
               onclick: () => {
                 if (ui.give[seat] === value) delete ui.give[seat];
                 else ui.give[seat] = value;
                 ctx.rerender();
               },
             },
-            String(value),
+            withDots(ctx, value),
           );
         }),
     );
@@ -125,7 +126,7 @@ function chooseSection(view, ctx) {
           class: "option-button",
           "aria-pressed": String(ui.op === op),
           disabled: !ops.get(op),
-          dataset: { key: `op-${op}`, op },
+          dataset: { key: `op-${op}`, op, read: sign(op) },
           onclick: () => {
             ui.op = ui.op === op ? null : op;
             ctx.rerender();
@@ -230,6 +231,10 @@ function scoreSection(view, ctx) {
       "div",
       {},
       h("label", { for: "aom-score" }, question),
+      // The two numbers drawn as well, for a child with dots (the label above says them).
+      ctx.dots
+        ? h("p", { class: "aom-sum", "aria-hidden": "true" }, withDots(ctx, a), ` ${sign(mine.operator)} `, withDots(ctx, b), " = ?")
+        : null,
       input,
     ),
     h("button", { type: "submit", class: "action-button", dataset: { key: "score-send" } }, gettext("That's my score")),
@@ -334,6 +339,23 @@ export function render(root, view, ctx) {
 
 export function scores(view) {
   return view.totals;
+}
+
+// Read aloud: the numbers the child holds while choosing, then the sum or product to work out.
+export function readAloud(view, ctx) {
+  if (ctx.spectator || view.outcome) return null;
+  const me = ctx.seat;
+  if (view.phase === "score") {
+    const mine = currentPlays(view).find((play) => play.seat === me);
+    if (!mine) return null;
+    const [a, b] = mine.received;
+    return { key: `score-${view.round}`, text: readAs(a, sign(mine.operator), b, "=") };
+  }
+  const numbers = ((view.cards_left || [])[me] || {}).numbers || [];
+  if (view.phase !== "choose" || numbers.length === 0) return null;
+  // Each number once, smallest first, as the buttons show them.
+  const values = [...new Set(numbers)].sort((x, y) => x - y);
+  return { key: `choose-${view.round}`, text: values.join(" ") };
 }
 
 export function describe(event, ctx) {

@@ -3,6 +3,7 @@
 // two sums equal. Finding the difference is the exercise, so it is never shown.
 import { h } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { readAs, withDots } from "../numbers.js";
 
 const ROWS = ["top", "bottom"];
 const WHITE_VALUES = [0, 1, 2, 3, 4, 5];
@@ -30,10 +31,10 @@ function handCardName(card) {
   return String(card.value);
 }
 
-function handCardFace(card) {
+function handCardFace(card, ctx) {
   if (card.kind === "white_joker") return "0–5";
   if (card.kind === "yellow_joker") return "10+";
-  return String(card.value);
+  return withDots(ctx, card.value);
 }
 
 function situation(view, ctx) {
@@ -82,21 +83,23 @@ function rowSection(row, view, ctx) {
           "ul",
           { class: "addup-row-cards", dataset: { row } },
           cards.map((c) =>
+            // The name is the item's text (a screen reader in browse mode reads text, not an
+            // aria-label on a list item); the face beside it is drawn only.
             h(
               "li",
               {
                 class: `addup-card addup-card-${c.kind}`,
-                "aria-label": tableCardName(c),
-                dataset: { card: String(c.id) },
+                dataset: { card: String(c.id), read: readAs(c.value) },
               },
-              h("span", { "aria-hidden": "true" }, String(c.value)),
+              h("span", { class: "visually-hidden" }, tableCardName(c)),
+              h("span", { "aria-hidden": "true" }, withDots(ctx, c.value)),
             ),
           ),
         )
       : h("p", { class: "addup-row-empty" }, gettext("No cards yet.")),
     h(
       "p",
-      { class: "addup-row-sum", dataset: { sum: String(total) } },
+      { class: "addup-row-sum", dataset: { sum: String(total), read: readAs(total) } },
       say(gettext("Sum: %(sum)s"), { sum: total }),
     ),
     ctx.spectator
@@ -153,7 +156,7 @@ function jokerValueSection(card, view, ctx) {
               type: "button",
               class: "addup-value",
               "aria-pressed": ui.value === value ? "true" : "false",
-              dataset: { key: `joker-value-${value}` },
+              dataset: { key: `joker-value-${value}`, read: readAs(value) },
               onclick: () => {
                 ui.value = value;
                 ctx.rerender();
@@ -213,14 +216,18 @@ function handSection(view, ctx) {
                   class: `addup-card addup-card-${c.kind}`,
                   "aria-pressed": ui.card === c.id ? "true" : "false",
                   "aria-label": handCardName(c),
-                  dataset: { key: `hand-${c.id}`, card: String(c.id) },
+                  dataset: {
+                    key: `hand-${c.id}`,
+                    card: String(c.id),
+                    ...(isJoker(c) ? {} : { read: readAs(c.value) }),
+                  },
                   onclick: () => {
                     ui.card = ui.card === c.id ? null : c.id;
                     ui.value = null;
                     ctx.rerender();
                   },
                 },
-                h("span", { "aria-hidden": "true" }, handCardFace(c)),
+                h("span", { "aria-hidden": "true" }, handCardFace(c, ctx)),
               ),
             ),
           ),
@@ -303,6 +310,15 @@ export function keysNote(view, ctx) {
 
 export function scores(view) {
   return view.captured_counts;
+}
+
+// Read aloud: the two rows' sums, top then bottom (read by themselves when a card changes them).
+export function readAloud(view) {
+  const top = view.top_sum;
+  const bottom = view.bottom_sum;
+  if (!Number.isInteger(top) || !Number.isInteger(bottom)) return null;
+  const cards = `${(view.top || []).length}-${(view.bottom || []).length}`;
+  return { key: `sums-${top}-${bottom}-${cards}`, text: `${top}, ${bottom}` };
 }
 
 export function describe(event, ctx) {

@@ -3,6 +3,7 @@
 // move between its squares (a roving tabindex), Enter or Space places the chosen tile.
 import { h } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { readAs, withDots } from "../numbers.js";
 
 const SIZE = 10;
 const say = (text, values) => interpolate(text, values, true);
@@ -43,12 +44,21 @@ function squareKind(view, row, col) {
   return say(gettext("printed %(number)s"), { number: view.numbers[row][col] });
 }
 
-function squareMark(view, row, col) {
+function squareMark(view, row, col, ctx) {
   if (view.side === "front") {
     const label = view.squares[row][col];
     return { "2X": "2×", "+": "+", "-": "−" }[label] || "";
   }
-  return String(view.numbers[row][col]);
+  return withDots(ctx, view.numbers[row][col]);
+}
+
+// What the read-aloud says for a square: its tile, else its printed number or its sign.
+function squareReading(view, row, col) {
+  const tile = view.board[row][col];
+  if (tile !== null) return { read: readAs(tile) };
+  if (view.side === "back") return { read: readAs(view.numbers[row][col]) };
+  const sign = { "+": "+", "-": "−" }[view.squares[row][col]];
+  return sign ? { read: sign } : {};
 }
 
 function squareLabel(view, row, col) {
@@ -156,7 +166,12 @@ function boardGrid(view, ctx) {
               class: classes.join(" "),
               tabindex: isCursor ? "0" : "-1",
               "aria-label": squareLabel(view, row, col),
-              dataset: { key: `square-${row}-${col}`, row: String(row), col: String(col) },
+              dataset: {
+                key: `square-${row}-${col}`,
+                row: String(row),
+                col: String(col),
+                ...squareReading(view, row, col),
+              },
               onclick: () => placeOn(row, col, view, ctx),
               onfocus: (event) => {
                 ui.cursor = { row, col };
@@ -168,8 +183,8 @@ function boardGrid(view, ctx) {
               },
             },
             placed !== null
-              ? h("span", { class: "mj-tile", "aria-hidden": "true" }, String(placed))
-              : h("span", { class: "mj-mark", "aria-hidden": "true" }, squareMark(view, row, col)),
+              ? h("span", { class: "mj-tile", "aria-hidden": "true" }, withDots(ctx, placed))
+              : h("span", { class: "mj-mark", "aria-hidden": "true" }, squareMark(view, row, col, ctx)),
           ),
         ),
       );
@@ -218,7 +233,7 @@ function rackSection(view, ctx, state) {
                   "aria-label": ui.exchange
                     ? say(gettext("Tile %(tile)s, to exchange"), { tile })
                     : say(gettext("Tile %(tile)s"), { tile }),
-                  dataset: { key: `rack-${index}`, tile: String(tile) },
+                  dataset: { key: `rack-${index}`, tile: String(tile), read: readAs(tile) },
                   onclick: () => {
                     if (ui.exchange) {
                       ui.exchangeTiles = chosen.has(index)
@@ -231,7 +246,7 @@ function rackSection(view, ctx, state) {
                     ctx.rerender();
                   },
                 },
-                String(tile),
+                withDots(ctx, tile),
               ),
             );
           }),
@@ -424,6 +439,13 @@ export function render(root, view, ctx) {
     if (target && !target.disabled) target.focus({ preventScroll: true });
     else root.focus({ preventScroll: true });
   }
+}
+
+// Read aloud: the tiles of the child's rack (read by themselves when the rack changes).
+export function readAloud(view) {
+  const tiles = rack(view);
+  if (tiles.length === 0) return null;
+  return { key: `rack-${tiles.join(",")}`, text: tiles.join(" ") };
 }
 
 function equationText(equation) {

@@ -2,6 +2,7 @@
 // (solo5/4/3; docs/rules/mia_solo.md). A view with `size` is the solo square.
 import { arrowKeys, h } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { readAs, withDots } from "../numbers.js";
 
 const fmt = (text, values) => interpolate(text, values, true);
 
@@ -11,6 +12,18 @@ function who(seat, ctx) {
 
 function optionText(option) {
   return `${option.op === "-" ? "−" : "+"}${option.target}`;
+}
+
+// A target said in words, for screen readers ("Sum 12", "Difference 3").
+function optionName(option) {
+  return option.op === "-"
+    ? fmt(gettext("Difference %(target)s"), { target: option.target })
+    : fmt(gettext("Sum %(target)s"), { target: option.target });
+}
+
+// The target as drawn: "+12", and its ten-frames for a child with dots.
+function optionFace(option, ctx) {
+  return withDots(ctx, option.target, optionText(option));
 }
 
 function cardText(card) {
@@ -76,10 +89,15 @@ function handSection(view, ctx, { selectable, note }) {
             ? fmt(gettext("Card %(value)s"), { value: cardText(card) })
             : fmt(gettext("Card %(value)s (not for claims)"), { value: cardText(card) }),
           disabled: !usable,
-          dataset: { key: `card-${card.id}`, card: String(card.id), value: card.value ?? card.kind },
+          dataset: {
+            key: `card-${card.id}`,
+            card: String(card.id),
+            value: card.value ?? card.kind,
+            ...(card.kind === "number" ? { read: readAs(card.value) } : {}),
+          },
           onclick: () => toggleCard(ctx, card.id),
         },
-        card.kind === "number" ? String(card.value) : cardText(card),
+        card.kind === "number" ? withDots(ctx, card.value) : cardText(card),
       );
     }),
   );
@@ -107,13 +125,13 @@ function wildPicker(view, ctx) {
             type: "button",
             class: "card-button",
             "aria-pressed": String(ui.wild[card.id] === value),
-            dataset: { key: `wild-${card.id}-${value}` },
+            dataset: { key: `wild-${card.id}-${value}`, read: readAs(value) },
             onclick: () => {
               ui.wild[card.id] = value;
               ctx.rerender();
             },
           },
-          String(value),
+          withDots(ctx, value),
         ),
       ),
     );
@@ -165,7 +183,9 @@ function optionButtons(card, ctx, { enabled, keyPrefix }) {
     return h(
       "div",
       { class: "game-row" },
-      card.options.map((option) => h("span", { class: "option-button option-face" }, optionText(option))),
+      card.options.map((option) =>
+        h("span", { class: "option-button option-face" }, optionFace(option, ctx)),
+      ),
     );
   }
   const row = h(
@@ -178,23 +198,21 @@ function optionButtons(card, ctx, { enabled, keyPrefix }) {
           type: "button",
           class: "option-button",
           "aria-pressed": enabled ? String(ctx.ui.option === index) : null,
-          "aria-label":
-            option.op === "-"
-              ? fmt(gettext("Difference %(target)s"), { target: option.target })
-              : fmt(gettext("Sum %(target)s"), { target: option.target }),
+          "aria-label": optionName(option),
           disabled: !enabled,
           dataset: {
             key: `${keyPrefix}-option-${index}`,
             option: String(index),
             op: option.op,
             target: String(option.target),
+            read: optionText(option),
           },
           onclick: () => {
             ctx.ui.option = ctx.ui.option === index ? null : index;
             ctx.rerender();
           },
         },
-        optionText(option),
+        optionFace(option, ctx),
       ),
     ),
   );
@@ -488,7 +506,7 @@ function renderSolo(root, view, ctx) {
         let label;
         if (!card) label = fmt(gettext("Empty, %(where)s"), { where });
         else {
-          const options = card.options.map(optionText).join(` ${gettext("or")} `);
+          const options = card.options.map(optionName).join(` ${gettext("or")} `);
           label = open
             ? fmt(gettext("%(options)s, open, %(where)s"), { options, where })
             : fmt(gettext("%(options)s, blocked, %(where)s"), { options, where });
@@ -501,7 +519,12 @@ function renderSolo(root, view, ctx) {
             "aria-pressed": open && playing ? String(pressed) : null,
             "aria-disabled": open && playing ? null : "true",
             "aria-label": label,
-            dataset: { key: `cell-${row}-${col}`, row: String(row), col: String(col) },
+            dataset: {
+              key: `cell-${row}-${col}`,
+              row: String(row),
+              col: String(col),
+              ...(card ? { read: card.options.map(optionText).join(", ") } : {}),
+            },
             onclick: () => {
               if (!open || !playing) return;
               ui.cell = pressed ? null : [row, col];
@@ -511,7 +534,7 @@ function renderSolo(root, view, ctx) {
           },
           card
             ? [
-                ...card.options.map((o) => h("span", {}, optionText(o))),
+                ...card.options.map((o) => h("span", {}, optionFace(o, ctx))),
                 // Open or blocked is said in words and drawn as a pattern, not by colour alone.
                 h(
                   "small",
@@ -662,6 +685,17 @@ export function keysNote(view) {
   return gettext("1–9: your cards · A, B: the targets · M: claim (¡Mía!) · P: pass");
 }
 
+
+// Read aloud: the card to solve (a new one is read by itself), or in the square the chosen card.
+export function readAloud(view, ctx) {
+  if (view.size) {
+    const cell = ctx.ui.cell ? view.square[ctx.ui.cell[0]][ctx.ui.cell[1]] : null;
+    return cell ? { key: null, text: cell.options.map(optionText).join(", ") } : null;
+  }
+  const top = view.top;
+  if (!top || !top.options) return null;
+  return { key: `top-${top.id}`, text: top.options.map(optionText).join(", ") };
+}
 
 export function render(root, view, ctx) {
   if (view.size) renderSolo(root, view, ctx);

@@ -3,6 +3,7 @@
 // server judges the equation, so a wrong one is a recorded try, never blocked here.
 import { h } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { readAs, withDots } from "../numbers.js";
 
 const OPERATION_FACE = { "+": "+", "-": "−", x: "×", "÷": "÷" };
 
@@ -51,6 +52,17 @@ const face = (card) =>
     : card.kind === "operation"
       ? OPERATION_FACE[card.op]
       : wildName(card.wild);
+
+// A number card's face has its ten-frames beside it for a child with dots.
+const drawnFace = (card, ctx) => (card.kind === "number" ? withDots(ctx, card.value) : face(card));
+
+// What the read-aloud says for a card: its number or its operation (a wild card: nothing).
+const cardReading = (card) =>
+  card.kind === "number"
+    ? { read: readAs(card.value) }
+    : card.kind === "operation"
+      ? { read: readAs(OPERATION_FACE[card.op]) }
+      : {};
 
 const cardName = (card) =>
   card.kind === "number"
@@ -141,10 +153,10 @@ function cardButton(card, view, ctx) {
       class: `sum-card sum-card-${card.kind}${card.drawn_this_turn ? " is-fresh" : ""}`,
       "aria-pressed": chosen ? "true" : "false",
       "aria-label": label,
-      dataset: { key: `hand-${card.id}`, card: String(card.id) },
+      dataset: { key: `hand-${card.id}`, card: String(card.id), ...cardReading(card) },
       onclick: () => tapCard(card, view, ctx),
     },
-    h("span", { class: "sum-card-face", "aria-hidden": "true" }, face(card)),
+    h("span", { class: "sum-card-face", "aria-hidden": "true" }, drawnFace(card, ctx)),
     position >= 0
       ? h("span", { class: "sum-card-order", "aria-hidden": "true" }, position + 1)
       : null,
@@ -168,7 +180,7 @@ function playerList(view, ctx) {
   );
 }
 
-function tableSection(view) {
+function tableSection(view, ctx) {
   return h(
     "section",
     { class: "sum-table", "aria-label": gettext("Table") },
@@ -182,9 +194,9 @@ function tableSection(view) {
           class: "sum-card sum-card-number sum-card-centre",
           role: "img",
           "aria-label": say(gettext("Centre number %(value)s"), { value: view.centre }),
-          dataset: { centre: String(view.centre) },
+          dataset: { centre: String(view.centre), read: readAs(view.centre) },
         },
-        String(view.centre),
+        withDots(ctx, view.centre),
       ),
     ),
   );
@@ -238,13 +250,13 @@ function equationSection(view, ctx, state) {
                   card: cardName(card),
                   place: index + 1,
                 }),
-                dataset: { key: `equation-${card.id}` },
+                dataset: { key: `equation-${card.id}`, ...cardReading(card) },
                 onclick: () => {
                   ui.equation = ui.equation.filter((id) => id !== card.id);
                   ctx.rerender();
                 },
               },
-              face(card),
+              drawnFace(card, ctx),
             ),
           ),
         ),
@@ -476,7 +488,7 @@ export function render(root, view, ctx) {
   const hand = visibleHand(view);
   tidySelection(ctx.ui, hand);
   const state = situation(view, ctx);
-  const parts = [tableSection(view)];
+  const parts = [tableSection(view, ctx)];
   if (!ctx.spectator) {
     parts.push(
       rotationSection(view, ctx, state),
@@ -531,6 +543,12 @@ export function keysNote(view, ctx) {
 
 export function scores(view) {
   return view.pile_counts;
+}
+
+// Read aloud: the centre number (a new one is read by itself).
+export function readAloud(view) {
+  if (view.centre === null || view.centre === undefined) return null;
+  return { key: `centre-${view.centre}`, text: readAs(view.centre) };
 }
 
 // The equation as the rulebook says it: a pair is the one number it stands for, named after the

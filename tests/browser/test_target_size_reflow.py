@@ -62,7 +62,8 @@ SMALL_TARGETS = """(least) => {
     if (box.width + 0.5 < least || box.height + 0.5 < least) {
       const name = (el.getAttribute('aria-label') || el.textContent || el.name || el.type || '')
         .trim().replace(/\\s+/g, ' ').slice(0, 30);
-      small.push(`${el.tagName.toLowerCase()} '${name}' ${box.width.toFixed(0)}x${box.height.toFixed(0)}`);
+      const size = `${box.width.toFixed(0)}x${box.height.toFixed(0)}`;
+      small.push(`${el.tagName.toLowerCase()} '${name}' ${size}`);
     }
   }
   return small;
@@ -84,7 +85,8 @@ SIDEWAYS = """() => {
     if (scrollsInside(el)) continue;
     const box = el.getBoundingClientRect();
     if (box.right > width + 1 && box.width > 0) {
-      out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${box.right.toFixed(0)}`);
+      const what = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+      out.push(`${what} ${box.right.toFixed(0)}`);
       if (out.length > 4) break;
     }
   }

@@ -12,6 +12,7 @@ passes, draws or ends the turn instead, as a keyboard child would.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections import Counter
@@ -23,7 +24,7 @@ import engine
 from engine import mathable_junior as mj
 from engine import sum as sum_rules
 from tests.browser.conftest import add_session_cookie
-from tests.browser.test_keyboard_play import FOCUS, READ_TABLE, WATCH_THE_FOCUS
+from tests.browser.test_keyboard_play import FOCUS, READ_TABLE, TAB_ORDER, WATCH_THE_FOCUS
 from tests.browser.test_live_play import right_claim
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -31,6 +32,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 MOST_KEYS_PER_MOVE = 4
 
 SETUP = """
+import itertools
 import json
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
@@ -278,6 +280,28 @@ def play_add_up(page, child, server, match_id, deadline):
 # --- SUM ---------------------------------------------------------------------------------------
 
 
+def short_equation(cards: list[int], target: int) -> list[int] | None:
+    """A number, an operation and a number among `cards` (the ten a digit reaches) that make
+    `target`: three digits and C, four keys."""
+    numbers = [c for c in cards if sum_rules.KIND[c] == sum_rules.NUMBER]
+    operations = [c for c in cards if sum_rules.KIND[c] == sum_rules.OPERATION]
+    for a in numbers:
+        for b in numbers:
+            if a == b:
+                continue
+            x, y = sum_rules.FACE[a], sum_rules.FACE[b]
+            for op in operations:
+                value = {
+                    "+": x + y,
+                    "-": x - y,
+                    "x": x * y,
+                    "÷": x // y if x % y == 0 else None,
+                }[sum_rules.FACE[op]]
+                if value == target:
+                    return [a, op, b]
+    return None
+
+
 def play_sum(page, child, server, match_id, deadline):
     while time.monotonic() < deadline:
         if page.evaluate(OVER):
@@ -297,15 +321,10 @@ def play_sum(page, child, server, match_id, deadline):
         ]
         cards = None
         if data["wrong"] < state.options["wrong_limit"] and data["rotation"] is None:
-            tokens = sum_rules.fewest_cards_equation(
-                sum_rules.hand_counts(data["hands"][0]), sum_rules.FACE[data["centre"]]
-            )
-            if tokens is not None:
-                cards = sum_rules.tokens_to_cards(tokens, data["hands"][0])
-        positions = [hand_on_page.index(card) for card in cards] if cards else []
+            cards = short_equation(hand_on_page[:10], sum_rules.FACE[data["centre"]])
         before = len(my_moves(server, match_id))
-        if cards and len(cards) < MOST_KEYS_PER_MOVE and max(positions) < 10:
-            for position in positions:
+        if cards:
+            for position in (hand_on_page.index(card) for card in cards):
                 child.press(str((position + 1) % 10))
             child.press("c")
         elif data["drawn"] < sum_rules.DRAWS_PER_TURN and (data["numbers"] or data["operations"]):
@@ -323,12 +342,12 @@ def beside_a_line(board, square) -> bool:
     return any(board[near] and board[far] for near, far in mj.LINES[square])
 
 
-def g_presses(board, cursor: int, square: int) -> int:
-    """How many presses of G take the cursor to `square`: G visits the free squares beside two
-    tiles in a line, in reading order after the cursor, round the board."""
+def g_presses(board, cursor: int, square: int, backwards: bool = False) -> int:
+    """How many presses of G (Shift+G backwards) take the cursor to `square`: G visits the free
+    squares beside two tiles in a line, in reading order after the cursor, round the board."""
     presses = 0
     for step in range(1, mj.SQUARE_COUNT + 1):
-        here = (cursor + step) % mj.SQUARE_COUNT
+        here = (cursor + (-step if backwards else step)) % mj.SQUARE_COUNT
         if not board[here] and beside_a_line(board, here):
             presses += 1
             if here == square:
@@ -362,18 +381,21 @@ def play_mathable(page, child, server, match_id, deadline):
         cursor = page.evaluate(CURSOR)
         best = None
         for _, value, square in mj._front_right_placements(data["board"], data["racks"][0]):
-            presses = g_presses(data["board"], cursor, square)
             index = rack_on_page.index(value)
-            if index < 10 and presses <= 2 and (best is None or presses < best[0]):
-                best = (presses, index, square)
+            for key in ("g", "Shift+G"):
+                presses = g_presses(data["board"], cursor, square, backwards=key != "g")
+                if index < 10 and presses <= 2 and (best is None or presses < best[0]):
+                    best = (presses, key, index, square)
         before = len(my_moves(server, match_id))
         if best is not None:
-            presses, index, square = best
+            presses, key, index, square = best
             child.press(str((index + 1) % 10))
             for _ in range(presses):
-                child.press("g")
+                child.press(key)
             assert page.evaluate(FOCUS)["key"] == f"square-{square // 10}-{square % 10}"
             child.press("Enter")
+        elif data["draws"] and data["pot"]:
+            child.press("d")  # an extra tile earned on a + or - square
         else:
             child.press("e")  # no right square within two presses of G: end the turn (or pass)
         child.record(child.wait_applied(before))
@@ -423,6 +445,30 @@ def play_add_or_multiply(page, child, server, match_id, deadline):
         child.check_focus()
 
 
+# The Tab order is the order of the page's instructions: groups of controls (by their data-key's
+# start) in the order the page tells the child to use them.
+INSTRUCTED_ORDER = {
+    "mia": ["card-", "top-option-", "claim", "pass"],
+    "add_up": ["hand-", "row-"],
+    "mathable_junior": ["rack-", "square-", "draw", "exchange", "end-turn"],
+    "add_or_multiply": ["give-", "op-", "choose"],
+}
+
+
+def assert_tab_order_follows_the_instructions(page, game):
+    if game not in INSTRUCTED_ORDER:
+        return  # SUM: its hand, then its actions; covered by test_keyboard_play
+    order = page.evaluate(TAB_ORDER)
+    groups = [
+        [i for i, key in enumerate(order) if key and key.startswith(start)]
+        for start in INSTRUCTED_ORDER[game]
+    ]
+    present = [group for group in groups if group]
+    assert present, order
+    for earlier, later in itertools.pairwise(present):
+        assert max(earlier) < min(later), order
+
+
 PLAYERS = {
     "mia": play_mia,
     "add_up": play_add_up,
@@ -438,6 +484,7 @@ def test_a_keyboard_child_plays_to_the_end(browser, server, game):
     match_id = server.made["matches"][game]
     started = time.monotonic()
     try:
+        assert_tab_order_follows_the_instructions(page, game)
         PLAYERS[game](page, child, server, match_id, started + BUDGET_SECONDS[game])
         assert child.first_done, f"{game}: no move was applied"
         the_end(page, server, game, match_id, started, child)

@@ -11,6 +11,9 @@
   exception).
 - 1.4.4 Resize Text: with the text at 200 % (the root font size doubled, as a browser's text-only
   zoom does) at a laptop's width, no page scrolls sideways either.
+- 1.4.12 Text Spacing: with the criterion's spacing (line height 1.5, paragraph spacing 2, letter
+  spacing 0.12 and word spacing 0.16 times the font size) no page scrolls sideways and no text is
+  cut off or spills out of its control.
 
 One visit per page does the three readings (the viewport and the font size change in place); the
 pages of one role are one test so that a failure names every offender at once.
@@ -100,6 +103,39 @@ DOUBLE_TEXT = """() => {
 }"""
 
 
+# WCAG 1.4.12's spacing, as a user style sheet would set it: added through the CSSOM to the page's
+# own style sheet (the Content-Security-Policy refuses a <style> element, not the CSSOM).
+TEXT_SPACING = """() => {
+  document.documentElement.style.fontSize = '';
+  const sheet = [...document.styleSheets].find((s) => s.href && s.href.startsWith(location.origin));
+  for (const rule of [
+    '* { line-height: 1.5 !important; letter-spacing: 0.12em !important;' +
+      ' word-spacing: 0.16em !important; }',
+    'p { margin-bottom: 2em !important; }',
+  ]) sheet.insertRule(rule, sheet.cssRules.length);
+}"""
+
+# Text cut off (a box that hides what overflows it) or spilling out of a control or a heading.
+CUT_OFF = """() => {
+  const cut = [];
+  for (const el of document.querySelectorAll(
+      'button, a[href], label, legend, summary, h1, h2, h3, th, td, p, li')) {
+    if (el.closest('[hidden], .visually-hidden, .skip-link')) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'inline' || style.display === 'none') continue;
+    const scrolls = (overflow) => overflow === 'auto' || overflow === 'scroll';
+    if (scrolls(style.overflowX) || scrolls(style.overflowY)) continue;
+    if (!el.textContent.trim()) continue;
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
+      const text = el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30);
+      const size = `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`;
+      cut.push(`${el.tagName.toLowerCase()} '${text}' ${size}`);
+    }
+  }
+  return cut;
+}"""
+
+
 @pytest.fixture(scope="module")
 def server(daphne_site):
     with daphne_site("target-size", setup=SETUP) as site:
@@ -142,6 +178,12 @@ def test_targets_are_big_enough_and_pages_reflow(browser, server, who):
                 sideways = page.evaluate(SIDEWAYS)
                 if sideways:
                     found.append(f"{path} with 200 % text {sideways}")
+                page.evaluate(TEXT_SPACING)
+                sideways = page.evaluate(SIDEWAYS)
+                if sideways:
+                    found.append(f"{path} with text spacing {sideways}")
+                for cut in page.evaluate(CUT_OFF):
+                    found.append(f"{path} with text spacing, cut off: {cut}")
             finally:
                 page.close()
     finally:

@@ -88,7 +88,7 @@ def near_the_end(match, child_moves_left):
     match.save()
 
 
-near_the_end(matches["sum"], 4)
+near_the_end(matches["sum"], 8)
 near_the_end(matches["mathable_junior"], 12)
 print(json.dumps({"ana": session_cookie_for(ana),
                   "matches": {game: match.pk for game, match in matches.items()}}))

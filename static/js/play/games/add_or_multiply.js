@@ -317,6 +317,11 @@ function tableSection(view, ctx) {
 // --- the renderer API ------------------------------------------------------------------------
 
 export function render(root, view, ctx) {
+  // Where the focus was: on the table itself (the last control went away, waiting for the
+  // others) it goes to the score field when that appears, so the child types at once.
+  const before = document.activeElement;
+  const hadFocus = Boolean(before) && root.contains(before);
+  const keyed = hadFocus && before !== root ? before.closest("[data-key]") : null;
   choiceState(ctx, view);
   const parts = [];
   if (!ctx.spectator && !view.outcome) {
@@ -335,6 +340,56 @@ export function render(root, view, ctx) {
   parts.push(tableSection(view, ctx));
   parts.push(historySection(view, ctx));
   root.replaceChildren(...parts.filter(Boolean));
+  const field = root.querySelector('[data-key="score-input"]');
+  const stillThere = keyed && root.querySelector(`[data-key="${keyed.dataset.key}"]`);
+  if (hadFocus && field && !stillThere) field.focus({ preventScroll: true });
+}
+
+// --- keys ------------------------------------------------------------------------------------
+
+// The opponents in the page's order and the number each has been given so far.
+function giving(view, ctx) {
+  return opponents(view, ctx.seat).map((seat) => ({ seat, value: ctx.ui.give[seat] }));
+}
+
+// Choosing: a digit gives that number to the first opponent still without one (in the page's
+// order), Backspace takes back the last one given, A or M picks the operation; once all three
+// are chosen the focus goes to "Play these cards", so Enter plays them. Scoring: the score field
+// has the focus, so the child types the number and Enter.
+export function keyShortcut(event, view, ctx) {
+  if (view.phase !== "choose" || view.chosen[ctx.seat]) return false;
+  const root = document.getElementById("play-board");
+  const key = event.key.toLowerCase();
+  let control = null;
+  if (/^[0-9]$/.test(key)) {
+    const next = giving(view, ctx).find(({ value }) => value === undefined);
+    if (!next) return false;
+    control = root.querySelector(`[data-key="give-${next.seat}-${key}"]`);
+  } else if (key === "backspace") {
+    const last = giving(view, ctx)
+      .reverse()
+      .find(({ value }) => value !== undefined);
+    if (!last) return false;
+    control = root.querySelector(`[data-key="give-${last.seat}-${last.value}"]`);
+  } else if (key === "a" || key === "m") {
+    const op = key.toUpperCase();
+    // Chosen already: the key keeps it (a click would take it back).
+    if (ctx.ui.op !== op) control = root.querySelector(`[data-key="op-${op}"]`);
+    else control = root.querySelector('[data-key="choose"]');
+  }
+  if (!control || control.disabled) return false;
+  if (control.dataset.key !== "choose") control.click();
+  const play = root.querySelector('[data-key="choose"]');
+  if (play && !play.disabled) play.focus({ preventScroll: true });
+  return true;
+}
+
+export function keysNote(view, ctx) {
+  if (ctx.spectator || view.outcome) return null;
+  if (view.phase === "score") return gettext("type your round score, then Enter");
+  return gettext(
+    "0–6: a number for the next player · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
+  );
 }
 
 export function scores(view) {

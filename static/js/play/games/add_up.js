@@ -25,9 +25,10 @@ function tableCardName(card) {
   return String(card.value);
 }
 
+// The name starts with what the card shows (WCAG 2.5.3: a speech-input user says "0–5").
 function handCardName(card) {
-  if (card.kind === "white_joker") return gettext("white joker, worth 0 to 5");
-  if (card.kind === "yellow_joker") return gettext("yellow joker, worth 10 to 99");
+  if (card.kind === "white_joker") return gettext("0–5: white joker, worth 0 to 5");
+  if (card.kind === "yellow_joker") return gettext("10+: yellow joker, worth 10 to 99");
   return String(card.value);
 }
 

@@ -419,13 +419,15 @@ export function render(root, view, ctx) {
     h(
       "div",
       { class: `board board-mathable board-mathable-${view.side}` },
+      // The rack first, then the board: the page says "Choose a tile, then the square to put it
+      // on", and the Tab order (and the reading order) follows it.
+      ctx.spectator ? null : rackSection(view, ctx, state),
       boardGrid(view, ctx),
       h(
         "div",
         { class: "mj-side" },
-        ctx.spectator ? null : rackSection(view, ctx, state),
-        // The buttons right under the rack, the turn's facts after them: a tablet shows the
-        // board, the rack and the buttons on its first screen.
+        // The buttons beside or under the board, the turn's facts after them: a tablet shows the
+        // rack, the board and the buttons on its first screen.
         !ctx.spectator && state.front ? frontActions(view, ctx, state) : null,
         state.myTurn ? turnFacts(view) : null,
         playersSection(view, ctx),
@@ -446,6 +448,93 @@ export function readAloud(view) {
   const tiles = rack(view);
   if (tiles.length === 0) return null;
   return { key: `rack-${tiles.join(",")}`, text: tiles.join(" ") };
+}
+
+// --- keys ------------------------------------------------------------------------------------
+
+// A square "beside two tiles in a line": the only squares where a tile can make an equation
+// (engine/mathable_junior.py, _neighbour_lines). Which number fits is still the child's sum.
+function besideALine(view, row, col) {
+  const tileAt = (r, c) => r >= 0 && r < SIZE && c >= 0 && c < SIZE && view.board[r][c] !== null;
+  return [
+    [-1, 0],
+    [1, 0],
+    [0, -1],
+    [0, 1],
+  ].some(([dr, dc]) => tileAt(row + dr, col + dc) && tileAt(row + 2 * dr, col + 2 * dc));
+}
+
+// The squares G goes through: on the back side, with a tile chosen, the free squares printed
+// with its number (the board marks them already); else the free squares beside two tiles in a
+// line.
+function openSquare(view, ctx, row, col) {
+  if (view.board[row][col] !== null) return false;
+  const tile = selectedTile(view, ctx);
+  if (view.side === "back" && tile !== null) return view.numbers[row][col] === tile;
+  return besideALine(view, row, col);
+}
+
+function goToSquare(root, ctx, row, col) {
+  const grid = root.querySelector("[role=grid]");
+  const to = grid && grid.querySelector(`button[data-row="${row}"][data-col="${col}"]`);
+  if (!to) return false;
+  for (const other of grid.querySelectorAll('button[tabindex="0"]')) other.tabIndex = -1;
+  to.tabIndex = 0;
+  to.focus();
+  ctx.ui.cursor = { row, col };
+  return true;
+}
+
+// G: the next open square after the cursor in reading order (Shift+G: the one before), round
+// the board; the focus goes there, and Enter or Space puts the chosen tile on it.
+function nextOpenSquare(root, view, ctx, backwards) {
+  const { row, col } = ctx.ui.cursor || { row: 4, col: 4 };
+  const here = row * SIZE + col;
+  const count = SIZE * SIZE;
+  for (let step = 1; step <= count; step += 1) {
+    const square = (here + (backwards ? -step : step) + count) % count;
+    const [r, c] = [Math.floor(square / SIZE), square % SIZE];
+    if (openSquare(view, ctx, r, c)) return goToSquare(root, ctx, r, c);
+  }
+  return false;
+}
+
+const ACTION_KEYS = { d: "draw", x: "exchange", e: "end-turn" };
+
+// 1-9 and 0 pick the tiles of the rack in the order shown, G goes to the next open square (Enter
+// or Space places the tile there: the square is a button), D draws an extra tile, X opens the
+// exchange (X again exchanges the chosen tiles, Escape cancels), E ends the turn.
+export function keyShortcut(event, view, ctx) {
+  const root = document.getElementById("play-board");
+  const key = event.key.toLowerCase();
+  let control = null;
+  if (/^[0-9]$/.test(key)) {
+    const index = key === "0" ? 9 : Number(key) - 1;
+    control = root.querySelector(`[data-key="rack-${index}"]`);
+  } else if (key === "g") {
+    return situation(view, ctx).myTurn && nextOpenSquare(root, view, ctx, event.shiftKey);
+  } else if (key === "x" && ctx.ui.exchange) {
+    control = root.querySelector('[data-key="exchange-confirm"]');
+  } else if (key === "escape" && ctx.ui.exchange) {
+    control = root.querySelector('[data-key="exchange-cancel"]');
+  } else if (ACTION_KEYS[key]) {
+    control = root.querySelector(`[data-key="${ACTION_KEYS[key]}"]`);
+  }
+  if (!control || control.disabled) return false;
+  control.click();
+  return true;
+}
+
+export function keysNote(view, ctx) {
+  if (ctx.spectator) return null;
+  if (view.side === "back") {
+    return gettext(
+      "1–9: your tiles · G: the next free square with your tile's number · Enter: put the tile there",
+    );
+  }
+  return gettext(
+    "1–9: your tiles · G: the next square beside two tiles in a line · Enter: put the tile there · D: draw an extra tile · X: exchange · E: end the turn",
+  );
 }
 
 function equationText(equation) {

@@ -517,9 +517,12 @@ export function render(root, view, ctx) {
   if (focused) keepFocusInside(root, focused.dataset.key);
 }
 
-// 1-9 and 0 tap the cards of the hand in the order shown (into the equation, in order), C checks
+// 1-9 and 0 tap the cards of the hand in the order shown (into the equation, in order); +, -, x
+// (or *) and / tap the first operation card of that sign not yet in the equation, wherever it is
+// in the hand (a hand of more than ten cards keeps its operations beyond the digits); C checks
 // the equation, N and O draw a number or an operation card, E ends the turn.
 const SHORTCUT_KEYS = { c: "check", n: "draw-numbers", o: "draw-operations", e: "end-turn" };
+const OPERATION_KEYS = { "+": "+", "-": "-", x: "x", "*": "x", "/": "÷", "÷": "÷" };
 
 export function keyShortcut(event, view, ctx) {
   const root = document.getElementById("play-board");
@@ -527,6 +530,12 @@ export function keyShortcut(event, view, ctx) {
   let control = null;
   if (/^[0-9]$/.test(key)) {
     const card = visibleHand(view)[key === "0" ? 9 : Number(key) - 1];
+    if (card) control = root.querySelector(`[data-key="hand-${card.id}"]`);
+  } else if (OPERATION_KEYS[key]) {
+    const op = OPERATION_KEYS[key];
+    const card = visibleHand(view).find(
+      (c) => c.kind === "operation" && c.op === op && !ctx.ui.equation.includes(c.id),
+    );
     if (card) control = root.querySelector(`[data-key="hand-${card.id}"]`);
   } else if (SHORTCUT_KEYS[key]) {
     control = root.querySelector(`[data-key="${SHORTCUT_KEYS[key]}"]`);
@@ -538,7 +547,9 @@ export function keyShortcut(event, view, ctx) {
 
 export function keysNote(view, ctx) {
   if (ctx.spectator) return null;
-  return gettext("1–9: your cards · C: check · N, O: draw a number or an operation · E: end the turn");
+  return gettext(
+    "1–9: your cards · +, -, x, /: an operation card · C: check · N, O: draw a number or an operation · E: end the turn",
+  );
 }
 
 export function scores(view) {

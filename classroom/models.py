@@ -78,6 +78,12 @@ class LoginCard(models.Model):
 # --- class sessions ------------------------------------------------------------------------------
 
 
+class TeamMode(models.TextChoices):
+    NONE = "none", _("Each child for themselves")
+    TABLES = "tables", _("Each table is a team")
+    CLASS = "class", _("The whole class together against the bots")
+
+
 class ClassSession(models.Model):
     """A lesson with a game: the teacher opens a lobby, students gather, the teacher starts and
     the class plays at tables (each table a games.Match), then the teacher ends it."""
@@ -100,6 +106,11 @@ class ClassSession(models.Model):
     # The teacher's "Seat children who need a calm table together": when dealing, children with a
     # calm table or no clock (accounts.Accommodations) get tables of their own.
     calm_together = models.BooleanField(default=False)
+    # How the class scores (docs/rules/teams.md): each child for themselves, each table as a team
+    # against the other tables, or the whole class together against the bots.
+    team_mode = models.CharField(
+        _("teams"), max_length=8, choices=TeamMode.choices, default=TeamMode.NONE
+    )
     # Every table's clock stands still while this is set (games.services.match_pause).
     paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from classroom import bots
+from classroom.models import TeamMode
 from classroom.sessions.selectors import game_and_variant_title
 from games import catalog
 
@@ -66,6 +67,20 @@ class SessionCreateForm(forms.Form):
         choices=bots.level_choices,
         help_text=bots.LEVEL_HELP,
     )
+    team_mode = forms.ChoiceField(
+        label=_("How the class scores"),
+        initial=TeamMode.NONE,
+        choices=TeamMode.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_(
+            "With teams, the projector shows each table's total or the class's total against the "
+            "bots instead of ranking the children."
+        ),
+    )
+
+    def clean_team_mode(self) -> str:
+        return self.cleaned_data["team_mode"] or TeamMode.NONE
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -35,6 +35,7 @@ from classroom.models import (
     SessionPresence,
     SessionSkillFigures,
     SessionTable,
+    TeamMode,
 )
 from classroom.progress.models import TIME_BUCKET_FIELDS
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
@@ -441,6 +442,7 @@ def session_monitor(
         "public_leaderboard": _public_leaderboard(leaderboard, public_names),
         "public_tables": _public_tables(table_rows, public_names) if detailed is None else [],
         "summary": _summary(session, students, table_rows) if detailed is None else {},
+        "teams": _teams(session.team_mode, table_rows) if detailed is None else None,
     }
 
 
@@ -552,6 +554,57 @@ def _summary(session: ClassSession, students: list[dict], table_rows: list[dict]
         "percent": judged_percent(correct, attempts),
         "minutes": minutes,
     }
+
+
+def _teams(team_mode: str, table_rows: list[dict]) -> dict | None:
+    """How the teams stand (docs/rules/teams.md), or None when each child plays for themselves.
+    A team's points are its children's points as their game counts them; bots never add to a
+    team of children. ``tables``: each table a team, ranked by total, equal totals sharing a place.
+    ``class``: the children's total against the bots' total, in all and at each table."""
+    if team_mode == TeamMode.TABLES:
+        rows = []
+        for table in table_rows:
+            children = [seat for seat in table["seats"] if seat["student_id"] is not None]
+            if not children:
+                continue
+            rows.append(
+                {
+                    "number": table["number"],
+                    "name": table["label"],
+                    "points": sum(seat["score"] or 0 for seat in children),
+                    "players": len(children),
+                }
+            )
+        rows.sort(key=lambda row: (-row["points"], row["number"]))
+        for index, row in enumerate(rows):
+            ahead = rows[index - 1] if index else None
+            row["rank"] = ahead["rank"] if ahead and ahead["points"] == row["points"] else index + 1
+            row["rank_label"] = place_label(row["rank"])
+        return {"mode": team_mode, "teams": rows}
+    if team_mode == TeamMode.CLASS:
+        tables = []
+        for table in table_rows:
+            children = [seat for seat in table["seats"] if seat["student_id"] is not None]
+            if not children:
+                continue
+            tables.append(
+                {
+                    "number": table["number"],
+                    "name": table["label"],
+                    "children": sum(seat["score"] or 0 for seat in children),
+                    "bots": sum(seat["score"] or 0 for seat in table["seats"] if seat["bot"]),
+                }
+            )
+        children = sum(row["children"] for row in tables)
+        bots = sum(row["bots"] for row in tables)
+        return {
+            "mode": team_mode,
+            "children": children,
+            "bots": bots,
+            "ahead": "children" if children > bots else "bots" if bots > children else "level",
+            "tables": tables,
+        }
+    return None
 
 
 def place_label(place: int) -> str:

@@ -25,6 +25,7 @@ from classroom.models import (
     SessionPlace,
     SessionPresence,
     SessionTable,
+    TeamMode,
 )
 from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
@@ -58,11 +59,14 @@ def session_open(
     table_size: int,
     options: dict | None = None,
     bot_level: str = "easy",
+    team_mode: str = TeamMode.NONE,
 ) -> ClassSession:
     """A new session in the lobby. Raises ``engine.SetupError`` for a game, variant, option or
-    table size the engine refuses, ``SessionError`` for an unknown bots' level."""
+    table size the engine refuses, ``SessionError`` for an unknown bots' level or team mode."""
     if bot_level not in BOT_LEVELS:
         raise SessionError("bad_bot_level", _("Choose the bots' level from the list."))
+    if team_mode not in TeamMode.values:
+        raise SessionError("bad_team_mode", _("Choose how the class scores from the list."))
     # The engine is the judge of variants, options and table sizes: setting up one table now shows
     # a mistake on the teacher's form, never while the class waits for the start.
     state = engine.get_game(game).new(
@@ -75,6 +79,7 @@ def session_open(
         options=dict(state.options),
         table_size=table_size,
         bot_level=bot_level,
+        team_mode=team_mode,
     )
     push.sessions_changed_for_class(classroom.pk)
     return session

@@ -67,6 +67,7 @@ def sessions_create(request, class_id):
                 options=data["options"],
                 table_size=data["table_size"],
                 bot_level=data["bot_level"],
+                team_mode=data["team_mode"],
             )
         except engine.SetupError as error:
             form.add_engine_error(error)

@@ -77,6 +77,8 @@ def test_tables_as_teams_rank_the_tables_by_their_childrens_points(client):
     for row in teams["teams"]:
         assert row["rank"] == 1 + sum(other > row["points"] for other in points)
     sign_in(client, session.classroom.teacher)
+    detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert "Each table is a team" in detail
     live = reverse("classroom:sessions_projector_live", args=[session.pk])
     page = client.get(live).content.decode()
     assert "data-team-standings" in page

@@ -76,7 +76,7 @@ async def test_the_classes_teacher_gets_a_snapshot_at_once():
     snapshot = await ws.receive_json_from(timeout=3)
     assert snapshot == {
         "type": "monitor",
-        "session": {"id": session.pk, "status": "playing", "paused": False},
+        "session": {"id": session.pk, "status": "playing", "paused": False, "next_round": None},
         "tables": None,  # on connect: look at everything
         "answered": [],
     }

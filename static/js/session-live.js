@@ -137,6 +137,10 @@ function follow(region) {
     }
   };
 
+  // The teacher's own click (their "Play another round" goes to the new round itself): a page on
+  // its way elsewhere follows nothing more, or the two navigations would race.
+  document.addEventListener("submit", () => delete region.dataset.followNext);
+
   const socket = new LiveSocket(region.dataset.socket, {
     onMessage: (message) => {
       if (message.type !== "monitor") return;

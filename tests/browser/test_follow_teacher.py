@@ -122,11 +122,14 @@ def test_a_stopped_table_reads_as_ended_and_another_round_takes_every_screen_alo
         f"/teacher/sessions/{made['session']}/projector/",
         viewport=PROJECTOR,
     )
+    table = signed_in_page(
+        browser, server, made["teacher"], f"/play/{made['match']}/watch/", viewport=PROJECTOR
+    )
     teacher = signed_in_page(
         browser, server, made["teacher"], f"/teacher/sessions/{made['session']}/", viewport=DESK
     )
     try:
-        for child in (ana, ben):
+        for child in (ana, ben, table):
             expect_table_drawn(child)
         expect(projector.locator("[data-live-region]")).to_have_attribute(
             "data-connected", "true", timeout=SHOWS
@@ -141,6 +144,7 @@ def test_a_stopped_table_reads_as_ended_and_another_round_takes_every_screen_alo
         )
         for child in (ana, ben):
             expect_stopped(child)
+        expect(table.locator("#play-result")).to_contain_text("The teacher stopped this game.")
         shot(ana, "stopped-phone")
         shot(ben, "stopped-tablet")
         ana.reload()
@@ -168,14 +172,19 @@ def test_a_stopped_table_reads_as_ended_and_another_round_takes_every_screen_alo
         expect(projector).to_have_url(
             f"{server.url}/teacher/sessions/{following}/projector/", timeout=SHOWS
         )
+        expect(table).to_have_url(f"{server.url}/play/{new_match}/watch/", timeout=SHOWS)
         expect(projector.locator("[data-live-region]")).to_have_attribute(
             "data-connected", "true", timeout=SHOWS
         )
-        assert_followed_within(server, following, {"Ana": ana, "Ben": ben, "projector": projector})
+        assert_followed_within(
+            server,
+            following,
+            {"Ana": ana, "Ben": ben, "projector": projector, "table on the projector": table},
+        )
         shot(ana, "next-round-phone")
         shot(projector, "next-round-projector")
     finally:
-        for page in (ana, ben, projector, teacher):
+        for page in (ana, ben, projector, table, teacher):
             page.context.close()
 
 

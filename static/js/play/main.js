@@ -754,7 +754,7 @@ async function start() {
   restoreLog();
   socket.connect();
   // A lesson's table: the page goes by itself where the teacher sends the child next.
-  const following = config.follow ? followTheTeacher(config.follow) : null;
+  const following = config.follow ? followTheTeacher(config.follow, config.match_id) : null;
   // Tests and curious teachers can look at the shell from the console.
   globalThis.playShell = { ctx, shell, socket, following, sounds, reader: readAloud && readAloud.reader };
 }

@@ -88,7 +88,7 @@ async def test_the_classes_teacher_gets_a_snapshot_at_once():
 
 
 async def test_the_old_rounds_monitor_names_the_next_round_at_once():
-    """"Play another round": the old round's screens (the projector on its podium) hear where the
+    """ "Play another round": the old round's screens (the projector on its podium) hear where the
     new round is, and every later message says it again (a lost one is caught up)."""
     classroom, _students, session = await a_started_session(2, table_size=2)
     teacher = await database_sync_to_async(lambda: classroom.teacher)()

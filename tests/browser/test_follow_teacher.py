@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -95,6 +95,8 @@ def started_at_ms(server, session_id) -> float:
         0
     ]
     when = datetime.fromisoformat(text)
+    if when.tzinfo is None:  # SQLite keeps UTC without saying so
+        when = when.replace(tzinfo=UTC)
     return when.timestamp() * 1000
 
 

@@ -113,6 +113,11 @@ class ClassSession(models.Model):
     )
     # Every table's clock stands still while this is set (games.services.match_pause).
     paused_at = models.DateTimeField(null=True, blank=True)
+    # The round the teacher started after this one ("Play another round"): the screens still on
+    # this session (the projector, a second monitor) follow it there by themselves.
+    next_round = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_round"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

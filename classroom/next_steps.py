@@ -35,6 +35,29 @@ def play_page_links(sender, match_id: int, user, **kwargs) -> list[dict]:
     return []
 
 
+def play_page_follow(sender, match_id: int, user, **kwargs) -> dict | None:
+    """A lesson's play page also listens to the student socket (classroom.sessions.consumers):
+    when the teacher starts another round (or seats the child elsewhere), the page goes to the new
+    table by itself (docs/live-play.md, "Every screen follows the teacher"). The teacher's view
+    of a table (on the projector) listens to the session's monitor socket for the same reason."""
+    session_id = (
+        SessionTable.objects.filter(match_id=match_id).values_list("session_id", flat=True).first()
+    )
+    if session_id is None:
+        return None
+    if user.is_student:
+        return {"socket": "/ws/student/", "session_id": session_id}
+    if (
+        user.is_teacher
+        and SessionTable.objects.filter(
+            session_id=session_id, session__classroom__teacher=user
+        ).exists()
+    ):
+        # A table on the projector: the session's monitor socket names the next round's table.
+        return {"socket": f"/ws/session/{session_id}/", "session_id": session_id}
+    return None
+
+
 def _homework_next(assignment_id: int, match_id: int, student) -> list[dict]:
     """After a game of homework: its next game or puzzle while some is left (a form's POST: the
     next one is made on first use), else the next homework not yet finished, soonest due; and

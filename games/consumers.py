@@ -12,7 +12,8 @@ Wire contract (DESIGN.md, "Live play"):
 
 State messages also carry ``server_time`` (the match's clock in ms, which its deadlines are on,
 so a page can count down whatever its own clock says; it stands still while the game is paused),
-``paused`` and, on the mover's own socket, the ``client_id`` of the move they answer. A ``clock``
+``paused``, ``stopped`` (present, true, once the teacher stopped the match: the page reads it as
+ended) and, on the mover's own socket, the ``client_id`` of the move they answer. A ``clock``
 message says the teacher paused, resumed or added time.
 """
 
@@ -39,6 +40,7 @@ from engine import EngineError
 from games import selectors, services, wire
 from games.clock import clock
 from games.hub import MatchHub
+from games.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +80,18 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             return
         self.match_id = access.match_id
         self.seat = access.seat
+        if access.seat is not None and access.waits_for_players:
+            # A solo game waits for its player (games.models.Match.waits_for_players): counted
+            # here, it runs on from where it stood if it stood still while they were away.
+            self.arrived = True
+            if await services.match_player_arrived_async(match_id=self.match_id):
+                access = await selectors.match_access_async(match_id=self.match_id, user=user)
+                if access is None:
+                    await refuse(self, CLOSE_FORBIDDEN)
+                    return
         self.rules = engine.get_game(access.game)
         self.version = -1
+        self.stopped = access.status == Match.Status.ABANDONED
         self._clock_from(access.clock_offset_ms, access.paused_at_ms)
         self.hub = MatchHub.here()
         await self.join_user_group(user)
@@ -99,6 +111,13 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             clock().unwatch(self.match_id)
         if getattr(self, "hub", None) is not None:
             await self.hub.leave(self.match_id, self)
+        if getattr(self, "arrived", False):
+            self.arrived = False
+            try:
+                await services.match_player_left_async(match_id=self.match_id)
+            except Exception:
+                # Not counted out: the match plays on as before (the sweep wakes it).
+                log.exception("match %s: the player's leaving was not recorded", self.match_id)
 
     # --- from the client -------------------------------------------------------------------------
 
@@ -161,6 +180,7 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             if access is None:
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
+            self.stopped = access.status == Match.Status.ABANDONED
             self._clock_from(access.clock_offset_ms, access.paused_at_ms)
             await self._send_state(access.version, access.state, [], force=True)
             self.hub.saw(self.match_id, access.version)
@@ -176,6 +196,7 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
         if kind == "match.changed":
             await self._changed(message)
         elif kind == "match.stopped":
+            self.stopped = True
             await self._error("match_stopped", "the teacher stopped this match")
             await self._send_state(message["version"], message["state"], [], force=True)
         elif kind == "match.version":
@@ -243,6 +264,9 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             "server_time": self._match_time(),
             "paused": self.paused_at_ms is not None,
         }
+        if self.stopped:
+            # The teacher stopped the match: it is over for everyone, though nobody won it.
+            payload["stopped"] = True
         if client_id:
             payload["client_id"] = client_id
         self.version = max(self.version, version)

@@ -60,6 +60,12 @@ class Match(models.Model):
     # among the table's children (accounts.Accommodations), 2 for a calm or unclocked child, so
     # bots follow that child's pace. Set once, when the match is made (games.services).
     pace_factor = models.FloatField(default=1.0)
+    # A solo game against bots (homework) waits for its player: while no socket of a seated player
+    # is open, the match is paused (games.services.match_player_left), so neither a server's clock
+    # nor the sweep plays on without the child; it resumes where it stood when they come back.
+    waits_for_players = models.BooleanField(default=False)
+    # The open sockets of seated players, counted only for a match that waits for its players.
+    players_connected = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -26,6 +26,7 @@ class MatchAccess:
     status: str
     clock_offset_ms: int = 0
     paused_at_ms: int | None = None
+    waits_for_players: bool = False
 
     @property
     def spectator(self) -> bool:
@@ -82,6 +83,7 @@ _ACCESS_COLUMNS = (
     "created_by_id",
     "clock_offset_ms",
     "paused_at_ms",
+    "waits_for_players",
     "seat",
 )
 
@@ -115,6 +117,7 @@ def _access_from(row, user) -> MatchAccess | None:
         created_by_id,
         clock_offset_ms,
         paused_at_ms,
+        waits_for_players,
         seat,
     ) = row
     if seat is None and not (created_by_id == user.pk or user.is_staff):
@@ -129,6 +132,7 @@ def _access_from(row, user) -> MatchAccess | None:
         status=status,
         clock_offset_ms=clock_offset_ms,
         paused_at_ms=paused_at_ms,
+        waits_for_players=bool(waits_for_players),
     )
 
 

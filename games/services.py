@@ -108,6 +108,8 @@ class NewMatch:
     seed: int | None = None
     # With values, ``label`` is a message translated when read (games.models.shown_label).
     label_values: dict | None = None
+    # A solo game against bots: it stands still while its player is away (Match.waits_for_players).
+    waits_for_players: bool = False
 
 
 def match_create(
@@ -120,10 +122,14 @@ def match_create(
     label: str = "",
     seed: int | None = None,
     at_ms: int | None = None,
+    waits_for_players: bool = False,
 ) -> Match:
     """A new playing match. The engine validates the game, variant, options and player count
-    (``engine.SetupError``); seats are validated here (``MatchError``)."""
-    new = NewMatch(game, variant, seats, options, created_by, label, seed)
+    (``engine.SetupError``); seats are validated here (``MatchError``). ``waits_for_players``: the
+    match stands still while no seated player's socket is open (``match_player_left``)."""
+    new = NewMatch(
+        game, variant, seats, options, created_by, label, seed, waits_for_players=waits_for_players
+    )
     return match_create_many([new], at_ms=at_ms)[0]
 
 
@@ -183,6 +189,7 @@ def _new_match(new: NewMatch, at_ms: int, accommodations: dict[int, Accommodatio
         label=new.label[:80],
         label_values=new.label_values or {},
         pace_factor=pace.bots,
+        waits_for_players=new.waits_for_players,
     )
     _plan(match, rules, state, bot_seats, at_ms, acted=None)
     return match
@@ -386,6 +393,31 @@ def match_add_time(*, match_id: int, seconds: int) -> bool:
         return True
 
     return _write(_TeacherControl(match_id, add_time, _tell_the_clock))
+
+
+# --- a match that waits for its players ----------------------------------------------------------
+
+
+def match_player_arrived(*, match_id: int) -> bool:
+    """A seated player's socket opened on a match that waits for its players: counted, and if the
+    match stood still for want of them, its clock runs on from where it stood (every deadline and
+    bot that much later). Returns whether it resumed."""
+    return _write(_Presence(match_id, +1))
+
+
+def match_player_left(*, match_id: int) -> bool:
+    """A seated player's socket closed: when it was the last, a match that waits for its players
+    stands still (paused, as a teacher's pause: no timer, no bot, not even the sweep's) until one
+    comes back. Returns whether it paused."""
+    return _write(_Presence(match_id, -1))
+
+
+async def match_player_arrived_async(*, match_id: int) -> bool:
+    return await _write_on_loop(_Presence(match_id, +1))
+
+
+async def match_player_left_async(*, match_id: int) -> bool:
+    return await _write_on_loop(_Presence(match_id, -1))
 
 
 def _hold_the_clock(match: Match, held_ms: int) -> None:
@@ -623,6 +655,48 @@ class _TeacherControl(_MatchWrite):
     def tell(self, *, on_loop: bool) -> None:
         if self.changed is not None:
             self.told(self.changed)
+
+
+class _Presence(_MatchWrite):
+    """One seated player's socket more (+1) or less (-1) on a match that waits for its players,
+    under the match's row lock, so a tab closing while another opens never leaves it paused with
+    its child there (or running without them)."""
+
+    def __init__(self, match_id, delta: int):
+        super().__init__(match_id)
+        self.delta = delta
+        self.changed: Match | None = None
+
+    def decide(self, rows) -> tuple[bool, list[Statement]]:
+        match, _seats, _replayed = self._lock.read(rows, client_id="")
+        if not match.waits_for_players:
+            return False, []
+        count = max(0, match.players_connected + self.delta)
+        quote = connection.ops.quote_name
+        statements: list[Statement] = [
+            (
+                f"UPDATE {quote(Match._meta.db_table)} SET {quote('players_connected')} = %s"
+                f" WHERE {quote('id')} = %s",
+                [count, match.pk],
+            )
+        ]
+        changed = False
+        if match.is_playing and count == 0 and match.paused_at_ms is None:
+            match.paused_at_ms = now_ms()
+            changed = True
+        elif match.is_playing and count > 0 and match.paused_at_ms is not None:
+            _hold_the_clock(match, now_ms() - match.paused_at_ms)
+            match.paused_at_ms = None
+            changed = True
+        if changed:
+            match.updated_at = timezone.now()
+            self.changed = match
+            statements.append(_Writes.get(connection).update(match))
+        return changed, statements
+
+    def tell(self, *, on_loop: bool) -> None:
+        if self.changed is not None:
+            _tell_the_clock(self.changed)
 
 
 # --- the parts -----------------------------------------------------------------------------------

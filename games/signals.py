@@ -8,6 +8,10 @@ coroutine, or each move costs a thread.
 go once the game is over (``[{"label": ..., "url": ..., "post": bool}]``, the most likely first;
 ``post`` makes it a form's button, for a step that creates something), since only
 the layers above know the lesson or the homework a match belongs to.
+``play_page_follow`` is sent when a play page is rendered too: a receiver may return a socket the
+page should also listen to (``{"socket": "/ws/...", ...}``), whose ``seated`` news ("go to this
+match now": ``{"type": "seated", "play_url": ...}``) the page follows by itself, so a layer that
+moves people between matches (a lesson's next round) takes their screens along.
 """
 
 from django.dispatch import Signal
@@ -18,3 +22,5 @@ match_changed = Signal()
 # sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"} and
 # optionally "post"
 play_page_links = Signal()
+# sender=None; kwargs: match_id, user; returns None or {"socket": path, **what the page may use}
+play_page_follow = Signal()

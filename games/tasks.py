@@ -16,7 +16,12 @@ def wake_overdue_matches() -> int:
         status=Match.Status.PLAYING,
         paused_at_ms__isnull=True,  # a paused match is due nothing until it resumes
         wake_at_ms__lte=services.now_ms() - SWEEP_GRACE_MS,
-    ).values_list("id", flat=True)
+    )
+    # A solo game (homework against bots) waits for its child: it is paused while they are away,
+    # and one made but not yet opened is due nothing either (games.models.Match.waits_for_players).
+    overdue = overdue.exclude(waits_for_players=True, players_connected=0).values_list(
+        "id", flat=True
+    )
     woken = 0
     for match_id in overdue[:500]:
         services.match_wake(match_id=match_id)

@@ -49,6 +49,16 @@ def _next_links(match_id: int, user) -> list[dict]:
     return links or [{"label": _("Back to your home page"), "url": reverse("home"), "post": False}]
 
 
+def _follow(match_id: int, user) -> dict | None:
+    """A socket the layers above want the page to follow (``signals.play_page_follow``)."""
+    for _receiver, answer in signals.play_page_follow.send(
+        sender=None, match_id=match_id, user=user
+    ):
+        if answer:
+            return {key: value for key, value in answer.items() if key in ("socket", "session_id")}
+    return None
+
+
 def _own_accommodations(user, *, watch: bool) -> dict:
     """What the signed-in user's own accommodations change on their own page: numbers read aloud
     (the clips of the page's language) and numbers also drawn as dots. Nothing of another seat's
@@ -77,6 +87,7 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         "socket_path": f"/ws/match/{access.match_id}/",
         "watch": watch,
         "next": _next_links(access.match_id, request.user),
+        "follow": _follow(access.match_id, request.user),
         "log": selectors.match_log(match_id=access.match_id, game=access.game, seat=access.seat),
         **_own_accommodations(request.user, watch=watch),
     }

@@ -20,6 +20,8 @@ def test_every_live_page_uses_it():
     }
     assert users == {
         "static/js/play/main.js",
+        # A lesson's play page also follows the student socket (the teacher's next round).
+        "static/js/play/follow.js",
         "static/js/session-live.js",
         "static/js/student-sessions.js",
     }

@@ -248,6 +248,8 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
                 # the student is known by their seat and their AssignmentWork.
                 created_by=assignment.classroom.teacher,
                 label=f"{assignment.title} · {item + 1}/{len(assignment.items)}",
+                # The child plays alone against bots: the game waits while they are away.
+                waits_for_players=True,
             )
             return AssignmentWork.objects.create(
                 assignment=assignment, student=student, item=item, match=match

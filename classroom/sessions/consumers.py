@@ -20,13 +20,16 @@ after every change of the session or of one of its matches (at most ``MONITOR_MI
 apart, however busy the tables are) and every ``MONITOR_TICK_SECONDS`` while it plays (stalls
 grow without any event):
 
-    server -> client  {"type": "monitor", "session": {id, status, paused}, "tables": [match ids]
+    server -> client  {"type": "monitor", "session": {id, status, paused, next_round},
+                        "tables": [match ids]
                         | null, "answered": ["<match id>:<seat>", ...]}
 
 ``tables`` names the matches that moved since the last message, ``answered`` the seats whose
 figures changed with them (only their rows of the page need fetching: a move changes its table's
 card and its player's figures; ``<match>:*`` is every seat); null means "look at everything"
-(on connect, after a change of the session itself). The tick names the tables that have not moved
+(on connect, after a change of the session itself). ``next_round`` is null, or, once the
+teacher started another round, ``{"projector": url, "monitor": url, "watch": {old match id:
+url}}``, where a page opened before it goes by itself. The tick names the tables that have not moved
 for a while (``IDLE_SECONDS``): only their "no move for ..." can have changed. The page then
 fetches its live part again, only those tables and their students when it can (``?tables=``):
 the work and the bytes of a change follow what changed, not the size of the class. The message
@@ -52,7 +55,7 @@ from accounts.sockets import (
     OutageAnswers,
     refuse,
 )
-from classroom.models import ClassSession, Enrollment
+from classroom.models import ClassSession, Enrollment, SessionTable
 from classroom.sessions import push, selectors
 from games import wire
 from games.layers import MembershipWatch
@@ -302,5 +305,36 @@ def _session_news(session_id: int, teacher) -> tuple[dict, list[int]] | None:
     session = selectors.teacher_session(teacher=teacher, session_id=session_id)
     if session is None:
         return None
-    status = {"id": session.pk, "status": session.status, "paused": session.paused_at is not None}
+    status = {
+        "id": session.pk,
+        "status": session.status,
+        "paused": session.paused_at is not None,
+        "next_round": _next_round(session),
+    }
     return status, selectors.playing_matches(session=session)
+
+
+def _next_round(session) -> dict | None:
+    """Where the teacher's screens of this session go once another round has started."""
+    if session.next_round_id is None:
+        return None
+    old = dict(
+        SessionTable.objects.filter(session=session, match__isnull=False).values_list(
+            "number", "match_id"
+        )
+    )
+    new = dict(
+        SessionTable.objects.filter(
+            session_id=session.next_round_id, match__isnull=False
+        ).values_list("number", "match_id")
+    )
+    return {
+        "projector": reverse("classroom:sessions_projector", args=[session.next_round_id]),
+        "monitor": reverse("classroom:sessions_detail", args=[session.next_round_id]),
+        # A table's big-screen view goes to the same table of the new round.
+        "watch": {
+            str(match_id): reverse("games:watch", args=[new[number]])
+            for number, match_id in old.items()
+            if number in new
+        },
+    }

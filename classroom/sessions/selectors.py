@@ -138,6 +138,8 @@ def student_open_sessions(*, student) -> list[dict]:
             "classroom": session.classroom.name,
             "status": session.status,
             "joined": bool(session.joined),
+            # Closed to newcomers: a student not in it yet is offered no Join button.
+            "locked": session.lobby_locked,
             "join_url": reverse("classroom:sessions_join", args=[session.pk]),
             "lobby_url": reverse("classroom:sessions_lobby", args=[session.pk]),
             "play_url": reverse("games:play", args=[tables[session.pk]])

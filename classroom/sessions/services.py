@@ -361,6 +361,10 @@ def session_next_round(*, session: ClassSession) -> ClassSession:
     )
     session_start(session=following)
     following.refresh_from_db()
+    # The old round's screens (the projector on its podium) go to the new one by themselves.
+    session.next_round = following
+    session.save(update_fields=["next_round"])
+    push.session_changed(session.pk)
     return following
 
 

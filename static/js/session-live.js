@@ -4,7 +4,8 @@
 // in, so all the text stays server-translated. A page marked data-live-parts fetches only the
 // tables that moved, their students and the help summary (?tables=), and swaps each part for the
 // element with the same data-part: a change costs what it touched, not the whole class. Without
-// the socket it falls back to a light poll.
+// the socket it falls back to a light poll. A page opened before the teacher started another
+// round (data-follow-next) goes to that round's page by itself.
 
 import { LiveSocket } from "./live-socket.js";
 
@@ -136,9 +137,22 @@ function follow(region) {
     }
   };
 
+  // The teacher's own click (their "Play another round" goes to the new round itself): a page on
+  // its way elsewhere follows nothing more, or the two navigations would race.
+  document.addEventListener("submit", () => delete region.dataset.followNext);
+
   const socket = new LiveSocket(region.dataset.socket, {
     onMessage: (message) => {
       if (message.type !== "monitor") return;
+      // The teacher started another round: a screen opened before it (the projector on the old
+      // podium) goes to the new round by itself.
+      const next = message.session && message.session.next_round;
+      const follow = region.dataset.followNext;
+      if (next && follow && next[follow]) {
+        delete region.dataset.followNext;
+        location.assign(next[follow]);
+        return;
+      }
       region.dataset.snapshots = String(Number(region.dataset.snapshots || 0) + 1);
       refresh(
         Array.isArray(message.tables)

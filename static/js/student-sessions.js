@@ -1,7 +1,8 @@
 // A student's game sessions, live. The student socket (/ws/student/) sends the open sessions of
 // the student's classes whenever the teacher opens, starts or ends one, and "seated" when the
 // game starts: then the page goes to the student's table. On the home page the list is redrawn
-// (a Join button appears without a reload); on the waiting room page the session is followed.
+// (a Join button appears without a reload, and goes when the teacher closes the session to
+// newcomers); on the waiting room page the session is followed.
 // Every text comes from the page (server-translated), so this script holds no prose.
 
 import { LiveSocket } from "./live-socket.js";
@@ -50,6 +51,14 @@ function follow(root) {
     if (!session) {
       for (const el of root.querySelectorAll("[data-waiting]")) el.hidden = true;
       root.querySelector("[data-ended]").hidden = false;
+      return;
+    }
+    // Not in yet: the teacher may close the session to newcomers (or open it again) meanwhile.
+    const join = root.querySelector("[data-join]");
+    const locked = root.querySelector("[data-locked]");
+    if (join && locked && !session.joined) {
+      join.hidden = Boolean(session.locked);
+      locked.hidden = !session.locked;
     }
   };
 
@@ -67,7 +76,9 @@ function follow(root) {
       item.querySelector("[data-classroom]").textContent = session.classroom;
       const join = item.querySelector("[data-join]");
       join.action = session.join_url;
-      join.hidden = session.joined || Boolean(session.play_url);
+      join.hidden = session.joined || Boolean(session.play_url) || Boolean(session.locked);
+      item.querySelector("[data-locked]").hidden =
+        session.joined || Boolean(session.play_url) || !session.locked;
       const lobby = item.querySelector("[data-lobby]");
       lobby.href = session.lobby_url;
       lobby.hidden = !session.joined || Boolean(session.play_url);

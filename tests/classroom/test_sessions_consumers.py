@@ -76,7 +76,7 @@ async def test_the_classes_teacher_gets_a_snapshot_at_once():
     snapshot = await ws.receive_json_from(timeout=3)
     assert snapshot == {
         "type": "monitor",
-        "session": {"id": session.pk, "status": "playing", "paused": False},
+        "session": {"id": session.pk, "status": "playing", "paused": False, "next_round": None},
         "tables": None,  # on connect: look at everything
         "answered": [],
     }
@@ -84,6 +84,49 @@ async def test_the_classes_teacher_gets_a_snapshot_at_once():
     assert await ws.receive_json_from() == {"type": "pong"}
     await ws.send_json_to({"type": "move"})
     assert (await ws.receive_json_from())["code"] == "unknown_type"
+    await ws.disconnect()
+
+
+async def test_the_old_rounds_monitor_names_the_next_round_at_once():
+    """ "Play another round": the old round's screens (the projector on its podium) hear where the
+    new round is, and every later message says it again (a lost one is caught up)."""
+    classroom, _students, session = await a_started_session(2, table_size=2)
+    teacher = await database_sync_to_async(lambda: classroom.teacher)()
+    await database_sync_to_async(services.session_end)(session=session)
+    ws, connected, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    assert connected
+    assert (await next_of(ws, "monitor"))["session"]["next_round"] is None
+    following = await database_sync_to_async(services.session_next_round)(session=session)
+    told = (await next_of(ws, "monitor"))["session"]["next_round"]
+
+    @database_sync_to_async
+    def matches():
+        return (
+            session.tables.get(number=1).match_id,
+            following.tables.get(number=1).match_id,
+        )
+
+    old_match, new_match = await matches()
+    assert told == {
+        "projector": f"/teacher/sessions/{following.pk}/projector/",
+        "monitor": f"/teacher/sessions/{following.pk}/",
+        "watch": {str(old_match): f"/play/{new_match}/watch/"},
+    }
+    await ws.disconnect()
+    again, _, _ = await connect(f"/ws/session/{session.pk}/", teacher)
+    assert (await next_of(again, "monitor"))["session"]["next_round"] == told
+    await again.disconnect()
+
+
+async def test_a_closed_lobby_is_listed_as_locked_to_the_student_socket():
+    classroom, students = await database_sync_to_async(a_class)(1)
+    session = await database_sync_to_async(make_session)(classroom, table_size=2)
+    ws, connected, _ = await connect("/ws/student/", students[0])
+    assert connected
+    assert (await next_of(ws, "sessions"))["sessions"][0]["locked"] is False
+    await database_sync_to_async(services.session_lock)(session=session, locked=True)
+    listed = (await next_of(ws, "sessions"))["sessions"][0]
+    assert listed["locked"] is True and listed["joined"] is False
     await ws.disconnect()
 
 

@@ -59,6 +59,7 @@ def test_seated_student_gets_the_page_with_their_seat_and_the_table(client, tabl
         "socket_path": f"/ws/match/{match.pk}/",
         "watch": False,
         "next": [{"label": "Back to your home page", "url": "/home/", "post": False}],
+        "follow": None,  # not a lesson's table: nothing else to follow
         "log": {"version": -1, "events": []},
         "read_aloud": None,
         "dots": False,

@@ -28,6 +28,7 @@ import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
 import { readAloudControls } from "./read-aloud.js";
+import { followTheTeacher } from "./follow.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
 // "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
@@ -92,6 +93,7 @@ const shell = {
   pending: null, // {clientId, move, resolve, timer, resent}
   countdownTimer: null,
   logVersion: -1, // the page came with the log up to this version (a reload keeps its log)
+  stopped: false, // the teacher stopped the match: it reads as ended, though nobody won
   paused: false, // the teacher paused the game: the match's clock stands at frozenAt
   frozenAt: 0,
   seenCards: null, // the cards on the table at the last drawing (new ones are dealt in)
@@ -99,6 +101,11 @@ const shell = {
   scoredTimer: null,
 };
 const SCORED_SHOWN_MS = 4000;
+
+// Over, by its own rules or because the teacher stopped it: nothing on the table may be played.
+function ended() {
+  return Boolean(shell.stopped || (shell.view && shell.view.outcome));
+}
 
 const ctx = {
   seat: config.seat,
@@ -224,6 +231,7 @@ function onState(message) {
   if (message.version < shell.version) return; // older than what is shown already
   const gap = shell.version >= 0 && message.version > shell.version + 1;
   shell.version = message.version;
+  shell.stopped = Boolean(message.stopped);
   shell.view = message.view;
   ctx.view = message.view;
   // Described first: a renderer may keep what an event says for the board (a wrong claim's why).
@@ -241,6 +249,8 @@ function onState(message) {
 }
 
 function onError(message) {
+  // The state that follows says it, once, on the page itself (renderResult).
+  if (message.code === "match_stopped" && !shell.pending) return;
   if (shell.pending && (!message.client_id || message.client_id === shell.pending.clientId)) {
     if (message.code === "try_again" && resendLater(shell.pending)) return;
     settle({ ok: false, code: message.code, message: message.message });
@@ -329,7 +339,7 @@ function renderBoard() {
   // The table is drawn: no longer busy (the page starts busy until its first state), unless a
   // move is on its way.
   setBusy(shell.pending !== null);
-  const over = Boolean(shell.view.outcome);
+  const over = ended();
   board.classList.toggle("is-over", over);
   board.classList.toggle("is-paused", shell.paused && !over);
   // Once the game is over, or while it is paused, nothing on the table may be played (a
@@ -366,7 +376,7 @@ function seatScores(view) {
 
 function renderChrome() {
   const view = shell.view;
-  $("play-paused").hidden = !shell.paused || Boolean(view.outcome);
+  $("play-paused").hidden = !shell.paused || ended();
   renderTurn(view);
   renderScores(view);
   tickCountdown();
@@ -376,8 +386,9 @@ function renderChrome() {
 function renderTurn(view) {
   const turn = $("play-turn");
   const active = view.active || [];
-  turn.classList.toggle("is-my-turn", active.includes(config.seat));
-  if (view.outcome) turn.textContent = gettext("The game is over.");
+  turn.classList.toggle("is-my-turn", !ended() && active.includes(config.seat));
+  if (shell.stopped && !view.outcome) turn.textContent = gettext("The teacher stopped this game.");
+  else if (view.outcome) turn.textContent = gettext("The game is over.");
   else if (active.includes(config.seat)) turn.textContent = gettext("Your turn!");
   else if (active.length === 0) turn.textContent = gettext("Waiting…");
   else {
@@ -540,6 +551,7 @@ function nextLinks() {
 // Returns the closing sentence the first time the result is shown, for the log and the announcer.
 function renderResult(view) {
   const box = $("play-result");
+  if (!view.outcome && shell.stopped) return renderStopped(box);
   if (!view.outcome) {
     box.hidden = true;
     return null;
@@ -562,6 +574,21 @@ function renderResult(view) {
     heading.focus({ preventScroll: true });
   }
   return sentence;
+}
+
+// The teacher stopped the match before its end: said where the result would be, with the way on.
+function renderStopped(box) {
+  const already = box.dataset.shown === "true";
+  const heading = h("h2", { tabindex: "-1" }, gettext("The teacher stopped this game."));
+  box.replaceChildren(heading, nextLinks());
+  box.hidden = false;
+  box.dataset.stopped = "true";
+  if (already) return null;
+  box.dataset.shown = "true";
+  if (!document.activeElement || document.activeElement === document.body || board.contains(document.activeElement)) {
+    heading.focus({ preventScroll: true });
+  }
+  return gettext("The teacher stopped this game.");
 }
 
 function celebrate(box, outcome) {
@@ -590,7 +617,7 @@ function renderSoundToggle() {
 
 function tickCountdown() {
   const element = $("play-countdown");
-  const deadline = shell.view && !shell.view.outcome ? shell.view.deadline : null;
+  const deadline = shell.view && !ended() ? shell.view.deadline : null;
   element.classList.toggle("is-paused", shell.paused);
   clearTimeout(shell.countdownTimer);
   if (typeof deadline !== "number") {
@@ -621,14 +648,14 @@ function onBoardKey(event) {
   if (event.target.closest("input, textarea, select, [contenteditable]")) return;
   if (readAloud && readAloud.onKey(event)) return;
   if (!renderer.keyShortcut || ctx.spectator) return;
-  if (shell.view.outcome || shell.paused) return;
+  if (ended() || shell.paused) return;
   if (renderer.keyShortcut(event, shell.view, ctx)) event.preventDefault();
 }
 
 function renderKeysNote() {
   const note = $("play-keys");
   const renderer = shell.renderer;
-  const gameKeys = !ctx.spectator && !shell.view.outcome && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
+  const gameKeys = !ctx.spectator && !ended() && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
   const keys = [gameKeys, readAloud ? readAloud.keysNote() : null].filter(Boolean).join(" · ");
   const text = keys ? interpolate(gettext("Keys, while the focus is on the game table: %(keys)s"), { keys }, true) : "";
   if (note.textContent !== text) note.textContent = text;
@@ -683,7 +710,7 @@ const readAloud = config.read_aloud ? readAloudControls(config.read_aloud, { boa
 
 function currentReading() {
   const renderer = shell.renderer;
-  if (!renderer || !renderer.readAloud || !shell.view || shell.view.outcome) return null;
+  if (!renderer || !renderer.readAloud || !shell.view || ended()) return null;
   try {
     return renderer.readAloud(shell.view, ctx);
   } catch (error) {
@@ -726,8 +753,10 @@ async function start() {
   board.addEventListener("keydown", onBoardKey);
   restoreLog();
   socket.connect();
+  // A lesson's table: the page goes by itself where the teacher sends the child next.
+  const following = config.follow ? followTheTeacher(config.follow, config.match_id) : null;
   // Tests and curious teachers can look at the shell from the console.
-  globalThis.playShell = { ctx, shell, socket, sounds, reader: readAloud && readAloud.reader };
+  globalThis.playShell = { ctx, shell, socket, following, sounds, reader: readAloud && readAloud.reader };
 }
 
 start();

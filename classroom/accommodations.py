@@ -74,21 +74,27 @@ def public_name(name: str, accommodations, room: str = "full") -> str | None:
 
 
 def told_apart(shown: dict, full: dict) -> dict:
-    """Public names (id -> name or None) where two children shown by the same first name get the
-    initial of their next name ("Ana R.", "Ana M."), so the room can tell them apart; only the
-    names cut to a first name (``full``: id -> the full name) are lengthened."""
+    """Public names (id -> name or None) where children shown by the same first name are told
+    apart: by the initial of their next name ("Ana R.", "Ana M."), or by their full name when
+    even that is shared. Only the names cut to a first name (``full``: id -> the full name) are
+    lengthened."""
     cut = {
-        key: name
+        key
         for key, name in shown.items()
         if name is not None and name != full[key] and name == first_name(full[key])
     }
-    counts: dict[str, int] = {}
-    for name in shown.values():
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
+
+    def clashing(names: dict) -> set:
+        seen: dict[str, int] = {}
+        for name in names.values():
+            if name is not None:
+                seen[name] = seen.get(name, 0) + 1
+        return {key for key in cut if seen[names[key]] > 1}
+
     result = dict(shown)
-    for key, name in cut.items():
-        if counts[name] > 1:
-            rest = full[key].split()[1:]
-            result[key] = f"{name} {rest[0][0].upper()}." if rest else name
+    for key in clashing(result):
+        rest = full[key].split()[1:]
+        result[key] = f"{result[key]} {rest[0][0].upper()}." if rest else result[key]
+    for key in clashing(result):
+        result[key] = full[key]
     return result

@@ -66,6 +66,7 @@ class ProjectorForm(forms.Form):
         label=_("Names on the projector"),
         choices=ProjectorNames.choices,
         initial=ProjectorNames.FIRST,
+        widget=forms.RadioSelect,
         help_text=_(
             "For every child on the projector; a child set to initials or not shown stays so."
         ),
@@ -75,11 +76,21 @@ class ProjectorForm(forms.Form):
         choices=projector_top_choices,
         coerce=int,
         initial=10,
+        widget=forms.RadioSelect,
         help_text=_("Children with no points yet are never ranked."),
     )
 
 
 class SessionCreateForm(ProjectorForm):
+    """A new session; the projector's choices may be left out (their defaults then)."""
+
+    def clean_projector_names(self):
+        return self.cleaned_data.get("projector_names") or ProjectorNames.FIRST
+
+    def clean_projector_top(self):
+        top = self.cleaned_data.get("projector_top")
+        return 10 if top in (None, "") else top
+
     variant = forms.ChoiceField(label=_("Game and variant"))
     table_size = forms.IntegerField(
         label=_("Players per table"),
@@ -97,6 +108,8 @@ class SessionCreateForm(ProjectorForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["projector_names"].required = False
+        self.fields["projector_top"].required = False
         self.variants: list[dict] = []
         groups = []
         for game in engine.list_games():

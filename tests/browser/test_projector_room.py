@@ -206,8 +206,8 @@ def test_the_ranking_shows_names_as_chosen_the_top_places_and_the_class_total(br
             )
 
         # The teacher chooses initials and the top 5: the projector follows, live.
-        teacher.get_by_label("Names on the projector").select_option(label="Initials only")
-        teacher.get_by_label("Leaderboard on the projector").select_option(label="The top 5")
+        teacher.get_by_label("Initials only").check()
+        teacher.get_by_label("The top 5").check()
         teacher.get_by_role("button", name="Show this on the projector").click()
         expect(teacher.get_by_text("The projector shows your choice.")).to_be_visible()
         expect(leaderboard(room).locator("th")).to_have_text(
@@ -218,7 +218,7 @@ def test_the_ranking_shows_names_as_chosen_the_top_places_and_the_class_total(br
         expect(total).to_have_text("130")
 
         # Full names: each child's own stricter choice still wins.
-        teacher.get_by_label("Names on the projector").select_option(label="Full names")
+        teacher.get_by_label("Full names").check()
         teacher.get_by_role("button", name="Show this on the projector").click()
         expect(leaderboard(room).locator("th")).to_have_text(
             ["Ana Ruiz", "Ana Mora", "Ben Soto", "C. D.", "Dan Moreno"]

@@ -219,6 +219,7 @@ def test_the_ranking_shows_names_as_chosen_the_top_places_and_the_class_total(br
 
         # Full names: each child's own stricter choice still wins.
         teacher.get_by_label("Full names").check()
+        expect(teacher.get_by_label("Full names")).to_be_checked()
         teacher.get_by_role("button", name="Show this on the projector").click()
         expect(leaderboard(room).locator("th")).to_have_text(
             ["Ana Ruiz", "Ana Mora", "Ben Soto", "C. D.", "Dan Moreno"]
@@ -228,6 +229,11 @@ def test_the_ranking_shows_names_as_chosen_the_top_places_and_the_class_total(br
             room.screenshot(
                 path=str(SHOTS / f"ranked-full-top5-{width}x{height}.png"), animations="disabled"
             )
+        # The teacher's panel, on a phone and a tablet.
+        for width, height in [(390, 844), (820, 1180)]:
+            teacher.set_viewport_size({"width": width, "height": height})
+            teacher.locator("[data-projector-settings]").scroll_into_view_if_needed()
+            teacher.screenshot(path=str(SHOTS / f"teacher-panel-{width}x{height}.png"))
     finally:
         room.context.close()
         teacher.context.close()

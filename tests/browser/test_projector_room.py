@@ -71,6 +71,7 @@ print(json.dumps({
     "students": {name: session_cookie_for(s) for name, s in students.items()},
     "lobby": lobby.pk,
     "ranked": ranked.pk,
+    "classroom": classroom.pk,
     "playing": playing.pk,
 }))
 """
@@ -282,3 +283,24 @@ def test_a_table_cards_score_column_is_not_clipped(browser, server, session, siz
         )
     finally:
         room.context.close()
+
+
+def test_the_new_session_form_offers_the_projector_choices(browser, server):
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["teacher"],
+        f"/teacher/classes/{server.made['classroom']}/sessions/new/",
+        viewport={"width": 390, "height": 844},
+    )
+    try:
+        names = page.get_by_role("group", name="Names on the projector")
+        expect(names.get_by_label("First names only")).to_be_checked()
+        top = page.get_by_role("group", name="Leaderboard on the projector")
+        expect(top.get_by_label("The top 10")).to_be_checked()
+        for width, height in [(390, 844), (820, 1180)]:
+            page.set_viewport_size({"width": width, "height": height})
+            names.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"new-session-form-{width}x{height}.png"))
+    finally:
+        page.context.close()

@@ -1,7 +1,9 @@
 """How bots are named and how their levels read, on every page and form (one set of words).
 
 A table's bots get distinct first names, so a child can tell "Pixel" from "Bolt" in the scores
-and the log ("Robot: easy" twice told them nothing). The names are the same in every language:
+and the log ("Robot: easy" twice told them nothing). In a class session they are numbered across
+the whole room (classroom.sessions.services), so the projector never shows "Pixel" at every
+table: sixteen names, then "Pixel 2"... The names are the same in every language:
 they are names, short and easy to read aloud.
 """
 
@@ -11,7 +13,24 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.bots import LEVELS
 
-BOT_NAMES = ("Pixel", "Bolt", "Sparky", "Gizmo", "Beep", "Dot", "Zip", "Robo")
+BOT_NAMES = (
+    "Pixel",
+    "Bolt",
+    "Sparky",
+    "Gizmo",
+    "Beep",
+    "Dot",
+    "Zip",
+    "Robo",
+    "Chip",
+    "Nova",
+    "Blip",
+    "Widget",
+    "Cosmo",
+    "Echo",
+    "Turbo",
+    "Sprocket",
+)
 
 LEVEL_LABELS = {
     "random": _("Beginner"),

@@ -84,6 +84,18 @@ class TeamMode(models.TextChoices):
     CLASS = "class", _("The whole class together against the bots")
 
 
+class ProjectorNames(models.TextChoices):
+    """How the projector names the children of a session (the teacher's choice for the room)."""
+
+    FULL = "full", _("Full names")
+    FIRST = "first", _("First names only")
+    INITIALS = "initials", _("Initials only")
+
+
+# The projector's leaderboard: its first places only (0: everyone with points).
+PROJECTOR_TOP_CHOICES = (5, 10, 0)
+
+
 class ClassSession(models.Model):
     """A lesson with a game: the teacher opens a lobby, students gather, the teacher starts and
     the class plays at tables (each table a games.Match), then the teacher ends it."""
@@ -117,6 +129,17 @@ class ClassSession(models.Model):
     # this session (the projector, a second monitor) follow it there by themselves.
     next_round = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_round"
+    )
+    # How the projector names every child (a child's own stricter choice, accounts.Accommodations,
+    # wins) and how many places its leaderboard shows (docs/live-play.md, "The projector").
+    projector_names = models.CharField(
+        _("names on the projector"),
+        max_length=10,
+        choices=ProjectorNames.choices,
+        default=ProjectorNames.FIRST,
+    )
+    projector_top = models.PositiveSmallIntegerField(
+        _("places on the projector's leaderboard"), default=10
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from classroom import bots
-from classroom.models import TeamMode
+from classroom.models import PROJECTOR_TOP_CHOICES, ProjectorNames, TeamMode
 from classroom.sessions.selectors import game_and_variant_title
 from games import catalog
 
@@ -52,7 +52,45 @@ def _option_field(game: str, option: dict) -> forms.Field:
     )
 
 
-class SessionCreateForm(forms.Form):
+def projector_top_choices() -> list[tuple[int, str]]:
+    return [
+        (top, _("The top %(count)s") % {"count": top} if top else _("Everyone with points"))
+        for top in PROJECTOR_TOP_CHOICES
+    ]
+
+
+class ProjectorForm(forms.Form):
+    """What the class sees on the projector: how children are named, how many places."""
+
+    projector_names = forms.ChoiceField(
+        label=_("Names on the projector"),
+        choices=ProjectorNames.choices,
+        initial=ProjectorNames.FIRST,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "For every child on the projector; a child set to initials or not shown stays so."
+        ),
+    )
+    projector_top = forms.TypedChoiceField(
+        label=_("Leaderboard on the projector"),
+        choices=projector_top_choices,
+        coerce=int,
+        initial=10,
+        widget=forms.RadioSelect,
+        help_text=_("Children with no points yet are never ranked."),
+    )
+
+
+class SessionCreateForm(ProjectorForm):
+    """A new session; the projector's choices may be left out (their defaults then)."""
+
+    def clean_projector_names(self):
+        return self.cleaned_data.get("projector_names") or ProjectorNames.FIRST
+
+    def clean_projector_top(self):
+        top = self.cleaned_data.get("projector_top")
+        return 10 if top in (None, "") else top
+
     variant = forms.ChoiceField(label=_("Game and variant"))
     table_size = forms.IntegerField(
         label=_("Players per table"),
@@ -84,6 +122,8 @@ class SessionCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["projector_names"].required = False
+        self.fields["projector_top"].required = False
         self.variants: list[dict] = []
         groups = []
         for game in engine.list_games():

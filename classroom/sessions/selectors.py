@@ -28,6 +28,7 @@ import engine
 from accounts.models import PublicName, TimeAllowance
 from classroom.accommodations import badges as accommodation_badges
 from classroom.accommodations import public_name as shown_name
+from classroom.accommodations import told_apart
 from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
@@ -301,21 +302,24 @@ def session_monitor(
         needs.setdefault(student_id, _Needs.of(set_for))
         seated[table_id][seat] = (student_id, name)
         where[student_id] = (numbers[table_id], seat)
-    bot_seats: dict[int, set[int]] = {match_id: set() for match_id in matches}
-    for match_id, index in (
+    # match -> seat -> the bot's name, as the match was made (numbered across the room).
+    bot_seats: dict[int, dict[int, str]] = {match_id: {} for match_id in matches}
+    for match_id, index, bot in (
         Seat.objects.filter(match_id__in=list(matches))
         .exclude(bot_level="")
-        .values_list("match_id", "index")
+        .values_list("match_id", "index", "name")
     ):
-        bot_seats[match_id].add(index)
+        bot_seats[match_id][index] = bot
 
     figures = _figures_by_student(session, detailed) if matches else {}
     own_last_move = _own_last_moves(
         [m.pk for m in matches.values() if engine.get_game(m.game).real_time and m.is_playing]
     )
     table_facts = _tables_facts([m for m in matches.values() if not m.outcome])
-    table_rows = [
-        _table_row(
+    table_rows = []
+    bots_before = 0  # before the start, the bots to come are numbered across the room too
+    for table in tables:
+        row = _table_row(
             session,
             table,
             seated.get(table.pk, {}),
@@ -323,9 +327,10 @@ def session_monitor(
             table_facts,
             own_last_move,
             now,
+            bots_before,
         )
-        for table in tables
-    ]
+        bots_before += sum(1 for seat in row["seats"] if seat["bot"])
+        table_rows.append(row)
     waiting_since = {
         seat["student_id"]: seat["waiting_seconds"]
         for row in table_rows
@@ -339,6 +344,14 @@ def session_monitor(
         if seat["student_id"] is not None
     }
 
+    # The names the class may see, by the teacher's choice for the room and each child's own.
+    public_names = told_apart(
+        {
+            student_id: needs[student_id].name_for_the_class(name, session.projector_names)
+            for student_id, name in names.items()
+        },
+        names,
+    )
     students = []
     for student_id, name in sorted(names.items(), key=lambda item: (item[1].lower(), item[0])):
         per_skill = figures.get(student_id, {})
@@ -382,7 +395,7 @@ def session_monitor(
             # The teacher's figures are read knowing what the child was given (never shown to
             # children); the projector shows the name the class may see (None: not shown).
             "accommodations": needs[student_id].badges(),
-            "public_name": needs[student_id].name_for_the_class(name),
+            "public_name": public_names[student_id],
         }
         students.append(row)
         if detailed is not None and student_id not in detailed:
@@ -421,7 +434,6 @@ def session_monitor(
         )
     # The page's parts (``detailed``) show neither the leaderboard nor the summary.
     leaderboard = _leaderboard(students, table_rows) if detailed is None else []
-    public_names = {s["id"]: s["public_name"] for s in students}
     return {
         "session": {
             "id": session.pk,
@@ -430,9 +442,18 @@ def session_monitor(
             "variant": session.variant,
             "title": session_title(session),
             "table_size": session.table_size,
+            "paused": session.paused_at is not None
+            and session.status == ClassSession.Status.PLAYING,
+            "projector_names": session.projector_names,
+            "projector_top": session.projector_top,
         },
         "present": [
-            {"id": student_id, "name": names[student_id], "seated": student_id in where}
+            {
+                "id": student_id,
+                "name": names[student_id],
+                "public_name": public_names[student_id],
+                "seated": student_id in where,
+            }
             for student_id, *_rest in presences
         ],
         "tables": table_rows,
@@ -441,7 +462,12 @@ def session_monitor(
         "leaderboard": leaderboard,
         # What the class sees on the projector: each child by the name set for them there, a
         # child "not shown" left out (their answers still count in the summary's totals).
-        "public_leaderboard": _public_leaderboard(leaderboard, public_names),
+        "public_leaderboard": _public_leaderboard(
+            leaderboard, public_names, top=session.projector_top
+        ),
+        # Every child's points together (the children not shown on the projector included, the
+        # bots not): the class's score, shown large.
+        "class_total": sum(row["points"] for row in leaderboard),
         "public_tables": _public_tables(table_rows, public_names) if detailed is None else [],
         "summary": _summary(session, students, table_rows) if detailed is None else {},
         "teams": _teams(session.team_mode, table_rows) if detailed is None else None,
@@ -472,25 +498,31 @@ class _Needs(NamedTuple):
     def badges(self) -> list[str]:
         return [] if self == _NO_NEEDS else accommodation_badges(self)
 
-    def name_for_the_class(self, name: str) -> str | None:
-        return shown_name(name, self)
+    def name_for_the_class(self, name: str, room: str = "full") -> str | None:
+        return shown_name(name, self, room)
 
 
 _NO_NEEDS = _Needs()
 
 
-def _public_leaderboard(leaderboard: list[dict], public_names: dict[int, str | None]) -> list[dict]:
+def _public_leaderboard(
+    leaderboard: list[dict], public_names: dict[int, str | None], *, top: int = 0
+) -> list[dict]:
     """The leaderboard as the class sees it: names as set for the projector, the children not
-    shown there left out and the places counted again without them (no gap gives them away)."""
+    shown there left out and the places counted again without them (no gap gives them away).
+    Nobody is ranked in public with no points, and with ``top`` (0: all) only the first ``top``
+    places are shown (children sharing the last of them all are)."""
     rows = [
         {**row, "name": public_names.get(row["id"]) or ""}
         for row in leaderboard
-        if public_names.get(row["id"]) is not None
+        if public_names.get(row["id"]) is not None and row["points"] > 0
     ]
     for index, row in enumerate(rows):
         ahead = rows[index - 1] if index else None
         row["rank"] = ahead["rank"] if ahead and ahead["points"] == row["points"] else index + 1
         row["rank_label"] = place_label(row["rank"])
+    if top:
+        rows = [row for row in rows if row["rank"] <= top]
     return rows
 
 
@@ -621,10 +653,18 @@ def place_label(place: int) -> str:
 
 
 def _table_row(
-    session, table: SessionTable, students, bot_seats, table_facts, own_last_move, now: datetime
+    session,
+    table: SessionTable,
+    students,
+    bot_seats,
+    table_facts,
+    own_last_move,
+    now: datetime,
+    bots_before: int = 0,
 ) -> dict:
     """One table: ``students`` its seated students (seat -> (id, name)), ``bot_seats`` its
-    match's bots' seats (None before the start)."""
+    match's bots' seats and names (None before the start, when the bots to come are named after
+    the ``bots_before`` of the tables before this one)."""
     match: Match | None = table.match
     active: frozenset[int] = frozenset()
     scores = winners = places = passing = None
@@ -640,7 +680,7 @@ def _table_row(
     # A seat without a place is a bot's, unless the match has no bot there: its student was
     # deleted (with their place and seat), and the history must not make them a bot.
     seats = []
-    bot_number = 0
+    bot_number = bots_before
     for index in range(session.table_size):
         place = students.get(index)
         removed = place is None and bot_seats is not None and index not in bot_seats
@@ -659,7 +699,7 @@ def _table_row(
                 if place
                 else _("Removed player")
                 if removed
-                else bot_name(bot_number),
+                else (bot_seats or {}).get(index) or bot_name(bot_number),
                 "bot": place is None and not removed,
                 "removed": removed,
                 "score": scores[index] if scores and index < len(scores) else None,

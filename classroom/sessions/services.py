@@ -20,8 +20,10 @@ import engine
 from accounts.models import Accommodations, TimeAllowance
 from classroom.bots import bot_name
 from classroom.models import (
+    PROJECTOR_TOP_CHOICES,
     ClassSession,
     Enrollment,
+    ProjectorNames,
     SessionPlace,
     SessionPresence,
     SessionTable,
@@ -29,7 +31,7 @@ from classroom.models import (
 )
 from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
-from games.models import Match
+from games.models import Match, Seat
 from games.services import (
     NewMatch,
     SeatSpec,
@@ -60,13 +62,17 @@ def session_open(
     options: dict | None = None,
     bot_level: str = "easy",
     team_mode: str = TeamMode.NONE,
+    projector_names: str = ProjectorNames.FIRST,
+    projector_top: int = 10,
 ) -> ClassSession:
     """A new session in the lobby. Raises ``engine.SetupError`` for a game, variant, option or
-    table size the engine refuses, ``SessionError`` for an unknown bots' level or team mode."""
+    table size the engine refuses, ``SessionError`` for an unknown bots' level, team mode or
+    projector choice."""
     if bot_level not in BOT_LEVELS:
         raise SessionError("bad_bot_level", _("Choose the bots' level from the list."))
     if team_mode not in TeamMode.values:
         raise SessionError("bad_team_mode", _("Choose how the class scores from the list."))
+    _check_projector(projector_names, projector_top)
     # The engine is the judge of variants, options and table sizes: setting up one table now shows
     # a mistake on the teacher's form, never while the class waits for the start.
     state = engine.get_game(game).new(
@@ -80,9 +86,30 @@ def session_open(
         table_size=table_size,
         bot_level=bot_level,
         team_mode=team_mode,
+        projector_names=projector_names,
+        projector_top=projector_top,
     )
     push.sessions_changed_for_class(classroom.pk)
     return session
+
+
+def _check_projector(names: str, top: int) -> None:
+    if names not in ProjectorNames.values:
+        raise SessionError("bad_projector_names", _("Choose how the projector names children."))
+    if top not in PROJECTOR_TOP_CHOICES:
+        raise SessionError("bad_projector_top", _("Choose how many places the projector shows."))
+
+
+@transaction.atomic
+def session_set_projector(*, session: ClassSession, names: str, top: int) -> None:
+    """How the projector names the children (a child's own stricter choice still wins) and how
+    many places its leaderboard shows; the projector shows it at once."""
+    _check_projector(names, top)
+    session = _locked(session)
+    session.projector_names = names
+    session.projector_top = top
+    session.save(update_fields=["projector_names", "projector_top"])
+    push.session_changed(session.pk)
 
 
 @transaction.atomic
@@ -347,6 +374,9 @@ def session_next_round(*, session: ClassSession) -> ClassSession:
         table_size=session.table_size,
         bot_level=session.bot_level,
         calm_together=session.calm_together,
+        team_mode=session.team_mode,
+        projector_names=session.projector_names,
+        projector_top=session.projector_top,
     )
     SessionPresence.objects.bulk_create(
         SessionPresence(session=following, student_id=student_id) for _t, _s, student_id in plan
@@ -488,12 +518,14 @@ def _tables_with_students(session: ClassSession) -> list[SessionTable]:
 
 
 def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> None:
-    """One match per table, made together (``match_create_many``), and each student told."""
+    """One match per table, made together (``match_create_many``), and each student told. The
+    bots are numbered across the session's tables (those opened before included), so that no
+    two in the room share a name (the projector shows every table at once)."""
     news = []
+    bots = Seat.objects.filter(match__session_table__session=session).exclude(bot_level="").count()
     for table in tables:
         students = {place.seat: place.student for place in table.places.all()}
         seats = []
-        bots = 0
         for index in range(session.table_size):
             student = students.get(index)
             if student is not None:

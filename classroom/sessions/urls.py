@@ -21,6 +21,11 @@ urlpatterns = [
         views.sessions_projector_live,
         name="sessions_projector_live",
     ),
+    path(
+        "teacher/sessions/<int:session_id>/projector/settings/",
+        views.sessions_projector_settings,
+        name="sessions_projector_settings",
+    ),
     path("teacher/sessions/<int:session_id>/deal/", views.sessions_deal, name="sessions_deal"),
     path("teacher/sessions/<int:session_id>/move/", views.sessions_move, name="sessions_move"),
     path(

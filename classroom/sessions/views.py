@@ -22,7 +22,7 @@ import engine
 from accounts.permissions import student_required, teacher_required
 from classroom.models import Classroom, ClassSession
 from classroom.sessions import selectors, services
-from classroom.sessions.forms import SessionCreateForm
+from classroom.sessions.forms import ProjectorForm, SessionCreateForm
 from games.services import now_ms
 
 
@@ -68,6 +68,8 @@ def sessions_create(request, class_id):
                 table_size=data["table_size"],
                 bot_level=data["bot_level"],
                 team_mode=data["team_mode"],
+                projector_names=data["projector_names"],
+                projector_top=data["projector_top"],
             )
         except engine.SetupError as error:
             form.add_engine_error(error)
@@ -96,6 +98,13 @@ def _detail_context(request, session: ClassSession) -> dict:
         "monitor": monitor,
         "late": [p for p in monitor["present"] if not p["seated"]],
         "absent": selectors.students_not_in_lobby(session=session) if in_lobby else [],
+        "projector_form": ProjectorForm(
+            initial={
+                "projector_names": session.projector_names,
+                "projector_top": session.projector_top,
+            },
+            auto_id="projector_%s",
+        ),
     }
 
 
@@ -249,6 +258,26 @@ def _act(request, session_id, action, done: str):
     else:
         messages.success(request, done)
     return redirect("classroom:sessions_detail", session_id=session.pk)
+
+
+@teacher_required
+@require_POST
+def sessions_projector_settings(request, session_id):
+    session = _teacher_session(request, session_id)
+    form = ProjectorForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose how the projector names children and ranks them."))
+        return redirect("classroom:sessions_detail", session_id=session.pk)
+    return _act(
+        request,
+        session_id,
+        lambda s: services.session_set_projector(
+            session=s,
+            names=form.cleaned_data["projector_names"],
+            top=form.cleaned_data["projector_top"],
+        ),
+        _("The projector shows your choice."),
+    )
 
 
 @teacher_required

@@ -21,6 +21,16 @@ function follow(region) {
   // moved and the seats that answered ({tables: Set, answered: Set}).
   let queued = null;
   const partsOnly = "liveParts" in region.dataset;
+  // The radio buttons a teacher has changed in a form marked data-keep-choices and not yet sent:
+  // a refresh puts them back as they were chosen (name -> value), not as the server last saved.
+  const chosen = new Map();
+  region.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input.matches("form[data-keep-choices] input[type=radio]")) chosen.set(input.name, input.value);
+  });
+  region.addEventListener("submit", (event) => {
+    if (event.target.matches("form[data-keep-choices]")) chosen.clear();
+  });
 
   const queue = (change) => {
     if (queued === "all" || change === "all" || !partsOnly) queued = "all";
@@ -62,6 +72,12 @@ function follow(region) {
             (details) => details.dataset.key,
           );
           region.innerHTML = html;
+          for (const [name, value] of chosen) {
+            const input = region.querySelector(
+              `form[data-keep-choices] input[type=radio][name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`,
+            );
+            if (input) input.checked = true;
+          }
           for (const key of open) {
             const details = region.querySelector(`details[data-key="${CSS.escape(key)}"]`);
             if (details) details.open = true;

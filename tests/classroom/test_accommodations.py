@@ -188,6 +188,9 @@ def test_the_projector_names_each_child_as_set_and_the_teacher_sees_the_full_nam
     classroom, (ana, ben, _eva), session = lesson(*names, table_size=3)
     student_accommodations_set(student=ana, public_name="initials")
     student_accommodations_set(student=ben, public_name="hidden")
+    # Full names for the room: each child's own choice still holds.
+    session_services.session_set_projector(session=session, names="full", top=10)
+    session.refresh_from_db()
     session_services.session_start(session=session)
     match, _seat = seat_of(session, ana)
     record_attempts(match, ben, seat_of(session, ben)[1], [("add.within10", True, 900)] * 4)

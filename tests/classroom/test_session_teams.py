@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from classroom.models import ClassSession
 from classroom.sessions import selectors
-from classroom.sessions.services import session_end
+from classroom.sessions.services import session_end, session_next_round
 from games.models import Match
 from tests.classroom.sessions_helpers import started_session
 from tests.factories import finish_match_by_bots
@@ -149,3 +149,13 @@ def test_a_team_total_counts_no_bot(client):
     for seat in match.seats.all():
         per_seat[bool(seat.user_id)] += match.outcome["scores"][seat.index]
     assert rows[0]["points"] == per_seat[True]
+
+
+def test_another_round_keeps_the_teams():
+    _classroom, _students, session = started_session(
+        4, game="add_up", variant="no_jokers", table_size=2, team_mode="class"
+    )
+    finish_every_table(session)
+    session_end(session=session)
+    following = session_next_round(session=session)
+    assert following.team_mode == "class"

@@ -298,7 +298,7 @@ def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, wor
     record_attempts(match, ana, seat, [("add.within10", False, 900)] * 5)
     sign_in(client, session.classroom.teacher)
     page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
-    assert "Leaderboard" in page and "Table 1" in page and "Table 2" in page
+    assert "Top 10" in page and "Table 1" in page and "Table 2" in page
     assert "Student 01" in page
     assert "Low accuracy" not in page  # the class sees the projector
     detail = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()

@@ -226,8 +226,9 @@ def test_start_opens_one_match_per_table_with_bots_in_the_empty_seats():
         2: [
             ("Student 02", True, ""),
             ("Student 04", True, ""),
-            ("Pixel", False, "strong"),
+            # Named after the room's other bots: never two "Pixel" on the projector.
             ("Bolt", False, "strong"),
+            ("Sparky", False, "strong"),
         ],
     }
 

@@ -65,10 +65,12 @@ def teacher_home(request):
 
 
 def _titled(matches):
+    """A child's games as their home page names them: the table's label in the child's language
+    ("Table 2", else the game's name) over the game and variant in a child's words."""
     matches = list(matches)
     for match in matches:
-        match.title = catalog.game_title(match.game)
-        match.variant_title = catalog.variant_title(match.game, match.variant)
+        match.title = catalog.game_and_variant_title(match.game, match.variant, child=True)
+        match.heading = match.shown_label or catalog.game_title(match.game)
     return matches
 
 

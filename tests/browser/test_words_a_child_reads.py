@@ -118,7 +118,12 @@ pages = [
 ]
 print(json.dumps({"teacher": session_cookie_for(teacher), "student": session_cookie_for(ana),
                   "pages": pages, "to_play": {k: m.pk for k, m in to_play.items()},
-                  "solo_done": finished["mia_solo"].pk, "homework": homework.pk}))
+                  "solo_done": finished["mia_solo"].pk, "homework": homework.pk,
+                  "shots": {"mia-table": reverse("games:play", args=[tables["mia"].pk]),
+                            "lobby": reverse("classroom:sessions_lobby", args=[lobby.pk]),
+                            "sessions-list": reverse("classroom:sessions_list", args=[c]),
+                            "homework-teacher": reverse("classroom:homework_detail",
+                                                        args=[homework.pk])}}))
 """
 
 # What a person must never read: a placeholder or a template tag left as it was, or a value a
@@ -140,10 +145,16 @@ READ = """() => {
 }"""
 
 
+# A count that disagrees with its noun ("1 card in the pile (1 points)"): every count is ngettext's.
+ONE_IN_THE_PLURAL = re.compile(
+    r"(?<![\d.,])1 (points|cards|games|players|stars|puntos|cartas|partidas|jugadores|estrellas)\b"
+)
+
+
 def unfinished_in(text: str) -> list[str]:
     lines = []
     for line in text.splitlines():
-        if UNFINISHED.search(line):
+        if UNFINISHED.search(line) or ONE_IN_THE_PLURAL.search(line):
             lines.append(line.strip()[:160])
     return lines
 
@@ -301,3 +312,23 @@ def test_a_child_plays_a_solo_square_to_the_end_and_reads_a_finished_end(browser
     assert unfinished_in(page.evaluate(READ)) == []
     page.screenshot(path=str(SHOTS / f"solo-end-{locale}-tablet.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "es"])
+def test_the_changed_screens_at_phone_and_tablet_sizes(browser, server, locale):
+    """Screenshots to look at (/tmp/shots/words/): the ¡Mía! table's facts ("1 card in the pile
+    (1 point)"), the waiting room in a child's words, and dates in words on a teacher's lists."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name, viewport in (("phone", PHONE), ("tablet", TABLET)):
+        for shot, path in server.made["shots"].items():
+            who = "teacher" if shot in ("sessions-list", "homework-teacher") else "student"
+            context = browser.new_context(viewport=viewport, locale=locale)
+            add_session_cookie(context, server.url, server.made[who])
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(server.url + path)
+            settled(page)
+            page.wait_for_timeout(300)
+            assert unfinished_in(page.evaluate(READ)) == [], shot
+            page.screenshot(path=str(SHOTS / f"{shot}-{locale}-{name}.png"), full_page=True)
+            context.close()

@@ -65,10 +65,18 @@ def teacher_home(request):
 
 
 def _titled(matches):
+    """A child's games as their home page names them: the table's label in the child's language
+    ("Table 2") over the game and variant in a child's words, or the game over its variant (a
+    variant named like its game, "SUM", is not said twice)."""
     matches = list(matches)
     for match in matches:
-        match.title = catalog.game_title(match.game)
-        match.variant_title = catalog.variant_title(match.game, match.variant)
+        label = match.shown_label
+        match.heading = label or catalog.game_title(match.game)
+        match.title = (
+            catalog.game_and_variant_title(match.game, match.variant, child=True)
+            if label
+            else catalog.child_variant_title(match.game, match.variant)
+        )
     return matches
 
 

@@ -311,6 +311,8 @@ if env.str("EMAIL_URL", default=""):
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates in words in both languages ("3 November 2026", "3 de noviembre de 2026"): config/formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_TZ = True

@@ -55,6 +55,22 @@ def variant_title(slug: str, variant: str) -> str:
     return spec.title if spec is not None else variant
 
 
+def child_variant_title(slug: str, variant: str) -> str:
+    """The variant as a child reads it ("Quick game"): the titles module's
+    ``CHILD_VARIANT_TITLES``, else the teacher's title (``variant_title``), which may describe the
+    rules at length ("Express (the game ends when the number deck runs out)")."""
+    title = getattr(titles_module(slug), "CHILD_VARIANT_TITLES", {}).get(variant)
+    return str(title) if title is not None else variant_title(slug, variant)
+
+
+def game_and_variant_title(slug: str, variant: str, *, child: bool = False) -> str:
+    """ "¡Mía! · Canada 47 (…)" (for a child: "¡Mía! · Race to 47"); a variant named like its
+    game ("SUM") is not said twice."""
+    game = game_title(slug)
+    variant = (child_variant_title if child else variant_title)(slug, variant)
+    return game if variant == game else f"{game} · {variant}"
+
+
 def _labels(attribute: str, shared: dict) -> dict:
     labels = dict(shared)
     for game in games():

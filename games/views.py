@@ -92,7 +92,10 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         **_own_accommodations(request.user, watch=watch),
     }
     game_title = catalog.game_title(access.game)
-    variant_title = catalog.variant_title(access.game, variant)
+    # A player (a child) reads the variant's short name; the teacher watching, the rules' own.
+    variant_title = (catalog.variant_title if watch else catalog.child_variant_title)(
+        access.game, variant
+    )
     return render(
         request,
         "games/play.html",

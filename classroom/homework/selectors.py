@@ -263,7 +263,7 @@ class StudentAssignment:
 
     @property
     def description(self) -> str:
-        return describe_assignment(self.assignment)
+        return describe_assignment(self.assignment, child=True)
 
 
 def student_assignments(*, student, now=None) -> list[StudentAssignment]:

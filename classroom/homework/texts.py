@@ -12,18 +12,40 @@ BOT_LEVELS = {
     "strong": lambda: _("strong bots"),
     "adaptive": lambda: _("bots that follow each child's results"),
 }
+# The same bots as a child reads them on their own homework.
+CHILD_BOT_LEVELS = {
+    "random": lambda: _("robots that are just learning"),
+    "easy": lambda: _("easy robots"),
+    "strong": lambda: _("strong robots"),
+    "adaptive": lambda: _("robots that play at your level"),
+}
 
 
-def describe_assignment(assignment: Assignment) -> str:
+def describe_assignment(assignment: Assignment, *, child: bool = False) -> str:
+    """The teacher's words, or with ``child`` a child's (short variant names, robots)."""
     count = len(assignment.items)
-    variant = catalog.variant_title(assignment.game, assignment.variant)
+    variant = (catalog.child_variant_title if child else catalog.variant_title)(
+        assignment.game, assignment.variant
+    )
     if assignment.kind == Assignment.Kind.PUZZLES:
         return ngettext(
             "%(count)s puzzle · %(variant)s · difficulty %(difficulty)s",
             "%(count)s puzzles · %(variant)s · difficulty %(difficulty)s",
             count,
         ) % {"count": count, "variant": variant, "difficulty": assignment.difficulty}
-    level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
+    levels = CHILD_BOT_LEVELS if child else BOT_LEVELS
+    level = levels.get(assignment.bot_level, lambda: assignment.bot_level)()
+    if child:
+        return ngettext(
+            "%(count)s game of %(game)s · %(players)s players · %(bots)s",
+            "%(count)s games of %(game)s · %(players)s players · %(bots)s",
+            count,
+        ) % {
+            "count": count,
+            "game": catalog.game_and_variant_title(assignment.game, assignment.variant, child=True),
+            "players": assignment.players,
+            "bots": level,
+        }
     return ngettext(
         "%(count)s game of %(game)s · %(variant)s · %(players)s players · %(bots)s",
         "%(count)s games of %(game)s · %(variant)s · %(players)s players · %(bots)s",

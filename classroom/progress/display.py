@@ -7,6 +7,7 @@ import math
 
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from classroom.progress import charts
 from classroom.progress.selectors import Progress, operation_label, seconds_text
@@ -45,7 +46,11 @@ def dates_text(period) -> str:
 
 
 def week_label(week) -> str:
-    return date_format(week, "j M")
+    """A week on a chart's axis by its Monday: "2 Nov", in Spanish "2 nov" (the format is the
+    translator's: Django's "M" capitalises the month, which Spanish does not)."""
+    return date_format(
+        week, pgettext("the Monday of a week on a chart, a Django date format", "j M")
+    )
 
 
 def progress_charts(progress: Progress, prefix: str, widths: dict[str, int] | None = None) -> dict:

@@ -207,7 +207,7 @@ class Mastery:
         ) % {
             "figures": text,
             "days": self.fluent_days,
-            "day": formats.date_format(self.last_seen, "j M Y"),
+            "day": formats.date_format(self.last_seen, "SHORT_DATE_FORMAT"),
         }
 
     @property

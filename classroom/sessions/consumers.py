@@ -45,6 +45,7 @@ import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.database_waits import bounded_database_sync_to_async
 from accounts.models import Role
@@ -54,6 +55,7 @@ from accounts.sockets import (
     CleanSocket,
     OutageAnswers,
     refuse,
+    scope_language,
 )
 from classroom.models import ClassSession, Enrollment, SessionTable
 from classroom.sessions import push, selectors
@@ -170,8 +172,9 @@ class StudentConsumer(_SmallJsonConsumer):
         await self.leave()
 
     async def sync(self):
-        sessions = await bounded_database_sync_to_async(selectors.student_open_sessions)(
-            student=self.scope["user"]
+        # In the child's language, as their pages: the titles are translated as they are read.
+        sessions = await bounded_database_sync_to_async(_open_sessions_in)(
+            scope_language(self.scope), self.scope["user"]
         )
         await self._send_json({"type": "sessions", "sessions": sessions})
 
@@ -188,6 +191,11 @@ class StudentConsumer(_SmallJsonConsumer):
             }
         )
         await self.sync()
+
+
+def _open_sessions_in(language: str, student) -> list[dict]:
+    with translation.override(language):
+        return selectors.student_open_sessions(student=student)
 
 
 def _student_classroom_ids(user) -> list[int]:

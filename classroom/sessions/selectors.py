@@ -70,15 +70,13 @@ def _skill_label(skill: str, language: str | None) -> str:
     return progress_skill_label(skill)
 
 
-def game_and_variant_title(game: str, variant: str) -> str:
-    """ "¡Mía! · Canada 47 (…)"; a variant named like its game ("SUM") is not said twice."""
-    game_title = catalog.game_title(game)
-    variant_title = catalog.variant_title(game, variant)
-    return game_title if variant_title == game_title else f"{game_title} · {variant_title}"
+def game_and_variant_title(game: str, variant: str, *, child: bool = False) -> str:
+    """ "¡Mía! · Canada 47 (…)"; for a child "¡Mía! · Race to the target" (games.catalog)."""
+    return catalog.game_and_variant_title(game, variant, child=child)
 
 
-def session_title(session: ClassSession) -> str:
-    return game_and_variant_title(session.game, session.variant)
+def session_title(session: ClassSession, *, child: bool = False) -> str:
+    return game_and_variant_title(session.game, session.variant, child=child)
 
 
 # --- lists ---------------------------------------------------------------------------------------
@@ -135,7 +133,7 @@ def student_open_sessions(*, student) -> list[dict]:
     return [
         {
             "id": session.pk,
-            "title": session_title(session),
+            "title": session_title(session, child=True),
             "classroom": session.classroom.name,
             "status": session.status,
             "joined": bool(session.joined),

@@ -496,5 +496,9 @@ def sessions_lobby(request, session_id):
     return render(
         request,
         "classroom/sessions/lobby.html",
-        {"session": session, "title": selectors.session_title(session), "joined": joined},
+        {
+            "session": session,
+            "title": selectors.session_title(session, child=True),
+            "joined": joined,
+        },
     )

@@ -7,4 +7,5 @@ VARIANT_TITLES = {
     "standard": _("48 cards with jokers"),
     "no_jokers": _("36 number cards, no jokers"),
 }
+CHILD_VARIANT_TITLES = {"standard": _("With jokers"), "no_jokers": _("No jokers")}
 OPTION_LABELS = {"capture_plays_again": _("After a capture the same player plays again")}

@@ -7,4 +7,5 @@ VARIANT_TITLES = {
     "front": _("Front side: +, - and 2X squares"),
     "back": _("Back side: the numbered grid"),
 }
+CHILD_VARIANT_TITLES = {"front": _("Front side"), "back": _("Back side")}
 OPTION_LABELS = {"priority": _("A tile that can score must score")}

@@ -11,6 +11,15 @@ VARIANT_TITLES = {
     "solo4": _("Solo square 4×4 (children)"),
     "solo3": _("Solo square 3×3 (children)"),
 }
+# What a child reads (their home page, the waiting room, the table): short, no rules.
+CHILD_VARIANT_TITLES = {
+    "express": _("Quick game"),
+    "party": _("Long game"),
+    "canada47": _("Canada 47"),
+    "solo5": _("Square 5×5"),
+    "solo4": _("Square 4×4"),
+    "solo3": _("Square 3×3"),
+}
 OPTION_LABELS = {
     "pass_timeout_seconds": _("Seconds before a new card is flipped when nobody solves"),
     "extra_time_seconds": _("Seconds of an Extra time card"),

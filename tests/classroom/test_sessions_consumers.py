@@ -291,6 +291,32 @@ async def test_the_student_socket_is_for_students(who, code):
     assert connected and await close_code_after_accept(ws) == code
 
 
+@pytest.mark.parametrize(
+    ("extra_headers", "title"),
+    [
+        ([(b"accept-language", b"es-ES,es;q=0.9,en;q=0.5")], "¡Mía! · Canadá 47"),
+        ([(b"accept-language", b"en-GB,en;q=0.9")], "¡Mía! · Canada 47"),
+        # The site's language menu (the cookie) wins over the browser's language, as on a page.
+        ([(b"accept-language", b"en")], "¡Mía! · Canadá 47"),
+    ],
+)
+async def test_the_student_socket_speaks_the_childs_language(extra_headers, title):
+    """A socket runs no LocaleMiddleware: the titles it sends were in the server's default
+    language, so a Spanish child's home page turned English at the first push."""
+    classroom, (ana,) = await database_sync_to_async(a_class)(1)
+    await database_sync_to_async(make_session)(classroom, table_size=3)
+    cookie = await database_sync_to_async(session_cookie_for)(ana)
+    if title.endswith("Canadá 47") and extra_headers[0][1] == b"en":
+        cookie += "; django_language=es"
+    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"cookie", cookie.encode()), *extra_headers]
+    ws = WebsocketCommunicator(application, "/ws/student/", headers=headers)
+    connected, _code = await ws.connect()
+    assert connected
+    (item,) = (await next_of(ws, "sessions"))["sessions"]
+    assert item["title"] == title
+    await ws.disconnect()
+
+
 async def test_a_signed_in_student_sees_a_session_open_at_once_and_is_sent_to_their_table():
     classroom, (ana, _ben) = await database_sync_to_async(a_class)(2)
     _other_class, (stranger,) = await database_sync_to_async(a_class)(1, name="Other")

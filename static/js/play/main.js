@@ -426,9 +426,18 @@ function showWhoScored(scores) {
   return new Set(gained.map(({ seat }) => seat.seat));
 }
 
+function hideWhoScored(scores) {
+  shell.lastScores = [...scores];
+  clearTimeout(shell.scoredTimer);
+  $("play-scored").hidden = true;
+  $("play-scored").replaceChildren();
+  return new Set();
+}
+
 function renderScores(view) {
   const scores = seatScores(view) || [];
-  const scored = showWhoScored(scores);
+  // Once the game is over the podium says who scored what: no "+1" chip stays on the bar.
+  const scored = view.outcome ? hideWhoScored(scores) : showWhoScored(scores);
   const active = new Set(view.active || []);
   const rows = config.seats.map((seat) =>
     h(
@@ -559,11 +568,14 @@ function renderResult(view) {
   const sentence = (shell.renderer.result && shell.renderer.result(view, ctx)) || defaultResult(view);
   const already = box.dataset.shown === "true";
   const heading = h("h2", { tabindex: "-1" }, gettext("Game over"));
+  // Only nodes: replaceChildren() would write a missing part (null) as the text "null".
   box.replaceChildren(
-    heading,
-    h("p", { class: "result-sentence" }, sentence),
-    config.seats.length > 1 ? podium(view.outcome) : null,
-    nextLinks(),
+    ...[
+      heading,
+      h("p", { class: "result-sentence" }, sentence),
+      config.seats.length > 1 ? podium(view.outcome) : null,
+      nextLinks(),
+    ].filter(Boolean),
   );
   box.hidden = false;
   if (already) return null;

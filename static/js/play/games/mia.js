@@ -275,7 +275,7 @@ function renderTable(root, view, ctx) {
             { class: "op-card", dataset: { key: "top", card: String(top.id) } },
             optionButtons(top, ctx, { enabled: canAct, keyPrefix: "top" }),
             top.points > 1
-              ? h("span", { class: "points" }, fmt(gettext("Worth %(points)s points"), { points: top.points }))
+              ? h("span", { class: "points" }, fmt(ngettext("Worth %(points)s point", "Worth %(points)s points", top.points), { points: top.points }))
               : null,
           )
         : h("p", { class: "game-note" }, gettext("No card to solve right now.")),
@@ -307,14 +307,16 @@ function renderTable(root, view, ctx) {
         h(
           "li",
           {},
-          fmt(
-            ngettext(
-              "%(count)s card in the pile (%(points)s points)",
-              "%(count)s cards in the pile (%(points)s points)",
-              view.pile_count,
+          // Two numbers, two plurals: "1 card in the pile (1 point)", "3 cards … (12 points)".
+          fmt(gettext("%(cards)s (%(points)s)"), {
+            cards: fmt(
+              ngettext("%(count)s card in the pile", "%(count)s cards in the pile", view.pile_count),
+              { count: view.pile_count },
             ),
-            { count: view.pile_count, points: view.pile_points },
-          ),
+            points: fmt(ngettext("%(points)s point", "%(points)s points", view.pile_points), {
+              points: view.pile_points,
+            }),
+          }),
         ),
         view.mirrors_pending
           ? h("li", {}, gettext("Mirror: + and − are swapped on this card."))
@@ -433,7 +435,7 @@ function renderTable(root, view, ctx) {
   }
 
   parts.push(facts, playersSection(view, ctx));
-  root.replaceChildren(...parts);
+  root.replaceChildren(...parts.filter(Boolean));
 }
 
 function playersSection(view, ctx) {
@@ -636,7 +638,7 @@ function renderSolo(root, view, ctx) {
         : h("li", { class: "stars" }, "★".repeat(view.stars || 0) + "☆".repeat(3 - (view.stars || 0))),
     ),
   );
-  root.replaceChildren(...parts);
+  root.replaceChildren(...parts.filter(Boolean));
 }
 
 // --- keys ------------------------------------------------------------------------------------

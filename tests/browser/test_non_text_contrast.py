@@ -10,14 +10,11 @@ is followed by a table of the same figures): docs/accessibility.md, 1.4.11."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
-from tests.browser.conftest import add_session_cookie
 from tests.browser.test_accessibility import SETUP
+from tests.browser.test_target_size_reflow import read_every_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
-
-WIDE = {"width": 1024, "height": 800}
 
 LOW_CONTRAST = """() => {
   const parse = (c) => {
@@ -99,24 +96,10 @@ def server(daphne_site):
 
 @pytest.mark.parametrize("who", ["visitor", "teacher", "student"])
 def test_every_control_stands_out_at_three_to_one(browser, server, who):
-    context = browser.new_context(viewport=WIDE, locale="en", reduced_motion="reduce")
-    if who != "visitor":
-        add_session_cookie(context, server.url, server.made[who])
-    found = []
-    try:
-        for role, path, kind in server.made["pages"]:
-            if role != who:
-                continue
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            try:
-                page.goto(server.url + path)
-                if kind == "play":
-                    expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
-                for low in page.evaluate(LOW_CONTRAST):
-                    found.append(f"{path}: {low}")
-            finally:
-                page.close()
-    finally:
-        context.close()
+    found = read_every_page(
+        browser,
+        server,
+        who,
+        lambda page, path, _kind: [f"{path}: {low}" for low in page.evaluate(LOW_CONTRAST)],
+    )
     assert found == [], "\n".join(found)

@@ -147,8 +147,9 @@ def wait_for_table(page):
     expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
 
 
-@pytest.mark.parametrize("who", ["visitor", "teacher", "student"])
-def test_targets_are_big_enough_and_pages_reflow(browser, server, who):
+def read_every_page(browser, server, who: str, read) -> list[str]:
+    """Opens each page of ``who`` (the accessibility scan's list) at a laptop's width, a play
+    page once its table is drawn, and gathers what ``read(page, path, kind)`` finds there."""
     context = browser.new_context(viewport=WIDE, locale="en", reduced_motion="reduce")
     if who != "visitor":
         add_session_cookie(context, server.url, server.made[who])
@@ -164,28 +165,40 @@ def test_targets_are_big_enough_and_pages_reflow(browser, server, who):
                 assert response.status < 400, (who, path, response.status)
                 if kind == "play":
                     wait_for_table(page)
-                least = LEAST_ON_PLAY if kind == "play" else LEAST
-                for small in page.evaluate(SMALL_TARGETS, least):
-                    found.append(f"{path} under {least} px: {small}")
-                page.set_viewport_size(NARROW)
-                for small in page.evaluate(SMALL_TARGETS, LEAST):
-                    found.append(f"{path} at 320 px, under {LEAST} px: {small}")
-                sideways = page.evaluate(SIDEWAYS)
-                if sideways:
-                    found.append(f"{path} at 320 px {sideways}")
-                page.set_viewport_size(WIDE)
-                page.evaluate(DOUBLE_TEXT)
-                sideways = page.evaluate(SIDEWAYS)
-                if sideways:
-                    found.append(f"{path} with 200 % text {sideways}")
-                page.evaluate(TEXT_SPACING)
-                sideways = page.evaluate(SIDEWAYS)
-                if sideways:
-                    found.append(f"{path} with text spacing {sideways}")
-                for cut in page.evaluate(CUT_OFF):
-                    found.append(f"{path} with text spacing, cut off: {cut}")
+                found += read(page, path, kind)
             finally:
                 page.close()
     finally:
         context.close()
+    return found
+
+
+def sizes_and_reflow(page, path: str, kind: str) -> list[str]:
+    found = []
+    least = LEAST_ON_PLAY if kind == "play" else LEAST
+    for small in page.evaluate(SMALL_TARGETS, least):
+        found.append(f"{path} under {least} px: {small}")
+    page.set_viewport_size(NARROW)
+    for small in page.evaluate(SMALL_TARGETS, LEAST):
+        found.append(f"{path} at 320 px, under {LEAST} px: {small}")
+    sideways = page.evaluate(SIDEWAYS)
+    if sideways:
+        found.append(f"{path} at 320 px {sideways}")
+    page.set_viewport_size(WIDE)
+    page.evaluate(DOUBLE_TEXT)
+    sideways = page.evaluate(SIDEWAYS)
+    if sideways:
+        found.append(f"{path} with 200 % text {sideways}")
+    page.evaluate(TEXT_SPACING)
+    sideways = page.evaluate(SIDEWAYS)
+    if sideways:
+        found.append(f"{path} with text spacing {sideways}")
+    for cut in page.evaluate(CUT_OFF):
+        found.append(f"{path} with text spacing, cut off: {cut}")
+    return found
+
+
+@pytest.mark.parametrize("who", ["visitor", "teacher", "student"])
+def test_targets_are_big_enough_and_pages_reflow(browser, server, who):
+    found = read_every_page(browser, server, who, sizes_and_reflow)
     assert found == [], "\n".join(found)

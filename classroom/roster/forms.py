@@ -29,7 +29,7 @@ class SecretForm(forms.Form):
         widget=forms.RadioSelect,
     )
     secret = forms.CharField(
-        label=_("Picture password"),
+        label=_("The pictures"),
         required=False,
         max_length=120,
         help_text=_(
@@ -39,7 +39,7 @@ class SecretForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
     pin = forms.CharField(
-        label=_("PIN"),
+        label=_("The PIN"),
         required=False,
         max_length=20,
         help_text=_("4 to 6 digits. Leave it empty to get one made up for you."),

@@ -44,7 +44,7 @@ def lesson():
 
 
 def test_a_child_sees_their_stars_new_facts_and_best_day(client, lesson):
-    classroom, ana, ben, today, friday = lesson
+    _classroom, ana, _ben, today, friday = lesson
     client.force_login(ana)
     home = client.get(reverse("classroom:student_home")).content.decode()
     assert reverse("classroom:own_progress") in home
@@ -83,7 +83,7 @@ def test_a_teacher_cannot_open_a_child_page(client, lesson):
 
 
 def test_each_child_sees_only_their_own(client, lesson):
-    _classroom, ana, ben, *_ = lesson
+    _classroom, _ana, ben, *_ = lesson
     client.force_login(ben)
     own = client.get(reverse("classroom:own_progress")).context["own"]
     assert own.right_this_week == 40 and own.learned_this_week == []
@@ -91,7 +91,7 @@ def test_each_child_sees_only_their_own(client, lesson):
 
 
 def test_the_teacher_prints_a_summary_from_the_child_progress_page(client, lesson):
-    classroom, ana, _ben, _today, friday = lesson
+    classroom, ana, *_ = lesson
     client.force_login(classroom.teacher)
     summary = reverse("classroom:progress_student_summary", args=[classroom.pk, ana.pk])
     page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ana.pk]))

@@ -21,7 +21,9 @@ SETUP = """
 import datetime, json
 from django.utils import timezone
 from classroom.progress.rollup import week_start
-from tests.factories import make_attempts, make_class, make_student, make_teacher, session_cookie_for
+from tests.factories import (
+    make_attempts, make_class, make_student, make_teacher, session_cookie_for,
+)
 
 tz = timezone.get_current_timezone()
 def at(day, hour):

@@ -69,10 +69,14 @@ MISTAKES = {
     "wrong_operation": _("Wrong operation"),
     "regrouping": _("Carrying or borrowing slip"),
     "table_neighbour": _("Neighbouring times-table fact"),
+    "table_related": _("Another fact of the same times table"),
     "operand_misread": _("Misread a number"),
     "reversed_digits": _("Digits reversed"),
     "off_by_one": _("Off by one"),
+    "off_by_two": _("Off by two"),
     "off_by_ten": _("Off by ten"),
+    "operand_intrusion": _("Gave back a number of the problem"),
+    "far_off": _("Far off (a guess?)"),
     "other": _("Other slips"),
 }
 # A student's weakest skill is only named once it rests on enough answers to mean something.

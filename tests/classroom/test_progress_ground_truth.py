@@ -19,9 +19,9 @@ import subprocess
 import zoneinfo
 from collections import Counter
 from dataclasses import dataclass
-from types import SimpleNamespace
 from html import unescape
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse

@@ -27,7 +27,7 @@ DEMO_STUDENTS = [
 @transaction.atomic
 def seed_demo(*, history: bool = True) -> Classroom:
     """Creates the demo class, or puts it back as it was; safe to run again. With ``history``, a
-    class nobody has played in yet is given four weeks of sessions and homework to show."""
+    class nobody has played in yet is given seven weeks of sessions and homework to show."""
     User = get_user_model()
     teacher = User.objects.filter(username=DEMO_TEACHER_EMAIL).first()
     if teacher is None:

@@ -1,4 +1,4 @@
-"""The demo class's past four weeks: a game session each week and a homework, played move by move
+"""The demo class's past seven weeks: four game sessions and a homework, played move by move
 through the real services (the sessions', the homework's and live play's ``submit_move`` and
 ``match_wake``), so that the attempts, move records, rollups, monitors and homework results the
 teacher's pages show are the site's own figures and agree with each other.
@@ -66,12 +66,15 @@ class Lesson:
     absent: tuple[str, ...] = ()
 
 
-# A lesson a week, each with another game, so that every operation shows on the progress pages;
-# someone is away now and then, and a bot takes the seat.
+# Four lessons, each with another game, so that every operation shows on the progress pages;
+# someone is away now and then, and a bot takes the seat. Two lie six and seven weeks back (36 to
+# 49 days ago, whatever the weekday): the default view, the last 30 days, then has a period before
+# it with the same operations to compare with, and the pages show growth, not only "new in this
+# period" (issue "The live lesson, second pass"). Same four lessons: seeding is no slower.
 LESSONS = (
-    Lesson(4, "mia", "canada47", 3, {}),
+    Lesson(7, "mia", "canada47", 3, {}),
+    Lesson(6, "sum", "standard", 3, {}),
     Lesson(3, "add_or_multiply", "standard", 3, {}, absent=("Femi",)),
-    Lesson(2, "sum", "standard", 3, {}),
     Lesson(1, "mathable_junior", "front", 3, {}, absent=("Dan",)),
 )
 LESSON_TIME = datetime.time(10, 0)
@@ -99,7 +102,7 @@ def has_history(classroom: Classroom, students: Sequence) -> bool:
 
 
 def seed_history(classroom: Classroom, students: Sequence, seed: int = 2026) -> None:
-    """Gives the demo class four weeks of play (see the module's docstring)."""
+    """Gives the demo class seven weeks of play (see the module's docstring)."""
     rng = random.Random(seed)
     today = timezone.localdate()
     by_name = {student.display_name: student for student in students}
@@ -117,7 +120,7 @@ def _moment(day: datetime.date, time: datetime.time, minutes: float = 0) -> date
 
 
 def _lesson(classroom, lesson: Lesson, by_name: dict, today, rng: random.Random) -> None:
-    week = len(LESSONS) - lesson.weeks_ago  # 0 for the first lesson
+    week = LESSONS.index(lesson)  # 0 for the first lesson: practice pays, lesson by lesson
     session = session_open(
         classroom=classroom,
         game=lesson.game,

@@ -12,10 +12,14 @@ from collections.abc import Sequence
 WRONG_OPERATION = "wrong_operation"  # 8 - 4 = 12: added instead of taking away
 REGROUPING = "regrouping"  # 27 + 15 = 32, 42 - 17 = 35: a carry or a borrow gone wrong
 TABLE_NEIGHBOUR = "table_neighbour"  # 7 x 8 = 63: the answer of 7 x 9, a fact next door
+TABLE_RELATED = "table_related"  # 7 x 8 = 42: another fact of the 7 (or 8) times table
 OPERAND_MISREAD = "operand_misread"  # 12 + 5 = 26: 21 read for 12
 REVERSED_DIGITS = "reversed_digits"  # 31 written 13 (two-digit answers only)
 OFF_BY_ONE = "off_by_one"  # 8 + 5 = 14: a counting slip
+OFF_BY_TWO = "off_by_two"  # 8 + 5 = 15: a close miss, counting on from the wrong number
 OFF_BY_TEN = "off_by_ten"  # 28 + 4 = 22: a place-value slip
+OPERAND_INTRUSION = "operand_intrusion"  # 9 - 4 = 9: a number of the problem given back
+FAR_OFF = "far_off"  # 6 + 8 = 3: more than half the answer away, as a guess is
 OTHER = "other"
 
 KINDS = (
@@ -24,10 +28,17 @@ KINDS = (
     TABLE_NEIGHBOUR,
     OPERAND_MISREAD,
     REVERSED_DIGITS,
+    TABLE_RELATED,
     OFF_BY_ONE,
+    OFF_BY_TWO,
     OFF_BY_TEN,
+    OPERAND_INTRUSION,
+    FAR_OFF,
     OTHER,
 )
+# A table-related answer is a product of one operand and one of these (1 x n is the operand
+# itself: an intrusion, not a fact of the table).
+_TABLE_MULTIPLIERS = range(2, 11)
 _BASIC = {"+", "-", "x"}
 
 
@@ -114,12 +125,24 @@ def classify(
             return OPERAND_MISREAD
     if answer >= 0 and _reversed(expected) == answer:
         return REVERSED_DIGITS
+    if (
+        pair
+        and operator == "x"
+        and answer in {n * m for n in operands if 1 < n <= 10 for m in _TABLE_MULTIPLIERS}
+    ):
+        return TABLE_RELATED
     if answer < 0 <= expected:
         # ADD UP's card laid on the bigger row: a sign, not a distance from the answer.
         return OTHER
     difference = abs(answer - expected)
     if difference == 1:
         return OFF_BY_ONE
+    if difference == 2:
+        return OFF_BY_TWO
     if difference == 10:
         return OFF_BY_TEN
+    if pair and answer in operands:
+        return OPERAND_INTRUSION
+    if difference >= 3 and 2 * difference > max(expected, 1):
+        return FAR_OFF
     return OTHER

@@ -56,10 +56,14 @@ MISTAKE_FIELDS = {
     "wrong_operation": "wrong_operation",
     "regrouping": "regrouping",
     "table_neighbour": "table_neighbour",
+    "table_related": "table_related",
     "operand_misread": "operand_misread",
     "reversed_digits": "reversed_digits",
     "off_by_one": "off_by_one",
+    "off_by_two": "off_by_two",
     "off_by_ten": "off_by_ten",
+    "operand_intrusion": "operand_intrusion",
+    "far_off": "far_off",
     "other": "other_mistake",
 }
 
@@ -83,6 +87,10 @@ class SkillCounts(models.Model):
     table_neighbour = models.PositiveIntegerField(default=0, db_default=0)
     operand_misread = models.PositiveIntegerField(default=0, db_default=0)
     reversed_digits = models.PositiveIntegerField(default=0, db_default=0)
+    table_related = models.PositiveIntegerField(default=0, db_default=0)
+    off_by_two = models.PositiveIntegerField(default=0, db_default=0)
+    operand_intrusion = models.PositiveIntegerField(default=0, db_default=0)
+    far_off = models.PositiveIntegerField(default=0, db_default=0)
     other_mistake = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:

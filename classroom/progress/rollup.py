@@ -244,9 +244,13 @@ def attempt_writes(match, attempts) -> list[tuple[str, list]]:
 
 
 @transaction.atomic
-def rollups_rebuild(*, student_ids: Iterable[int]) -> None:
+def rollups_rebuild(*, student_ids: Iterable[int], kinds: Iterable[str] | None = None) -> None:
     """Recomputes these students' rollups from their attempts: after a bulk load (bench_progress)
-    or to repair them. Streams the attempts in chunks through the same path as live play."""
+    or to repair them. Streams the attempts in chunks through the same path as live play.
+
+    ``kinds``: the kinds of slips the rollup tables have columns for, when a migration rebuilds
+    them at an older schema; any other kind is counted as "other" there."""
+    known = None if kinds is None else set(kinds)
     student_ids = list(student_ids)
     for model in (SkillDay, SkillWeek, FactMissDay, FactMissWeek):
         model.objects.filter(student_id__in=student_ids).delete()
@@ -268,6 +272,8 @@ def rollups_rebuild(*, student_ids: Iterable[int]) -> None:
     )
     chunk = []
     for attempt in rows:
+        if known is not None and attempt.mistake and attempt.mistake not in known:
+            attempt.mistake = "other"  # in memory only: the attempt keeps its kind
         chunk.append(attempt)
         if len(chunk) >= REBUILD_CHUNK:
             rollup_add(chunk)

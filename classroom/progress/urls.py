@@ -24,6 +24,12 @@ urlpatterns = [
         name="progress_student",
     ),
     path(
+        "teacher/classes/<int:classroom_id>/progress/<int:student_id>/summary/",
+        views.student_summary,
+        name="progress_student_summary",
+    ),
+    path("me/progress/", views.own_progress, name="own_progress"),
+    path(
         "teacher/classes/<int:classroom_id>/progress/<int:student_id>/answers.csv",
         views.student_attempts_download,
         name="progress_student_attempts",

@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.permissions import teacher_required
+from accounts.permissions import student_required, teacher_required
 from classroom.access.services import data_access_record
 from classroom.models import Classroom, DataAccess, ProgressReport
 from classroom.progress import activity, mastery, report_files, selectors, services, struggling
@@ -133,6 +133,47 @@ def student_progress(request, classroom_id, student_id):
             "skill_levels": True,
             "activity": activity.activity(students=[enrollment.student], start=start, end=end),
         },
+    )
+
+
+@teacher_required
+@require_GET
+def student_summary(request, classroom_id, student_id):
+    """One page on one child, to print or send home: the teacher's own class's child only."""
+    classroom = _own_classroom(request, classroom_id)
+    enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
+    form = _period_form(request)
+    period = form.chosen_period()
+    progress = selectors.student_progress(student=enrollment.student, period=period)
+    data_access_record(
+        viewer=request.user,
+        classroom=classroom,
+        student=enrollment.student,
+        kind=DataAccess.Kind.PROGRESS_PAGE,
+        page=request.get_full_path(),
+    )
+    return render(
+        request,
+        "classroom/progress/summary.html",
+        {
+            "classroom": classroom,
+            "student": enrollment.student,
+            "progress": progress,
+            "period_text": period_text(progress),
+            "own": selectors.own_progress(student=enrollment.student),
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+@student_required
+@require_GET
+def own_progress(request):
+    """A child's own page: their stars, the facts they learned this week and their best day."""
+    return render(
+        request,
+        "classroom/progress/own.html",
+        {"own": selectors.own_progress(student=request.user)},
     )
 
 

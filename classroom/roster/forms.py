@@ -10,13 +10,17 @@ from classroom.roster.importing import (
     name_key,
     normalise_name,
 )
-from classroom.roster.student_secrets import parse_secret
+from classroom.roster.student_secrets import guess_kind, parse_secret
 
 KIND_CHOICES = [(SecretKind.PICTURE, _("Picture password")), (SecretKind.PIN, _("PIN"))]
 
 
 class SecretForm(forms.Form):
-    """A picture password or PIN for a student: typed by the teacher, or generated."""
+    """A picture password or PIN for a student: typed by the teacher, or generated.
+
+    Each kind has its own field: ``secret`` holds picture names (the picker fills it), ``pin``
+    the digits. With scripts the page shows only the chosen kind's field; without them both show
+    and the server says clearly when what was typed does not fit the chosen kind."""
 
     kind = forms.ChoiceField(
         label=_("Signs in with"),
@@ -25,24 +29,68 @@ class SecretForm(forms.Form):
         widget=forms.RadioSelect,
     )
     secret = forms.CharField(
-        label=_("Picture password or PIN"),
+        label=_("The pictures"),
         required=False,
         max_length=120,
         help_text=_(
-            "Leave it empty to get one made up for you. A PIN is 4 to 6 digits; a picture "
-            "password is 3 to 5 pictures, by name, separated by spaces."
+            "3 to 5 pictures: tap them below, or type their names separated by spaces. "
+            "Leave it empty to get one made up for you."
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    pin = forms.CharField(
+        label=_("The PIN"),
+        required=False,
+        max_length=20,
+        help_text=_("4 to 6 digits. Leave it empty to get one made up for you."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "inputmode": "numeric", "spellcheck": "false"}
+        ),
     )
 
     def clean(self):
         cleaned = super().clean()
         cleaned["parsed_secret"] = None
-        if cleaned.get("kind") and cleaned.get("secret"):
+        kind = cleaned.get("kind")
+        pictures = (cleaned.get("secret") or "").strip()
+        pin = (cleaned.get("pin") or "").strip()
+        if kind == SecretKind.PICTURE:
+            if guess_kind(pictures) == SecretKind.PIN and pictures:
+                self.add_error(
+                    "secret",
+                    _(
+                        "“%(typed)s” is digits, not pictures. To give a PIN, choose “PIN” "
+                        "above; for a picture password, tap the pictures or type their names."
+                    )
+                    % {"typed": pictures},
+                )
+                return cleaned
+            if pin and not pictures:
+                self.add_error(
+                    "pin",
+                    _(
+                        "You chose a picture password. To give this PIN, choose “PIN” above; "
+                        "or leave the PIN empty."
+                    ),
+                )
+                return cleaned
+            text = pictures
+        elif kind == SecretKind.PIN:
+            # Forms made before the PIN had its own field sent it as "secret".
+            text = pin or pictures
+            if text and guess_kind(text) != SecretKind.PIN:
+                self.add_error(
+                    "pin" if pin else "secret",
+                    _("A PIN is 4 to 6 digits. To give pictures, choose “Picture password” above."),
+                )
+                return cleaned
+        else:
+            return cleaned
+        if text:
             try:
-                cleaned["parsed_secret"] = parse_secret(cleaned["kind"], cleaned["secret"])
+                cleaned["parsed_secret"] = parse_secret(kind, text)
             except ValidationError as error:
-                self.add_error("secret", error)
+                self.add_error("pin" if kind == SecretKind.PIN and pin else "secret", error)
         return cleaned
 
 
@@ -71,7 +119,7 @@ class StudentNameForm(forms.Form):
 
 
 class StudentAddForm(StudentNameForm, SecretForm):
-    field_order = ["name", "kind", "secret"]
+    field_order = ["name", "kind", "secret", "pin"]
 
 
 class ImportForm(forms.Form):

@@ -145,10 +145,14 @@ def test_error_patterns(class_with_answers):
         "wrong_operation": 1,
         "regrouping": 0,
         "table_neighbour": 0,
+        "table_related": 0,
         "operand_misread": 0,
         "reversed_digits": 1,
         "off_by_one": 3,
+        "off_by_two": 0,
         "off_by_ten": 0,
+        "operand_intrusion": 0,
+        "far_off": 0,
         "other": 0,
     }
 

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
@@ -51,10 +52,14 @@ KIND_LABELS = {
     "wrong_operation": "Wrong operation",
     "regrouping": "Carrying or borrowing slip",
     "table_neighbour": "Neighbouring times-table fact",
+    "table_related": "Another fact of the same times table",
     "operand_misread": "Misread a number",
     "reversed_digits": "Digits reversed",
     "off_by_one": "Off by one",
+    "off_by_two": "Off by two",
     "off_by_ten": "Off by ten",
+    "operand_intrusion": "Gave back a number of the problem",
+    "far_off": "Far off (a guess?)",
     "other": "Other slips",
 }
 SIGN = {"+": "+", "-": "−", "x": "×"}
@@ -213,9 +218,21 @@ def slip_of(t: Truth) -> str:
         and answer == int(str(right)[::-1])
     ):
         return "reversed_digits"
+    pair = len(t.operands) == 2 and t.operator in ops
+    if pair and t.operator == "x":
+        a, b = t.operands
+        if answer in {n * m for n in (a, b) if 2 <= n <= 10 for m in range(2, 11)}:
+            return "table_related"
     if answer < 0:
         return "other"
-    return {1: "off_by_one", 10: "off_by_ten"}.get(abs(answer - right), "other")
+    distance = abs(answer - right)
+    if distance in (1, 2, 10):
+        return {1: "off_by_one", 2: "off_by_two", 10: "off_by_ten"}[distance]
+    if pair and answer in t.operands:
+        return "operand_intrusion"
+    if distance >= 3 and 2 * distance > max(right, 1):
+        return "far_off"
+    return "other"
 
 
 def typed_slip(kind: str, a: int, b: int, operator: str) -> int | None:
@@ -241,10 +258,18 @@ def typed_slip(kind: str, a: int, b: int, operator: str) -> int | None:
     if kind == "regrouping" and operator == "+" and a + b >= 10 and a < 10 and b < 10:
         value = (a + b) % 10  # a dropped ten is ten off too: docs/slips.md names the cause first
         return value if value not in taken else None
-    if kind == "other":
-        value = right + 7
-        reversed_right = int(str(right)[::-1]) if right >= 10 else None
-        return value if value not in taken | near and value != reversed_right else None
+    candidates = {
+        "off_by_two": [right + 2, right - 2],
+        "table_related": [n * m for n in (a, b) for m in range(2, 11)] if operator == "x" else [],
+        "operand_intrusion": [a, b],
+        "far_off": [2 * right + 5, right + 20],
+        "other": [right + d for d in range(3, right // 2 + 1)],
+    }.get(kind, [])
+    for value in candidates:
+        # Only a value that docs/slips.md's table (slip_of) names as this kind.
+        problem = SimpleNamespace(answer=value, expected=right, operands=[a, b], operator=operator)
+        if value >= 0 and value not in taken and slip_of(problem) == kind:
+            return value
     return None
 
 
@@ -385,8 +410,13 @@ def play_add_or_multiply(lesson, students):
     )
     rules = engine.get_game("add_or_multiply")
     # Each typed score makes the first slip still wanted that its numbers allow, else is right;
-    # one in three is right anyway.
-    wanted = [*KIND_LABELS]
+    # one in seven is right anyway.
+    # The kinds few of this game's small numbers allow come first.
+    scarce = [
+        *["reversed_digits", "operand_intrusion", "other", "regrouping"],
+        *["table_neighbour", "table_related"],
+    ]
+    wanted = [*scarce, *(kind for kind in KIND_LABELS if kind not in scarce)]
     wanted.remove("operand_misread")  # no two-digit numbers in this game
     typed = 0
     at_ms = T0
@@ -424,7 +454,7 @@ def play_add_or_multiply(lesson, students):
             operator = "+" if last["ops"][seat] == "A" else "x"
             typed += 1
             kind = value = None
-            if typed % 3:
+            if typed % 7:
                 kind = next((k for k in wanted if typed_slip(k, a, b, operator) is not None), None)
             if kind is not None:
                 wanted.remove(kind)

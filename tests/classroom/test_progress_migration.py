@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Sum
 
 BEFORE = [
     ("games", "0002_attempt_mistake"),
@@ -75,7 +76,9 @@ def test_stored_attempts_get_the_problems_range_their_slip_and_fresh_rollups():
     rows = {a.pk: a for a in Attempt.objects.all()}
     assert [(rows[a.pk].skill, rows[a.pk].mistake, rows[a.pk].target) for a in stored] == [
         ("add.within10", "wrong_operation", None),  # 3 x 4 is 12
-        ("add.within10", "other", 1),
+        # Named with today's kinds (far off); the rollups of 0007, which have no column for it,
+        # count it among the other slips (classroom 0018 counts it again).
+        ("add.within10", "far_off", 1),
         ("add.within100", "regrouping", None),
     ]
     SkillDay = apps.get_model("classroom", "SkillDay")
@@ -84,3 +87,58 @@ def test_stored_attempts_get_the_problems_range_their_slip_and_fresh_rollups():
             "skill", "attempts", "wrong_operation", "other_mistake", "regrouping"
         )
     ) == [("add.within10", 2, 1, 1, 0), ("add.within100", 1, 0, 0, 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_other_slips_are_named_again_with_the_added_kinds_and_counted_in_their_columns():
+    """games 0009 and classroom 0018: a wrong answer stored as "other" gets one of the added kinds
+    (docs/slips.md), and the rollups count it in that kind's column."""
+    apps = _migrate(
+        [("classroom", "0017_projector_names"), ("games", "0008_match_waits_for_players")]
+    )
+    User = apps.get_model("accounts", "User")
+    Match = apps.get_model("games", "Match")
+    MoveRecord = apps.get_model("games", "MoveRecord")
+    Attempt = apps.get_model("games", "Attempt")
+    ana = User.objects.create(username="ana-slips", display_name="Ana")
+    stored = []
+    for operands, operator, answer, expected in [
+        ([6, 8], "+", 3, 14),  # far off
+        ([8, 5], "+", 15, 13),  # off by two
+        ([9, 4], "-", 9, 5),  # a number of the problem
+        ([7, 8], "x", 42, 56),  # 7 x 6
+        ([8, 5], "+", 17, 13),  # still other
+    ]:
+        match = Match.objects.create(game="add_or_multiply", variant="standard", seed=1, state={})
+        move = MoveRecord.objects.create(
+            match=match, version=1, actor="player", seat=0, received_at=WHEN, now_ms=0
+        )
+        skill = {"+": "add.within20", "-": "sub.within10", "x": "mul.within100"}[operator]
+        stored.append(
+            Attempt.objects.create(
+                match=match, move=move, user=ana, seat=0, game="add_or_multiply",
+                operator=operator, operation=skill.split(".")[0], skill=skill, operands=operands,
+                answer=answer, expected=expected, correct=False, elapsed_ms=2100,
+                mistake="other", created_at=WHEN,
+            )
+        )  # fmt: skip
+    apps = _migrate(
+        [
+            ("classroom", "0018_progress_more_slip_kinds"),
+            ("games", "0009_attempt_more_slip_kinds"),
+        ]
+    )
+    Attempt = apps.get_model("games", "Attempt")
+    assert [Attempt.objects.get(pk=a.pk).mistake for a in stored] == [
+        "far_off",
+        "off_by_two",
+        "operand_intrusion",
+        "table_related",
+        "other",
+    ]
+    SkillDay = apps.get_model("classroom", "SkillDay")
+    totals = SkillDay.objects.aggregate(
+        *(Sum(c) for c in ("far_off", "off_by_two", "operand_intrusion", "table_related"))
+    )
+    assert list(totals.values()) == [1, 1, 1, 1]
+    assert SkillDay.objects.aggregate(n=Sum("other_mistake"))["n"] == 1

@@ -109,13 +109,14 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
         *["Student", "Skill", "Answers", "Right", "Accuracy", "Median answer time (s)"],
         *["Level", "Latest answers", "Right of the latest", "Fluent of the latest"],
         *["Wrong operation", "Carrying or borrowing slip", "Neighbouring times-table fact"],
-        *["Misread a number", "Digits reversed", "Off by one", "Off by ten", "Other slips"],
+        *["Another fact of the same times table", "Misread a number", "Digits reversed"],
+        *["Off by one", "Off by two", "Off by ten", "Gave back a number of the problem"],
+        *["Far off (a guess?)", "Other slips"],
         *["Most-missed facts", "skill_code", "operation_code", "range_code", "level_code"],
     ]
-    off_by_one, reversed_digits = ["0"] * 8, ["0"] * 8
-    off_by_one[5] = "1"
-    reversed_digits[4] = "1"
-    both = ["0", "0", "0", "0", "1", "1", "0", "0"]
+    off_by_one, reversed_digits, both = ["0"] * 12, ["0"] * 12, ["0"] * 12
+    off_by_one[6] = both[6] = "1"
+    reversed_digits[5] = both[5] = "1"
     no_level = ["", "", "", ""]
     few = "too few answers"
     assert rows[1:] == [

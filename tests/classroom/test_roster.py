@@ -320,3 +320,77 @@ def test_the_demo_class_prints_every_demo_students_secret():
         for s in selectors.class_students(classroom=classroom)
     }
     assert printed == {name: Secret(kind, secret) for name, kind, secret in DEMO_STUDENTS}
+
+
+# --- the secret's kind and its own field (issue "The live lesson, second pass") ------------------
+
+
+def test_digits_typed_as_a_picture_password_get_a_clear_message(teacher_client, classroom):
+    response = add(teacher_client, classroom, "Dan", kind="picture", secret="4321")
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "Unknown picture" not in content
+    assert "is digits, not pictures" in content and "choose “PIN”" in content
+    assert not User.objects.filter(display_name="Dan").exists()
+
+
+def test_digits_typed_as_a_picture_password_are_explained_in_spanish(teacher_client, classroom):
+    response = teacher_client.post(
+        url("roster_student_add", classroom),
+        {"name": "Dan", "kind": "picture", "secret": "4321"},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    content = response.content.decode()
+    assert "son cifras, no dibujos" in content
+    assert "Unknown picture" not in content and "Dibujo desconocido" not in content
+
+
+def test_a_pin_goes_in_its_own_field(teacher_client, classroom):
+    response = teacher_client.post(
+        url("roster_student_add", classroom),
+        {"name": "Ben", "kind": "pin", "secret": "", "pin": "2468"},
+    )
+    assert response.status_code == 302
+    ben = User.objects.get(display_name="Ben")
+    assert ben.secret_kind == SecretKind.PIN
+    assert signs_in(teacher_client, classroom, ben, "2468")
+
+
+def test_a_pin_typed_while_pictures_are_chosen_is_refused_clearly(teacher_client, classroom):
+    """Without scripts both fields show: a PIN under "Picture password" chosen is not ignored."""
+    response = teacher_client.post(
+        url("roster_student_add", classroom),
+        {"name": "Ben", "kind": "picture", "secret": "", "pin": "2468"},
+    )
+    assert response.status_code == 200
+    assert "You chose a picture password" in response.content.decode()
+    assert not User.objects.filter(display_name="Ben").exists()
+
+
+def test_pictures_typed_as_a_pin_are_refused_clearly(teacher_client, classroom):
+    ana = make_student(classroom, name="Ana", kind="pin", secret="4321")
+    response = teacher_client.post(
+        url("roster_student_secret", classroom, ana),
+        {"kind": "pin", "secret": "cat sun star", "pin": ""},
+    )
+    assert response.status_code == 400
+    assert "choose “Picture password”" in response.content.decode()
+    assert signs_in(teacher_client, classroom, ana, "4321")
+
+
+def test_the_add_page_keeps_the_picker_with_the_pictures_and_the_pin_apart(
+    teacher_client, classroom
+):
+    content = teacher_client.get(url("roster_student_add", classroom)).content.decode()
+    picture_part = content.split('data-secret-for="picture"')[1].split("data-secret-for=")[0]
+    pin_part = content.split('data-secret-for="pin"')[1]
+    assert "data-picture-picker" in picture_part and 'name="secret"' in picture_part
+    assert 'name="pin"' in pin_part and "data-picture-picker" not in pin_part
+    assert 'inputmode="numeric"' in pin_part
+
+
+def test_the_import_page_has_no_picker_only_the_names_of_the_pictures(teacher_client, classroom):
+    content = teacher_client.get(url("roster_import", classroom)).content.decode()
+    assert "data-picture-picker" not in content
+    assert "Tap the pictures" not in content
+    assert "The names of the pictures" in content

@@ -36,10 +36,25 @@ from engine.mistakes import classify
         ([12, 5], "+", 26, 17, "operand_misread"),
         ([5, 31], "x", 65, 155, "operand_misread"),
         # Two-digit answers only: 10 for 1 is not "01" reversed, nor 30 for 3.
-        ([7, 3], "+", 1, 10, "other"),
-        ([9, 1], "+", 1, 10, "other"),
-        ([1, 2], "+", 30, 3, "other"),
-        ([8, 5], "+", 20, 13, "other"),
+        ([7, 3], "+", 1, 10, "far_off"),
+        ([9, 1], "+", 1, 10, "operand_intrusion"),
+        ([1, 2], "+", 30, 3, "far_off"),
+        ([8, 5], "+", 20, 13, "far_off"),
+        # Another fact of the same times table (7 x 6 for 7 x 8), after the neighbours.
+        ([7, 8], "x", 42, 56, "table_related"),
+        ([6, 9], "x", 24, 54, "table_related"),
+        # A close miss of two (Siegler & Shrager 1984), not a neighbour's answer.
+        ([8, 5], "+", 15, 13, "off_by_two"),
+        ([8, 5], "+", 11, 13, "off_by_two"),
+        # A number of the problem given back, more than two away.
+        ([9, 4], "-", 9, 5, "operand_intrusion"),
+        ([3, 8], "+", 3, 11, "operand_intrusion"),
+        # More than half the answer away (and at least 3): no calculation shows.
+        ([6, 8], "+", 3, 14, "far_off"),
+        ([6, 8], "+", 30, 14, "far_off"),
+        # Other: three or more away, within half the answer, and nothing above explains it.
+        ([8, 5], "+", 17, 13, "other"),
+        ([8, 9], "+", 11, 17, "other"),
         # ADD UP: a card laid on the bigger row is a negative answer, not ten away from the gap.
         ([12, 7], "-", -5, 5, "other"),
         ([8, 5], "+", None, 13, ""),

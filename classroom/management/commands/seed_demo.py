@@ -6,7 +6,7 @@ from classroom.demo import demo_logins_text, seed_demo
 class Command(BaseCommand):
     help = (
         "Creates the demo teacher and demo class (safe to run again) and prints their logins. A "
-        "class nobody has played in yet also gets four weeks of game sessions and homework."
+        "class nobody has played in yet also gets seven weeks of game sessions and homework."
     )
 
     def add_arguments(self, parser):

@@ -16,7 +16,10 @@ for (const picker of document.querySelectorAll("[data-picture-picker]")) {
       if (chosen.length >= MAX_PICTURES) return;
       chosen.push(button.dataset.pictureName);
       secret.value = chosen.join(" ");
-      if (pictureKind) pictureKind.checked = true;
+      if (pictureKind && !pictureKind.checked) {
+        pictureKind.checked = true;
+        pictureKind.dispatchEvent(new Event("change", { bubbles: true }));
+      }
     });
   }
   picker.querySelector("[data-picture-clear]").addEventListener("click", () => {

@@ -74,6 +74,11 @@ def test_the_child_page_speaks_spanish(client, lesson):
     html = html.decode()
     assert "Mis estrellas" in html and "¡Tienes 1 estrella esta semana!" in html
     assert "Sabes 2 operaciones de memoria." in html
+    # The best day in Spanish words: "el viernes 20 de noviembre", not "el viernes 20 noviembre".
+    _classroom, _ana, _ben, _today, friday = lesson
+    months = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto"]
+    months += ["septiembre", "octubre", "noviembre", "diciembre"]
+    assert f"{friday.day} de {months[friday.month - 1]}" in html
 
 
 def test_a_teacher_cannot_open_a_child_page(client, lesson):

@@ -163,7 +163,7 @@ class AssignmentForm(forms.Form):
         label=_("Game"), required=False, choices=_puzzle_game_choices, initial=default_puzzle_game
     )
     size = forms.TypedChoiceField(
-        label=_("Square"),
+        label=_("Size"),
         coerce=int,
         required=False,
         choices=_size_choices,
@@ -209,6 +209,12 @@ class AssignmentForm(forms.Form):
             # initial values whatever is posted).
             for name in (*self.CONTENT_FIELDS, *self.option_field_names()):
                 self.fields[name].disabled = True
+
+    @property
+    def puzzle_game_title(self) -> str:
+        """The title of the one game with puzzles (the legend names it), "" when several have."""
+        games = puzzle_games()
+        return catalog.game_title(games[0].slug) if len(games) == 1 else ""
 
     def option_field_names(self) -> list[str]:
         return [OPTION_PREFIX + name for name in self.option_specs]

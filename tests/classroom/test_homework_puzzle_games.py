@@ -68,6 +68,7 @@ def test_the_form_offers_every_game_with_puzzles_and_sets_the_chosen_ones(
     assert re.findall(r'<option value="([^"]+)"', game_select) == ["mia", "count_alone"]
     size_select = re.search(r'<select name="size".*?</select>', page, re.S).group(0)
     assert "Count alone to nine" in size_select and "Solo square 3×3" in size_select
+    assert "<legend>Solo puzzles</legend>" in page  # the game field names the game
 
     # A size the chosen game does not offer is refused, with nothing set.
     refused = client.post(url, form_data(size="3"))
@@ -122,6 +123,7 @@ def test_with_one_game_of_puzzles_the_form_does_not_ask_which(client, classroom)
     page = client.get(reverse("classroom:homework_create", args=[classroom.pk])).content.decode()
     assert re.search(r'<input type="hidden" name="puzzle_game" value="mia"', page)
     assert '<select name="puzzle_game"' not in page
+    assert "<legend>Solo puzzles of ¡Mía!</legend>" in page  # the legend names it instead
     # A post without the game (as before the field existed) sets ¡Mía!'s squares.
     data = form_data(size="3", difficulty="1", count="1")
     del data["puzzle_game"]

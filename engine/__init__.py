@@ -19,6 +19,8 @@ from engine.core import (
     IllegalMove,
     Option,
     Outcome,
+    PuzzleDeal,
+    Puzzles,
     SetupError,
     State,
     Step,
@@ -78,6 +80,11 @@ def list_games() -> list[Game]:
     return [get_game(slug) for slug in list(_modules)]
 
 
+def puzzle_games() -> list[Game]:
+    """The games that declare solo puzzles (``Game.puzzles``), in the order pages list games."""
+    return [game for game in list_games() if game.puzzles is not None]
+
+
 for _module in GAMES:
     register_game(_module)
 del _module
@@ -88,6 +95,8 @@ __all__ = [
     "IllegalMove",
     "Option",
     "Outcome",
+    "PuzzleDeal",
+    "Puzzles",
     "SetupError",
     "State",
     "Step",
@@ -96,6 +105,7 @@ __all__ = [
     "get_game",
     "is_game",
     "list_games",
+    "puzzle_games",
     "register_game",
     "unregister_game",
 ]

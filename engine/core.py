@@ -219,6 +219,38 @@ class Rng:
 
 
 @dataclass(frozen=True)
+class PuzzleDeal:
+    """One puzzle: the deal ``seed`` of its variant, and how hard it is (1 gentle to 5 tricky)."""
+
+    seed: int
+    difficulty: int
+
+
+@dataclass(frozen=True)
+class Puzzles:
+    """A game's solo puzzles, which the platform sets as homework (docs/adding-a-game.md).
+
+    sizes      size -> the one-player variant that plays a puzzle of that size, in the order
+               pages offer them (the size is the number a teacher picks: a square's width)
+    generate   (size, difficulty 1-5, seed) -> a deal (anything with ``seed`` and ``difficulty``,
+               such as PuzzleDeal) that ``game.new(variant=sizes[size], players=1, seed=deal.seed)``
+               sets up; the same arguments always give the same deal, and a different seed
+               usually another one. Its difficulty is the closest it found to the one asked.
+    max_stars  the best ``Outcome.scores[0]`` of a finished puzzle (its stars; 0 when lost)
+    """
+
+    sizes: Mapping[int, str]
+    generate: Callable[[int, int, int], Any]
+    max_stars: int
+
+    def variant(self, size: int) -> str:
+        return self.sizes[size]
+
+    def size_of(self, variant: str) -> int | None:
+        return next((size for size, name in self.sizes.items() if name == variant), None)
+
+
+@dataclass(frozen=True)
 class Step:
     state: State
     events: list[Event]
@@ -390,6 +422,8 @@ class Game:
     # The table where engine.bench's bots play each other for their win rates; None: the first
     # bench table of two players or more.
     arena_table: tuple[str, int] | None = None
+    # The solo puzzles the game offers as homework (Puzzles), or None: it has none.
+    puzzles: Puzzles | None = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

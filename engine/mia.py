@@ -25,6 +25,7 @@ class Mia(Game):
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
     move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
+    puzzles = mia_solo.PUZZLES
 
     def _setup(self, state, rng, now_ms):
         _rules(state).setup(state, rng, now_ms)

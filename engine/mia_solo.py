@@ -911,3 +911,11 @@ def generate_puzzle(size: int, difficulty: int, seed: int, *, tries: int = 200) 
     if best is None:
         raise core.SetupError("no_puzzle", "no clearable deal found; try another seed")
     return best
+
+
+# The solo square as homework puzzles (engine.core.Puzzles): a teacher picks the square's width.
+PUZZLES = core.Puzzles(
+    sizes={3: "solo3", 4: "solo4", 5: "solo5"},
+    generate=generate_puzzle,
+    max_stars=stars_for(THREE_STARS_MAX_SWAPS),
+)

@@ -126,3 +126,16 @@ def count_to_ten():
         yield engine.get_game(slug)
     finally:
         engine.unregister_game(slug)
+
+
+@pytest.fixture
+def count_alone():
+    """A test-only game with solo puzzles (tests/engine/count_alone.py), registered for this test
+    alone: homework offers its puzzles beside ¡Mía!'s only while the test runs."""
+    import engine
+
+    slug = engine.register_game("tests.engine.count_alone")
+    try:
+        yield engine.get_game(slug)
+    finally:
+        engine.unregister_game(slug)

@@ -13,11 +13,11 @@ import engine
 from classroom import bots
 from classroom.homework.services import (
     MAX_ITEMS,
-    PUZZLE_GAME,
-    PUZZLE_SIZES,
     BotGamesSpec,
     PuzzleSpec,
-    puzzle_variant,
+    default_puzzle_game,
+    puzzle_games,
+    puzzles_of,
     spec_check,
 )
 from classroom.models import Assignment
@@ -57,8 +57,24 @@ def _variant_choices():
     return [(catalog.game_title(game), choices) for game, choices in groups.items()]
 
 
+def _puzzle_game_choices():
+    return [(game.slug, catalog.game_title(game.slug)) for game in puzzle_games()]
+
+
 def _size_choices():
-    return [(n, catalog.variant_title(PUZZLE_GAME, puzzle_variant(n))) for n in PUZZLE_SIZES]
+    """Each puzzle game's sizes, named by their variants' titles; grouped by game when more than
+    one game offers puzzles (the game field says which game's size is meant)."""
+    groups = [
+        (
+            catalog.game_title(game.slug),
+            [
+                (size, catalog.variant_title(game.slug, variant))
+                for size, variant in game.puzzles.sizes.items()
+            ],
+        )
+        for game in puzzle_games()
+    ]
+    return groups[0][1] if len(groups) == 1 else groups
 
 
 def _options() -> dict[str, tuple[engine.Option, list[str]]]:
@@ -120,7 +136,16 @@ class DueInput(forms.DateTimeInput):
 
 
 class AssignmentForm(forms.Form):
-    CONTENT_FIELDS = ("kind", "size", "difficulty", "variant", "players", "bot_level", "count")
+    CONTENT_FIELDS = (
+        "kind",
+        "puzzle_game",
+        "size",
+        "difficulty",
+        "variant",
+        "players",
+        "bot_level",
+        "count",
+    )
 
     title = forms.CharField(label=_("Title"), max_length=120)
     kind = forms.ChoiceField(
@@ -133,9 +158,12 @@ class AssignmentForm(forms.Form):
     count = forms.IntegerField(
         label=_("How many puzzles or games"), min_value=1, max_value=MAX_ITEMS, initial=3
     )
-    # Solo puzzles
+    # Solo puzzles: of which game (the first that has puzzles when not said), and their size
+    puzzle_game = forms.ChoiceField(
+        label=_("Game"), required=False, choices=_puzzle_game_choices, initial=default_puzzle_game
+    )
     size = forms.TypedChoiceField(
-        label=_("Square"),
+        label=_("Size"),
         coerce=int,
         required=False,
         choices=_size_choices,
@@ -169,6 +197,9 @@ class AssignmentForm(forms.Form):
         if assignment is not None:
             kw.setdefault("initial", initial_of(assignment))
         super().__init__(*args, **kw)
+        if len(puzzle_games()) <= 1:
+            # One game offers puzzles: its sizes name it, the page need not ask.
+            self.fields["puzzle_game"].widget = forms.HiddenInput()
         self.option_specs = _options()
         for name, (option, _variants) in self.option_specs.items():
             self.fields[OPTION_PREFIX + name] = _option_field(option)
@@ -178,6 +209,12 @@ class AssignmentForm(forms.Form):
             # initial values whatever is posted).
             for name in (*self.CONTENT_FIELDS, *self.option_field_names()):
                 self.fields[name].disabled = True
+
+    @property
+    def puzzle_game_title(self) -> str:
+        """The title of the one game with puzzles (the legend names it), "" when several have."""
+        games = puzzle_games()
+        return catalog.game_title(games[0].slug) if len(games) == 1 else ""
 
     def option_field_names(self) -> list[str]:
         return [OPTION_PREFIX + name for name in self.option_specs]
@@ -223,7 +260,8 @@ class AssignmentForm(forms.Form):
                 self.add_error(name, _("Choose one."))
         if self.errors:
             return None
-        return PuzzleSpec(size=data["size"], difficulty=data["difficulty"], count=count)
+        game = data.get("puzzle_game") or default_puzzle_game()
+        return PuzzleSpec(size=data["size"], difficulty=data["difficulty"], count=count, game=game)
 
     def _games_spec(self, data, count) -> BotGamesSpec | None:
         for name in ("variant", "players", "bot_level"):
@@ -268,7 +306,9 @@ def initial_of(assignment: Assignment) -> dict:
         "count": len(assignment.items),
     }
     if assignment.kind == Assignment.Kind.PUZZLES:
-        initial["size"] = int(assignment.variant.removeprefix("solo"))
+        puzzles = puzzles_of(assignment.game)
+        initial["puzzle_game"] = assignment.game
+        initial["size"] = puzzles.size_of(assignment.variant) if puzzles is not None else None
         initial["difficulty"] = assignment.difficulty
     else:
         initial["variant"] = variant_key(assignment.game, assignment.variant)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils import timezone
 
+import engine
 from classroom.homework.texts import describe_assignment
 from classroom.models import Assignment, AssignmentWork, Classroom
 from classroom.progress.numbers import judged_percent
@@ -16,7 +17,6 @@ from classroom.selectors import classroom_roster
 from games.models import Attempt, Match
 
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)
-MAX_STARS = 3  # docs/rules/mia_solo.md, "Stars and the outcome"
 
 
 class ItemState:
@@ -112,6 +112,7 @@ class ItemResult:
     match_id: int | None = None
     stopped: bool = False  # over without a result (the match was stopped)
     stars: int | None = None  # puzzles
+    max_stars: int = 0  # puzzles: the most a puzzle of the game gives (engine.Puzzles)
     score: int | None = None  # games against bots: the student's score
     won: bool | None = None
     attempts: int = 0
@@ -124,7 +125,7 @@ class ItemResult:
     @property
     def star_marks(self) -> str:
         stars = self.stars or 0
-        return "★" * stars + "☆" * (MAX_STARS - stars)
+        return "★" * stars + "☆" * (self.max_stars - stars)
 
 
 @dataclass
@@ -199,6 +200,20 @@ def _fill(result: ItemResult, status: str, outcome: dict | None, puzzles: bool) 
         result.won = 0 in outcome["winners"]
 
 
+def max_stars(assignment: Assignment) -> int:
+    """The stars a puzzle of the assignment gives at best (0 for games against bots, or a game
+    that no longer offers puzzles)."""
+    if assignment.kind != Assignment.Kind.PUZZLES or not engine.is_game(assignment.game):
+        return 0
+    puzzles = engine.get_game(assignment.game).puzzles
+    return puzzles.max_stars if puzzles is not None else 0
+
+
+def _items(assignment: Assignment) -> list[ItemResult]:
+    most = max_stars(assignment)
+    return [ItemResult(item=i, max_stars=most) for i in range(len(assignment.items))]
+
+
 def assignment_report(*, assignment: Assignment) -> AssignmentReport:
     """Per student and item: done, started or not started; stars or scores; and accuracy from
     the attempts made in that assignment's matches. Three queries for any class size."""
@@ -221,10 +236,7 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
         .order_by()
     }
     results = {
-        student.pk: StudentResult(
-            student=student, items=[ItemResult(item=i) for i in range(len(assignment.items))]
-        )
-        for student in roster
+        student.pk: StudentResult(student=student, items=_items(assignment)) for student in roster
     }
     for student_id, item, match_id, status, outcome in works:
         student = results.get(student_id)
@@ -299,7 +311,7 @@ def student_assignments(*, student, now=None) -> list[StudentAssignment]:
 def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
     """The student's own items of one assignment (one query)."""
     puzzles = assignment.kind == Assignment.Kind.PUZZLES
-    items = [ItemResult(item=i) for i in range(len(assignment.items))]
+    items = _items(assignment)
     for item, match_id, status, outcome in AssignmentWork.objects.filter(
         assignment=assignment, student=student
     ).values_list("item", "match_id", "match__status", "match__outcome"):

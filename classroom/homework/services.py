@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -15,23 +15,29 @@ import engine
 from classroom import bots
 from classroom.bots import bot_name
 from classroom.models import Assignment, AssignmentWork, Classroom
-from engine import mia_solo
 from games import services as games_services
 from games.models import Match, Seat
 from games.services import SeatSpec
 
-PUZZLE_GAME = "mia"
-PUZZLE_SIZES = (3, 4, 5)
 MAX_ITEMS = 10
 SEED_BITS = 31  # seeds stay plain JSON numbers everywhere (JavaScript included)
+DIFFICULTIES = range(1, 6)  # engine.Puzzles: 1 gentle to 5 tricky
 
 
-def puzzle_variant(size: int) -> str:
-    return f"solo{size}"
+def puzzle_games() -> list[engine.Game]:
+    """The games whose solo puzzles can be set as homework (those that declare ``puzzles``)."""
+    return engine.puzzle_games()
 
 
-def puzzle_size(variant: str) -> int:
-    return int(variant.removeprefix("solo"))
+def default_puzzle_game() -> str:
+    """The first game with puzzles, as pages list games: what a puzzle spec plays unless it says."""
+    games = puzzle_games()
+    return games[0].slug if games else ""
+
+
+def puzzles_of(game: str) -> engine.Puzzles | None:
+    """The game's puzzles, or None for an unknown game or one without any."""
+    return engine.get_game(game).puzzles if engine.is_game(game) else None
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class PuzzleSpec:
     size: int
     difficulty: int
     count: int
+    game: str = field(default_factory=default_puzzle_game)
 
 
 @dataclass(frozen=True)
@@ -57,10 +64,13 @@ Spec = PuzzleSpec | BotGamesSpec
 def spec_of(assignment: Assignment) -> Spec:
     """What the assignment asks for, as the form edits it."""
     if assignment.kind == Assignment.Kind.PUZZLES:
+        puzzles = puzzles_of(assignment.game)
+        size = puzzles.size_of(assignment.variant) if puzzles is not None else None
         return PuzzleSpec(
-            size=puzzle_size(assignment.variant),
+            size=size if size is not None else 0,
             difficulty=assignment.difficulty or 1,
             count=len(assignment.items),
+            game=assignment.game,
         )
     return BotGamesSpec(
         game=assignment.game,
@@ -78,9 +88,13 @@ def spec_check(spec: Spec) -> None:
     if not 1 <= spec.count <= MAX_ITEMS:
         raise engine.SetupError("bad_count", f"from 1 to {MAX_ITEMS} items")
     if isinstance(spec, PuzzleSpec):
-        if spec.size not in PUZZLE_SIZES:
-            raise engine.SetupError("unknown_variant", "a solo square is 3, 4 or 5 cards wide")
-        if not 1 <= spec.difficulty <= 5:
+        puzzles = puzzles_of(spec.game)
+        if puzzles is None:
+            raise engine.SetupError("no_puzzles", f"{spec.game!r} has no solo puzzles")
+        if spec.size not in puzzles.sizes:
+            sizes = ", ".join(str(size) for size in puzzles.sizes)
+            raise engine.SetupError("unknown_variant", f"its puzzles come in sizes {sizes}")
+        if spec.difficulty not in DIFFICULTIES:
             raise engine.SetupError("bad_difficulty", "difficulty is 1 to 5")
         return
     if spec.bot_level not in (*engine.bots.LEVELS, bots.ADAPTIVE):
@@ -98,8 +112,9 @@ def _puzzle_items(spec: PuzzleSpec, seed: int) -> list[dict]:
     items: list[dict] = []
     seen: set[int] = set()
     base = seed
+    generate = engine.get_game(spec.game).puzzles.generate
     while len(items) < spec.count:
-        puzzle = mia_solo.generate_puzzle(spec.size, spec.difficulty, base)
+        puzzle = generate(spec.size, spec.difficulty, base)
         base += 1
         if puzzle.seed in seen:
             continue
@@ -117,8 +132,8 @@ def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     if isinstance(spec, PuzzleSpec):
         assignment.kind = Assignment.Kind.PUZZLES
-        assignment.game = PUZZLE_GAME
-        assignment.variant = puzzle_variant(spec.size)
+        assignment.game = spec.game
+        assignment.variant = puzzles_of(spec.game).variant(spec.size)
         assignment.options = {}
         assignment.difficulty = spec.difficulty
         assignment.players = 1

@@ -101,16 +101,16 @@ def class_activity(request, classroom_id):
     )
 
 
-@teacher_required
-@require_GET
-def student_progress(request, classroom_id, student_id):
+def _one_childs_progress(request, classroom_id, student_id, *, with_accommodations=False):
+    """The teacher's own class's child, their progress over the chosen period, and the look
+    recorded (docs/privacy.md): what the student's page and the summary both start from."""
     classroom = _own_classroom(request, classroom_id)
     enrollment = get_object_or_404(
-        classroom_roster(classroom=classroom, with_accommodations=True), student_id=student_id
+        classroom_roster(classroom=classroom, with_accommodations=with_accommodations),
+        student_id=student_id,
     )
     form = _period_form(request)
     period = form.chosen_period()
-    start, end = period.bounds()
     progress = selectors.student_progress(student=enrollment.student, period=period)
     data_access_record(
         viewer=request.user,
@@ -119,6 +119,16 @@ def student_progress(request, classroom_id, student_id):
         kind=DataAccess.Kind.PROGRESS_PAGE,
         page=request.get_full_path(),
     )
+    return classroom, enrollment, form, period, progress
+
+
+@teacher_required
+@require_GET
+def student_progress(request, classroom_id, student_id):
+    classroom, enrollment, form, period, progress = _one_childs_progress(
+        request, classroom_id, student_id, with_accommodations=True
+    )
+    start, end = period.bounds()
     return render(
         request,
         "classroom/progress/student.html",
@@ -140,17 +150,8 @@ def student_progress(request, classroom_id, student_id):
 @require_GET
 def student_summary(request, classroom_id, student_id):
     """One page on one child, to print or send home: the teacher's own class's child only."""
-    classroom = _own_classroom(request, classroom_id)
-    enrollment = get_object_or_404(classroom_roster(classroom=classroom), student_id=student_id)
-    form = _period_form(request)
-    period = form.chosen_period()
-    progress = selectors.student_progress(student=enrollment.student, period=period)
-    data_access_record(
-        viewer=request.user,
-        classroom=classroom,
-        student=enrollment.student,
-        kind=DataAccess.Kind.PROGRESS_PAGE,
-        page=request.get_full_path(),
+    classroom, enrollment, _form, _period, progress = _one_childs_progress(
+        request, classroom_id, student_id
     )
     return render(
         request,

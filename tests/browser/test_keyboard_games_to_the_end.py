@@ -94,10 +94,11 @@ print(json.dumps({"ana": session_cookie_for(ana),
                   "matches": {game: match.pk for game, match in matches.items()}}))
 """
 
-# How long each game may take here, and whether it must reach its end in that time (see the
-# report in docs/accessibility.md: a whole SUM or Mathable Junior game is long).
-BUDGET_SECONDS = {"mia": 45, "add_up": 30, "sum": 30, "mathable_junior": 30, "add_or_multiply": 30}
-MUST_END = {"mia", "add_up", "mathable_junior", "add_or_multiply"}
+# How long each game may take here; every game must reach its end in that time. SUM from eight
+# of the child's turns before the bots' end takes the child about 90 keyed moves (drawing and
+# ending turns, the equations when they come), 24 s on a quiet machine: 120 s leaves room for a
+# loaded one.
+BUDGET_SECONDS = {"mia": 45, "add_up": 30, "sum": 120, "mathable_junior": 30, "add_or_multiply": 30}
 
 
 @pytest.fixture(scope="module")
@@ -193,25 +194,16 @@ def open_play(browser, server, game: str):
 
 
 def the_end(page, server, game, match_id, started, child):
-    """The game ended (the result is shown and the match is finished), or, for a long game, it
-    moved on: the child made moves the server applied."""
+    """The game ended: the result is shown, the match is finished and the focus is on the
+    result's heading, so the keyboard goes on from there."""
     over = page.evaluate(OVER)
-    if game in MUST_END:
-        assert over, f"{game} did not end in {BUDGET_SECONDS[game]} s ({len(child.moves)} moves)"
-    if over:
-        _, status = stored_state(server, game, match_id)
-        assert status == "finished"
-        # The keyboard goes on from the result: its heading has the focus.
-        assert page.evaluate("() => document.activeElement.tagName") == "H2"
-    else:
-        assert len(child.moves) >= 5, child.moves
+    assert over, f"{game} did not end in {BUDGET_SECONDS[game]} s ({len(child.moves)} moves)"
+    _, status = stored_state(server, game, match_id)
+    assert status == "finished"
+    assert page.evaluate("() => document.activeElement.tagName") == "H2"
     seconds = time.monotonic() - started
     kinds = Counter(move.get("type") for _, move in child.moves)
-    print(f"{game}: {len(child.moves) + 1} moves in {seconds:.0f} s, over={over}: {dict(kinds)}")
-    if not over:
-        state, _ = stored_state(server, game, match_id)
-        print("DIAG", {k: v if not isinstance(v, list) else len(v) for k, v in state.data.items()})
-        print("DIAG", child.moves[-8:])
+    print(f"{game}: {len(child.moves) + 1} moves in {seconds:.0f} s: {dict(kinds)}")
 
 
 # --- ¡Mía! -------------------------------------------------------------------------------------

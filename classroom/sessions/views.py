@@ -220,7 +220,8 @@ def sessions_projector(request, session_id):
             "session": session,
             "classroom": session.classroom,
             "monitor": monitor,
-            "title": monitor["session"]["title"],
+            # The class reads the projector: the game in a child's words.
+            "title": selectors.session_title(session, child=True),
             "join_url": join_url,
             "join_address": f"{request.get_host()}{sign_in}",
             "code_spelled": " ".join(code),

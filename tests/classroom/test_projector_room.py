@@ -11,9 +11,10 @@ from django.urls import reverse
 from classroom.accommodations import public_name, told_apart
 from classroom.roster.services import student_accommodations_set
 from classroom.sessions import services
-from classroom.sessions.selectors import session_monitor
+from classroom.sessions.selectors import session_monitor, session_title
 from engine.core import Outcome, places
 from games.models import Match, Seat
+from tests.classroom.sessions_helpers import started_session
 from tests.factories import (
     finish_match_by_bots,
     make_class,
@@ -201,3 +202,11 @@ def test_the_teacher_sets_the_projector_on_the_new_session_form_and_the_session_
     other = make_teacher(email="other@example.com")
     client.force_login(other)
     assert client.post(url, {"projector_names": "first", "projector_top": "5"}).status_code == 404
+
+
+def test_the_projector_names_the_game_in_a_childs_words(client):
+    _classroom, _students, session = started_session(2, game="mia", variant="express", table_size=2)
+    client.force_login(session.classroom.teacher)
+    page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
+    assert session_title(session, child=True) in page
+    assert "the number deck runs out" not in page

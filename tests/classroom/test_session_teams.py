@@ -12,7 +12,7 @@ from classroom.models import ClassSession
 from classroom.sessions import selectors
 from classroom.sessions.services import session_end, session_next_round
 from games.models import Match
-from tests.classroom.sessions_helpers import started_session
+from tests.classroom.sessions_helpers import joined_session, started_session
 from tests.factories import finish_match_by_bots
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,20 @@ def test_another_round_keeps_the_teams():
     session_end(session=session)
     following = session_next_round(session=session)
     assert following.team_mode == "class"
+
+
+def test_the_child_is_told_how_the_class_scores_in_the_lobby(client):
+    _classroom, (ana, _ben), session = joined_session(
+        2, game="add_up", variant="no_jokers", table_size=2, team_mode="tables"
+    )
+    client.force_login(ana)
+    lobby = reverse("classroom:sessions_lobby", args=[session.pk])
+    assert "Today your table is a team" in client.get(lobby).content.decode()
+    spanish = client.get(lobby, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Hoy tu mesa es un equipo" in spanish
+    _classroom, (carla,), alone = joined_session(
+        1, game="add_up", variant="no_jokers", table_size=2
+    )
+    client.force_login(carla)
+    page = client.get(reverse("classroom:sessions_lobby", args=[alone.pk])).content.decode()
+    assert "data-team-mode" not in page

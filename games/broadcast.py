@@ -192,6 +192,7 @@ def _tell_the_teaching_layer(match_id: int, changes) -> None:
             events=change.events,
             finished=change.finished,
             actor_seat=change.actor_seat,
+            on_server_loop=False,
         )
 
 
@@ -212,6 +213,7 @@ async def _tell_the_teaching_layer_from_loop(match_id: int, changes) -> None:
             events=change.events,
             finished=change.finished,
             actor_seat=change.actor_seat,
+            on_server_loop=True,
         )
 
 

@@ -17,7 +17,9 @@ moves people between matches (a lesson's next round) takes their screens along.
 from django.dispatch import Signal
 
 # sender=None; kwargs: match_id, version, events, finished (this version ended the game),
-# actor_seat (the seat that moved, None for a timer); one send per new version, in order
+# actor_seat (the seat that moved, None for a timer), on_server_loop (sent on a server's event loop,
+# where news of many moves can be gathered; False from a worker or a shell, where each send runs
+# on a loop of its own); one send per new version, in order
 match_changed = Signal()
 # sender=None; kwargs: match_id, user (the page's reader); returns a list of {"label", "url"} and
 # optionally "post"

@@ -79,7 +79,14 @@ _gathering: weakref.WeakKeyDictionary[
 
 @receiver(match_changed, dispatch_uid="classroom.sessions.match_changed")
 async def tell_the_session_monitor(
-    sender, match_id, version, events, finished=False, actor_seat=None, **kwargs
+    sender,
+    match_id,
+    version,
+    events,
+    finished=False,
+    actor_seat=None,
+    on_server_loop=True,
+    **kwargs,
 ):
     """Sent after the commit, once per new version: the session's monitor sockets hear which
     tables moved and which seats answered (gathered for ``NEWS_GATHER_SECONDS``; they throttle
@@ -100,6 +107,10 @@ async def tell_the_session_monitor(
     answered = {(match_id, e["seat"]) for e in events if e.get("type") == "attempt"}
     if actor_seat is not None:
         answered.add((match_id, actor_seat))
+    group = push.session_group(session_id)
+    if not on_server_loop:  # a loop of its own for this one send: nothing else to gather with
+        await push.send(group, _session_news({match_id}, answered))
+        return
     loop = asyncio.get_running_loop()
     gathering = _gathering.setdefault(loop, {})
     news = gathering.get(session_id)
@@ -112,14 +123,15 @@ async def tell_the_session_monitor(
         await asyncio.sleep(NEWS_GATHER_SECONDS)
     finally:  # even if cancelled: a gathering left behind would swallow every later move's news
         moved, answered = gathering.pop(session_id)
-    await push.send(
-        push.session_group(session_id),
-        {
-            "type": "sessions.changed",
-            "match_ids": sorted(moved),
-            "answered": sorted([match_id, seat] for match_id, seat in answered),
-        },
-    )
+    await push.send(group, _session_news(moved, answered))
+
+
+def _session_news(moved: set[int], answered: set[tuple[int, int]]) -> dict:
+    return {
+        "type": "sessions.changed",
+        "match_ids": sorted(moved),
+        "answered": sorted([match_id, seat] for match_id, seat in answered),
+    }
 
 
 def _finish_session_if_done(session_id: int) -> None:

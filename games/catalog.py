@@ -4,15 +4,19 @@ back to the engine's own words), and list the games in the engine's registry."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from types import ModuleType
 
+from django.contrib.staticfiles import finders
 from django.utils.translation import gettext_lazy as _
 
 import engine
 
 # Options every game may offer (engine.core.first_player_option); a game's own options are labelled
 # in its titles module. An option's name means the same in every game that offers it.
+# An operator as pages write it (the engine writes "-" and "x").
+SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
 SHARED_OPTION_LABELS = {"first_player": _("Who starts")}
 SHARED_CHOICE_LABELS = {
     ("first_player", "random"): _("Drawn at random"),
@@ -31,6 +35,18 @@ def titles_module(slug: str) -> ModuleType | None:
         if missing.name != name:
             raise
         return None
+
+
+def stylesheet(slug: str) -> str | None:
+    """The game's own stylesheet, ``static/css/games/<slug>.css``, which the play page loads for
+    this game alone, or None when it has none."""
+    path = f"css/games/{slug}.css"
+    return path if _static_file_exists(path) else None
+
+
+@functools.cache
+def _static_file_exists(path: str) -> bool:
+    return finders.find(path) is not None
 
 
 def games() -> list[engine.Game]:

@@ -4,10 +4,10 @@ back to the engine's own words), and list the games in the engine's registry."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 from types import ModuleType
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.translation import gettext_lazy as _
 
@@ -25,28 +25,25 @@ SHARED_CHOICE_LABELS = {
 
 
 def titles_module(slug: str) -> ModuleType | None:
-    """``games.titles.<slug>`` of a registered game, or None when it has none."""
+    """``games.titles.<slug>`` of a registered game (or the same name under another of
+    ``settings.GAME_TITLES_PACKAGES``), or None when it has none."""
     if not engine.is_game(slug):
         return None
-    name = f"{__package__}.titles.{slug}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name != name:
-            raise
-        return None
+    for package in settings.GAME_TITLES_PACKAGES:
+        name = f"{package}.{slug}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+    return None
 
 
 def stylesheet(slug: str) -> str | None:
     """The game's own stylesheet, ``static/css/games/<slug>.css``, which the play page loads for
     this game alone, or None when it has none."""
     path = f"css/games/{slug}.css"
-    return path if _static_file_exists(path) else None
-
-
-@functools.cache
-def _static_file_exists(path: str) -> bool:
-    return finders.find(path) is not None
+    return path if finders.find(path) is not None else None
 
 
 def games() -> list[engine.Game]:

@@ -113,10 +113,11 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
 def daphne_site(tmp_path_factory):
     """Starts the site: ``with daphne_site("name", setup=CODE) as site:`` in a module's fixture.
     The database is migrated, then ``setup`` (Python run with Django set up, e.g. the project's
-    factories) fills it; if it prints, its last line is JSON and becomes ``site.made``."""
+    factories) fills it; if it prints, its last line is JSON and becomes ``site.made``.
+    ``extra_env`` adds to the environment (``DJANGO_SETTINGS_MODULE="tests.settings"``)."""
 
     @contextlib.contextmanager
-    def start(name: str, setup: str | None = None):
+    def start(name: str, setup: str | None = None, extra_env: dict | None = None):
         folder = tmp_path_factory.mktemp(name)
         database = folder / "site.sqlite3"
         env = {k: v for k, v in os.environ.items() if k not in OUTER_VARIABLES}
@@ -128,6 +129,7 @@ def daphne_site(tmp_path_factory):
             PYTHONPATH=str(ROOT),
             PYTHONUNBUFFERED="1",
         )
+        env.update(extra_env or {})
         python = sys.executable
         subprocess.run(
             [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True

@@ -51,7 +51,7 @@ def test_a_child_plays_it_to_the_end_on_the_play_page(browser, server):
             page.get_by_role("button", name="+2").click()
             page.get_by_label("The number you reach").fill(str(reached + 2))
             page.get_by_role("button", name="Say it").click()
-            expect(page.locator(".play-log")).to_contain_text(f"Ana said {reached + 2}.")
+            expect(page.locator(".play-log")).to_contain_text(f"You said {reached + 2}.")
             expect(count).not_to_contain_text(f"at {reached}.")
         page.get_by_role("button", name="+1").click()
         page.get_by_label("The number you reach").fill("10")

@@ -2,12 +2,11 @@
 // test-only game, served in the tests alone (tests/settings.py adds tests/static). The child
 // counts on by one or two and types the number they reach.
 import { h } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
-
-const say = (text, values) => interpolate(text, values, true);
+import { gettext } from "../i18n.js";
+import { isMyTurn, say, sendThenRerender, who } from "../table.js";
 
 export function render(root, view, ctx) {
-  const myTurn = !ctx.spectator && !view.outcome && view.turn === ctx.seat;
+  const myTurn = isMyTurn(view, ctx);
   const step = ctx.ui.step || 1;
   const field = h("input", {
     id: "ctt-answer",
@@ -18,7 +17,7 @@ export function render(root, view, ctx) {
   });
   const send = () => {
     const answer = Number.parseInt(field.value, 10);
-    if (Number.isInteger(answer)) ctx.send({ type: "add", step, answer }).then(() => ctx.rerender());
+    if (Number.isInteger(answer)) sendThenRerender(ctx, { type: "add", step, answer });
   };
   root.replaceChildren(
     h("div", { class: "ctt" }, [
@@ -53,9 +52,9 @@ export function render(root, view, ctx) {
 
 export function describe(event, ctx) {
   if (event.type === "attempt") {
-    return say(gettext("%(name)s said %(answer)s."), { name: ctx.seatName(event.seat), answer: event.answer });
+    return say(gettext("%(name)s said %(answer)s."), { name: who(event.seat, ctx), answer: event.answer });
   }
-  if (event.type === "resigned") return say(gettext("%(name)s gave up."), { name: ctx.seatName(event.seat) });
+  if (event.type === "resigned") return say(gettext("%(name)s gave up."), { name: who(event.seat, ctx) });
   return null;
 }
 

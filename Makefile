@@ -12,13 +12,13 @@ PYTEST_ARGS ?=
 # pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases.
 PYTEST_WORKERS ?= 2
 
-.PHONY: help install system-deps run test test-embedded test-services services lint format translations messages bench loadtest clean
+.PHONY: help install system-deps run test test-embedded test-services services lint js-deps format translations messages bench loadtest clean
 
 help:
 	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
 	@echo "make test           the whole test suite (embedded, or on services when DATABASE_URL is set)"
 	@echo "make test-services  the suite against PostgreSQL + Redis on 127.0.0.1 (started if needed)"
-	@echo "make lint           ruff + import-linter (layer contracts)"
+	@echo "make lint           ruff + import-linter (layer contracts) + eslint (the pages' JavaScript)"
 	@echo "make loadtest       900 students on two Daphne processes: docs/capacity.md"
 
 $(STAMP): pyproject.toml
@@ -38,7 +38,7 @@ translations: $(STAMP)
 
 messages: $(STAMP)
 	@scripts/system-deps gettext
-	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules -v0
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
@@ -60,10 +60,19 @@ test-services:
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/classroom REDIS_URL=redis://127.0.0.1:6379/0 \
 	  REQUIRE_SERVICES=1 $(MAKE) test
 
-lint: $(STAMP)
+lint: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	npx --no-install eslint .
+
+# The JavaScript linter at the versions package-lock.json pins (Node 20 or later); the pages
+# themselves need no Node: their ES modules are served as they are.
+js-deps: node_modules/.installed-stamp
+
+node_modules/.installed-stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -87,4 +96,4 @@ loadtest: install
 	$(LOADTEST_ENV) $(BIN)/python -m tools.loadtest $(LOADTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache db.sqlite3
+	rm -rf $(VENV) staticfiles .pytest_cache db.sqlite3 node_modules

@@ -22,6 +22,7 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import celery
 import psycopg
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -87,9 +88,9 @@ async def _check_channel_layer() -> None:
 def _check_broker() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
-    from config.celery import app
-
-    with app.connection_for_write() as conn:
+    # The app config/celery.py made (config/__init__.py), without importing it: its worker task
+    # calls record_worker_heartbeat here.
+    with celery.current_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=CHECK_TIMEOUT_S)
     return "ok"
 

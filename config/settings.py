@@ -311,6 +311,9 @@ if env.str("EMAIL_URL", default=""):
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Where each game's names and words are found: ``<package>.<slug>`` (games/catalog.py); the tests
+# add the test-only game's (tests/settings.py).
+GAME_TITLES_PACKAGES = ["games.titles"]
 # Dates in words in both languages ("3 November 2026", "3 de noviembre de 2026"): config/formats.
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True

@@ -76,12 +76,13 @@ def mathable_legal_moves_ms(variant, games):
 
 
 def solo_generation_ms(size, count):
-    from engine import mia_solo
+    from engine import mia_puzzles
+    from engine.mia import GAME
 
     samples = []
     for seed in range(count):
         start = time.perf_counter()
-        mia_solo.generate_puzzles(size, 1, seed)
+        mia_puzzles.generate_puzzles(GAME, size, 1, seed)
         samples.append((time.perf_counter() - start) * 1e3)
     return samples
 

@@ -2,11 +2,13 @@
 
 The table modes (express, party, canada47) live in ``mia_multi``, the solo square (solo5, solo4,
 solo3) in ``mia_solo``; this Game sends each call to the module that owns the state's variant.
+The solo square's homework puzzles are made by ``mia_puzzles``, which deals them through this
+Game.
 """
 
 from __future__ import annotations
 
-from engine import mia_multi, mia_solo
+from engine import mia_multi, mia_puzzles, mia_solo
 from engine.core import Game
 
 
@@ -25,7 +27,10 @@ class Mia(Game):
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
     move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
-    puzzles = mia_solo.PUZZLES
+
+    def __init__(self):
+        super().__init__()
+        self.puzzles = mia_puzzles.puzzles_of(self)
 
     def _setup(self, state, rng, now_ms):
         _rules(state).setup(state, rng, now_ms)

@@ -7,12 +7,16 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.utils.translation import gettext_lazy as _
 
 import engine
 
 # Options every game may offer (engine.core.first_player_option); a game's own options are labelled
 # in its titles module. An option's name means the same in every game that offers it.
+# An operator as pages write it (the engine writes "-" and "x").
+SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
 SHARED_OPTION_LABELS = {"first_player": _("Who starts")}
 SHARED_CHOICE_LABELS = {
     ("first_player", "random"): _("Drawn at random"),
@@ -21,16 +25,25 @@ SHARED_CHOICE_LABELS = {
 
 
 def titles_module(slug: str) -> ModuleType | None:
-    """``games.titles.<slug>`` of a registered game, or None when it has none."""
+    """``games.titles.<slug>`` of a registered game (or the same name under another of
+    ``settings.GAME_TITLES_PACKAGES``), or None when it has none."""
     if not engine.is_game(slug):
         return None
-    name = f"{__package__}.titles.{slug}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name != name:
-            raise
-        return None
+    for package in settings.GAME_TITLES_PACKAGES:
+        name = f"{package}.{slug}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+    return None
+
+
+def stylesheet(slug: str) -> str | None:
+    """The game's own stylesheet, ``static/css/games/<slug>.css``, which the play page loads for
+    this game alone, or None when it has none."""
+    path = f"css/games/{slug}.css"
+    return path if finders.find(path) is not None else None
 
 
 def games() -> list[engine.Game]:

@@ -102,6 +102,7 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
         {
             "config": config,
             "game_title": game_title,
+            "game_stylesheet": catalog.stylesheet(access.game),
             "variant_title": variant_title if variant_title != game_title else "",
             "label": label,
             "watch": watch,

@@ -116,11 +116,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture
-def count_to_ten():
+def count_to_ten(settings):
     """A sixth game (tests/engine/count_to_ten.py), registered as docs/adding-a-game.md says and
-    for this test alone: the product's pages list it only while the test runs."""
+    for this test alone, with its own files (renderer, stylesheet, names, Spanish:
+    tests/settings.py): the product's pages list it only while the test runs."""
     import engine
+    from tests.settings import TEST_GAME_FILES
 
+    for name, value in TEST_GAME_FILES.items():
+        setattr(settings, name, value)
     slug = engine.register_game("tests.engine.count_to_ten")
     try:
         yield engine.get_game(slug)

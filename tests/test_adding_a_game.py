@@ -1,15 +1,29 @@
-"""docs/adding-a-game.md, followed: a sixth game (Count to ten, tests/engine/count_to_ten.py) is
-its module and a registration, and the rest of the platform takes it from there: the engine's
-API, the bench, the catalogue and the forms that list games, the landing page, and live play
-through games.services. It is registered by the ``count_to_ten`` fixture (tests/conftest.py)
-for one test at a time, so without it the product knows only its own games."""
+"""docs/adding-a-game.md, followed: a sixth game (Count to ten) goes through every file the guide
+lists, each at its place for a test-only game:
+
+- its engine module, tests/engine/count_to_ten.py, and its registration (the ``count_to_ten``
+  fixture, tests/conftest.py, for one test at a time: without it the product knows only its own);
+- its renderer, tests/static/js/play/games/count_to_ten.js, and its stylesheet,
+  tests/static/css/games/count_to_ten.css (tests/settings.py adds tests/static);
+- its names and words, tests/titles/count_to_ten.py;
+- its rules document, tests/engine/count_to_ten.md;
+- its tests, this file;
+- its Spanish, tests/locale/es/LC_MESSAGES/django.po and djangojs.po.
+
+The rest of the platform takes it from there: the engine's API, the bench, the catalogue and the
+forms that list games, the landing page, the teacher's wording of its answers, and live play
+through games.services (tests/browser/test_adding_a_game_in_a_browser.py plays it on the play
+page)."""
 
 import random
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.urls import reverse
+from django.utils import translation
 
 import engine
+from classroom.progress.wording import wording
 from engine import IllegalMove, bench
 from engine.simulate import bot_chooser, play, random_legal
 from games import catalog
@@ -102,9 +116,13 @@ def test_the_catalogue_and_the_forms_list_it_in_the_engines_words(count_to_ten):
     from classroom.homework.forms import AssignmentForm
     from classroom.sessions.forms import SessionCreateForm
 
-    assert catalog.game_title(SLUG) == "Count to ten"  # no titles module: the engine's English
+    assert catalog.game_title(SLUG) == "Count to ten"  # its titles module's
     assert catalog.variant_title(SLUG, "race") == "Count to a goal, up to four players"
-    assert catalog.option_label("goal", "The number that wins.") == "The number that wins."
+    assert catalog.child_variant_title(SLUG, "race") == "Race to the goal"
+    assert catalog.option_label("goal", "The number that wins.") == "The number that wins"
+    with translation.override("es"):
+        assert catalog.game_title(SLUG) == "Contar hasta diez"
+        assert catalog.option_label("goal", "The number that wins.") == "El número que gana"
     assert catalog.game_titles()[-1] == "Count to ten"
     assert (
         "Count to ten",
@@ -127,7 +145,7 @@ def test_the_landing_page_names_it_only_while_it_is_registered(client, request):
     text = client.get("/").content.decode()
     assert "Add or Multiply? and Count to ten" in text
     assert (
-        "Mathable Junior, ¿Sumar o multiplicar? y Count to ten"
+        "Mathable Junior, ¿Sumar o multiplicar? y Contar hasta diez"
         in client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     )
 
@@ -146,6 +164,7 @@ def test_a_live_match_of_it_is_played_through_the_services(count_to_ten, client)
     client.force_login(ana)
     page = client.get(reverse("games:play", args=[match.pk])).content.decode()
     assert "<title>Count to ten" in page and '"game": "count_to_ten"' in page
+    assert 'href="/static/css/games/count_to_ten.css"' in page
     players = [ana, ben]
     while match.status == Match.Status.PLAYING:
         state = count_to_ten.load(match.state)
@@ -154,6 +173,18 @@ def test_a_live_match_of_it_is_played_through_the_services(count_to_ten, client)
         match.refresh_from_db()
     assert match.outcome["winners"] == [0]
     assert Attempt.objects.filter(match=match, game=SLUG, correct=True).count() >= 4
+    # The teacher reads an answer in the game's own words (its titles module's ``expression``).
+    first = Attempt.objects.filter(match=match, game=SLUG).earliest("id")
+    step = first.operands[1]
+    assert wording(first).did == f"Typed {step} for 0 and {step} more"
+
+
+def test_its_renderer_and_stylesheet_are_served_and_its_texts_are_in_spanish(count_to_ten, client):
+    for path in ("js/play/games/count_to_ten.js", "css/games/count_to_ten.css"):
+        assert finders.find(path), path
+    catalogue = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '"Say it": "Dilo"' in catalogue
+    assert '"Count on by one or two, up to the goal.": "Cuenta de uno en uno' in catalogue
 
 
 @pytest.mark.django_db

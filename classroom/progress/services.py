@@ -22,6 +22,7 @@ import os
 import tempfile
 from functools import partial
 
+import celery
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -175,10 +176,13 @@ def report_retry(*, report: ProgressReport) -> None:
         transaction.on_commit(partial(_enqueue, locked.pk))
 
 
-def _enqueue(report_id: int) -> None:
-    from classroom.progress.tasks import compile_progress_report
+# Found by name: the task calls these services, so importing its module here would make a cycle;
+# ``ClassroomConfig.ready`` imports it, which registers it with the Celery app.
+COMPILE_TASK = "classroom.progress.tasks.compile_progress_report"
 
-    compile_progress_report.delay(report_id)
+
+def _enqueue(report_id: int) -> None:
+    celery.current_app.tasks[COMPILE_TASK].delay(report_id)
 
 
 def report_file_name(report: ProgressReport, kind: str) -> str:

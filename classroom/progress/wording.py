@@ -9,17 +9,16 @@ them and ``right`` what the problem truly gave.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 import engine
+from games import catalog
+from games.catalog import SIGNS
 
-SIGNS = {"+": "+", "-": "−", "x": "×", "÷": "÷"}
 # The Attempt fields ``wording`` reads: a query that words answers loads these (``.only``).
 WORDED_FIELDS = ("game", "operands", "operator", "answer", "expected", "target", "detail")
-_BINARY_SIGN = re.compile(r"(?<=\d)([+\-x÷])")
 
 
 @dataclass(frozen=True)
@@ -34,24 +33,18 @@ def _numbers(attempt) -> list[int]:
 
 
 def _expression(attempt) -> str:
-    """The problem as written, "5 + 9"; SUM's own expression (which may mix signs) if kept."""
-    written = attempt.detail.get("expression") if isinstance(attempt.detail, dict) else None
-    if isinstance(written, str) and written:
-        # "3+12-4" as the engine writes it: a sign after a digit is an operation.
-        text = _BINARY_SIGN.sub(lambda m: f" {SIGNS[m.group(1)]} ", written)
-        pairs = attempt.detail.get("pairs") or []
-        notes = [
-            _("two %(card)s cards used as a %(value)s") % {"card": card, "value": card * 2}
-            for card in pairs
-            if isinstance(card, int) and not isinstance(card, bool)
-        ]
-        return f"{text} ({', '.join(notes)})" if notes else text
+    """The problem as written, "5 + 9", or as its game writes it from the attempt's details (a
+    titles module's ``expression``: SUM's may mix signs)."""
+    own = getattr(catalog.titles_module(attempt.game), "expression", None)
+    written = own(attempt) if own is not None else None
+    if written:
+        return written
     sign = f" {SIGNS.get(attempt.operator, attempt.operator)} "
     return sign.join(str(n) for n in _numbers(attempt)) or "?"
 
 
 def _claimed(attempt) -> Wording:
-    """¡Mía! and SUM: the child says their cards make the target card."""
+    """The child says their cards make the target card (¡Mía!, SUM)."""
     expression = _expression(attempt)
     target = attempt.target if attempt.target is not None else attempt.answer
     return Wording(

@@ -152,13 +152,15 @@ def daphne_site(tmp_path_factory, migrated_database):
     """Starts the site: ``with daphne_site("name", setup=CODE) as site:`` in a module's fixture.
     The database starts migrated and empty, then ``setup`` (Python run with Django set up, e.g.
     the project's factories) fills it; if it prints, its last line is JSON and becomes
-    ``site.made``."""
+    ``site.made``. ``extra_env`` adds to the environment
+    (``DJANGO_SETTINGS_MODULE="tests.settings"``)."""
 
     @contextlib.contextmanager
-    def start(name: str, setup: str | None = None):
+    def start(name: str, setup: str | None = None, extra_env: dict | None = None):
         folder = tmp_path_factory.mktemp(name)
         database = folder / "site.sqlite3"
         env = _site_environment(folder, database)
+        env.update(extra_env or {})
         python = sys.executable
         _copy_database(migrated_database, database)
         made = {}

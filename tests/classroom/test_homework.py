@@ -14,7 +14,8 @@ import engine
 from classroom.homework import selectors, services
 from classroom.homework.services import AssignmentLocked, BotGamesSpec, PuzzleSpec
 from classroom.models import Assignment, AssignmentWork
-from engine import mia_solo
+from engine import mia_puzzles
+from engine.mia import GAME
 from games import services as games_services
 from games.models import Attempt, Match, Seat
 from tests.classroom.homework_helpers import finish_puzzle, right_solve, solo_state, wrong_solve
@@ -70,9 +71,9 @@ def test_puzzles_are_dealt_once_so_the_whole_class_gets_the_same_ones(classroom,
     seeds = [item["seed"] for item in assignment.items]
     assert len(set(seeds)) == 3
     # The seeds are the engine's own puzzles of that difficulty, from the assignment's seed.
-    assert seeds[0] == mia_solo.generate_puzzle(4, 3, 77).seed
+    assert seeds[0] == mia_puzzles.generate_puzzle(GAME, 4, 3, 77).seed
     for seed in seeds:
-        assert mia_solo.rate_deal("solo4", seed).difficulty == 3
+        assert mia_puzzles.rate_deal(GAME, "solo4", seed).difficulty == 3
 
     ana_work = services.work_start(assignment=assignment, student=ana, item=1)
     ben_work = services.work_start(assignment=assignment, student=ben, item=1)
@@ -130,7 +131,9 @@ def test_teacher_sets_puzzles_through_the_form(client, classroom):
         2,
     )
     assert len(assignment.items) == 3
-    assert all(mia_solo.rate_deal("solo3", i["seed"]).difficulty == 2 for i in assignment.items)
+    assert all(
+        mia_puzzles.rate_deal(GAME, "solo3", i["seed"]).difficulty == 2 for i in assignment.items
+    )
     assert assignment.options == {}  # the bot-game fields of the same form are ignored
 
 

@@ -108,3 +108,22 @@ def test_a_sum_pair_reads_as_the_card_it_stands_for():
     assert worded.did == "Claimed 4 + 5 − 6 (two 3 cards used as a 6) for the 2"
     with translation.override("es"):
         assert "dos cartas de 3 usadas como un 6" in wording(attempt).did
+
+
+def test_a_game_words_its_own_details_in_its_titles_module():
+    """Each game owns its wording (issue 24): SUM's detail keys (``expression``, ``pairs``) are
+    read in games/titles/sum.py, which the teaching layer asks for the problem as written; the
+    teaching layer names no game's detail key."""
+    from pathlib import Path
+
+    from games.titles import sum as sum_titles
+
+    attempt = stored(
+        "sum",
+        event(operands=[4, 5, 6], operator="mixed", answer=2, target=2, expected=3),
+        expression="4+5-6",
+        pairs=[3],
+    )
+    assert sum_titles.expression(attempt) == "4 + 5 − 6 (two 3 cards used as a 6)"
+    source = Path("classroom/progress/wording.py").read_text()
+    assert "detail.get(" not in source and '"pairs"' not in source

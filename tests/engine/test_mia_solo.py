@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from engine import mia_solo
+from engine import mia_puzzles, mia_solo
 from engine.core import IllegalMove, SetupError
 from engine.mia_cards import number_cards, operation_cards
 from engine.simulate import arena, bot_chooser, play, random_legal
@@ -946,10 +946,10 @@ def test_hint_is_fast_enough_for_a_live_page():
 
 @pytest.mark.parametrize("size", [5, 4, 3])
 def test_generate_puzzles_gives_rated_clearable_deals_reproducibly(size):
-    puzzles = mia_solo.generate_puzzles(size, 3, seed=2024)
+    puzzles = mia_puzzles.generate_puzzles(GAME, size, 3, seed=2024)
     assert len(puzzles) == 3
-    assert puzzles == mia_solo.generate_puzzles(size, 3, seed=2024)
-    assert puzzles != mia_solo.generate_puzzles(size, 3, seed=2025)
+    assert puzzles == mia_puzzles.generate_puzzles(GAME, size, 3, seed=2024)
+    assert puzzles != mia_puzzles.generate_puzzles(GAME, size, 3, seed=2025)
     for puzzle in puzzles:
         assert puzzle.variant == f"solo{size}"
         assert 1 <= puzzle.difficulty <= 5
@@ -959,19 +959,19 @@ def test_generate_puzzles_gives_rated_clearable_deals_reproducibly(size):
         assert done.data["result"] == "won"
         assert done.data["swaps"] == puzzle.swaps
         assert mia_solo.search(state).swaps == puzzle.swaps
-    assert mia_solo.generate_puzzles(size, 0, seed=1) == []
+    assert mia_puzzles.generate_puzzles(GAME, size, 0, seed=1) == []
 
 
 def test_generate_puzzle_of_a_wished_difficulty():
     for difficulty in (1, 3, 5):
-        puzzle = mia_solo.generate_puzzle(3, difficulty, seed=7)
+        puzzle = mia_puzzles.generate_puzzle(GAME, 3, difficulty, seed=7)
         assert puzzle.difficulty == difficulty
-        again = mia_solo.rate_deal("solo3", puzzle.seed)
+        again = mia_puzzles.rate_deal(GAME, "solo3", puzzle.seed)
         assert again == puzzle
 
 
 def test_puzzle_difficulty_follows_how_often_plain_play_needs_swaps():
-    puzzles = mia_solo.generate_puzzles(4, 40, seed=3)
+    puzzles = mia_puzzles.generate_puzzles(GAME, 4, 40, seed=3)
     by_level = {}
     for puzzle in puzzles:
         by_level.setdefault(puzzle.difficulty, []).append(puzzle.plain_swaps)
@@ -983,10 +983,10 @@ def test_puzzle_difficulty_follows_how_often_plain_play_needs_swaps():
 
 def test_puzzle_generation_refuses_bad_arguments():
     for call, code in (
-        (lambda: mia_solo.generate_puzzles(6, 1, seed=1), "unknown_variant"),
-        (lambda: mia_solo.generate_puzzles(5, -1, seed=1), "bad_count"),
-        (lambda: mia_solo.generate_puzzle(5, 0, seed=1), "bad_difficulty"),
-        (lambda: mia_solo.generate_puzzle(5, 6, seed=1), "bad_difficulty"),
+        (lambda: mia_puzzles.generate_puzzles(GAME, 6, 1, seed=1), "unknown_variant"),
+        (lambda: mia_puzzles.generate_puzzles(GAME, 5, -1, seed=1), "bad_count"),
+        (lambda: mia_puzzles.generate_puzzle(GAME, 5, 0, seed=1), "bad_difficulty"),
+        (lambda: mia_puzzles.generate_puzzle(GAME, 5, 6, seed=1), "bad_difficulty"),
     ):
         with pytest.raises(SetupError) as error:
             call()

@@ -124,6 +124,21 @@ def test_every_clip_named_is_committed():
     assert sum(sizes) < 1_500_000
 
 
+@pytest.mark.parametrize("game", [m.rpartition(".")[2] for m in engine.GAMES])
+def test_the_page_loads_its_games_own_stylesheet_and_no_others(client, game):
+    """Each game's rules are in static/css/games/<slug>.css (docs/adding-a-game.md), on its page
+    alone."""
+    classroom = make_class(make_teacher())
+    ana = make_student(classroom, "Ana")
+    variant = next(iter(engine.get_game(game).variants.values()))
+    bots = ["easy"] * (variant.min_players - 1)
+    match = make_match(game=game, variant=variant.name, players=[ana], bots=bots)
+    client.force_login(ana)
+    page = client.get(reverse("games:play", args=[match.pk])).content.decode()
+    sheets = re.findall(r'href="/static/css/games/([a-z_]+)\.css"', page)
+    assert sheets == [game]
+
+
 def test_another_student_is_refused(client, table):
     _, _, _, _, carla, match = table
     client.force_login(carla)

@@ -16,14 +16,14 @@
 //       aloud now ("+12, −3": numbers and operators, see read-aloud.js); a new key is a new card,
 //       read by itself when the child wants new cards read. Numbered controls carry data-read
 //       (numbers.js readAs), which the R key reads for the focused one.
-// ctx = {seat, spectator, watch, seats: [{seat, name, bot}], game, variant, dots (draw
-//        numbers up to 20 as ten-frames too, numbers.js withDots),
-//        send(move) -> Promise<{ok, code?, message?}>, pending (a move awaits its answer),
-//        t: gettext, ngettext, fmt: interpolate, seatName(i), isMe(i), now() (server ms),
-//        ui: {} (renderer-owned, survives re-renders), rerender(), restoreFocus(), view}
-// Renderers import gettext/interpolate from ../i18n.js and h/arrowKeys from ../dom.js; texts are
-// written as gettext("literal") so that makemessages finds them.
-import { arrowKeys, h } from "./dom.js";
+// ctx = {seat, spectator, seats: [{seat, name, bot}], dots (draw numbers up to 20 as ten-frames
+//        too, numbers.js withDots), send(move) -> Promise<{ok, code?, message?}>, pending (a move
+//        awaits its answer), seatName(i), isMe(i), now() (server ms),
+//        ui: {} (renderer-owned, survives re-renders), rerender(), restoreFocus()}
+// Renderers import gettext/ngettext from ../i18n.js, h/arrowKeys from ../dom.js and what they all
+// write the same way (say, who, isMyTurn, sendThenRerender) from ../table.js; texts are written as
+// gettext("literal") so that makemessages finds them.
+import { h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
@@ -110,19 +110,10 @@ function ended() {
 const ctx = {
   seat: config.seat,
   spectator: config.seat === null,
-  watch: Boolean(config.watch),
   // The signed-in child's own accommodation (games/views.py): numbers also as dots.
   dots: Boolean(config.dots),
   seats: config.seats,
-  game: config.game,
-  variant: config.variant,
-  t: gettext,
-  ngettext,
-  fmt: interpolate,
-  h,
-  arrowKeys,
   ui: {},
-  view: null,
   get pending() {
     return shell.pending !== null;
   },
@@ -233,7 +224,6 @@ function onState(message) {
   shell.version = message.version;
   shell.stopped = Boolean(message.stopped);
   shell.view = message.view;
-  ctx.view = message.view;
   // Described first: a renderer may keep what an event says for the board (a wrong claim's why).
   // Events the page's own log already holds (it came with the page) are not told twice.
   const sentences = message.version > shell.logVersion ? describeEvents(message.events || []) : [];

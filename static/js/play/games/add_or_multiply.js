@@ -2,14 +2,9 @@
 // number card to each opponent and plays one operation card on themself; after the reveal each
 // student types their own round score.
 import { arrowKeys, h } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
-
-const fmt = (text, values) => interpolate(text, values, true);
-
-function who(seat, ctx) {
-  return ctx.isMe(seat) ? gettext("You") : ctx.seatName(seat);
-}
+import { say, who } from "../table.js";
 
 function opName(op) {
   return op === "M" ? gettext("Multiply") : gettext("Add");
@@ -55,12 +50,12 @@ function chooseSection(view, ctx) {
             { dataset: { key: "my-choice" } },
             opponents(view, me)
               .map((seat) =>
-                fmt(gettext("%(number)s for %(name)s"), {
+                say(gettext("%(number)s for %(name)s"), {
                   number: choice.give[String(seat)],
                   name: ctx.seatName(seat),
                 }),
               )
-              .concat(fmt(gettext("%(operation)s for you"), { operation: opName(choice.op) }))
+              .concat(say(gettext("%(operation)s for you"), { operation: opName(choice.op) }))
               .join(" · "),
           )
         : null,
@@ -90,7 +85,7 @@ function chooseSection(view, ctx) {
               type: "button",
               class: "card-button",
               "aria-pressed": String(ui.give[seat] === value),
-              "aria-label": fmt(gettext("Give %(number)s to %(name)s"), {
+              "aria-label": say(gettext("Give %(number)s to %(name)s"), {
                 number: value,
                 name: ctx.seatName(seat),
               }),
@@ -110,7 +105,7 @@ function chooseSection(view, ctx) {
     return h(
       "fieldset",
       { dataset: { seat: String(seat) } },
-      h("legend", {}, fmt(gettext("A number for %(name)s"), { name: ctx.seatName(seat) })),
+      h("legend", {}, say(gettext("A number for %(name)s"), { name: ctx.seatName(seat) })),
       row,
     );
   });
@@ -141,7 +136,7 @@ function chooseSection(view, ctx) {
   return h(
     "section",
     { class: "game-section" },
-    h("h2", {}, fmt(gettext("Round %(round)s of %(rounds)s: choose your cards"), view)),
+    h("h2", {}, say(gettext("Round %(round)s of %(rounds)s: choose your cards"), view)),
     h("div", { class: "aom-give" }, fieldsets),
     h(
       "fieldset",
@@ -182,7 +177,7 @@ function scoreSection(view, ctx) {
   const mine = currentPlays(view).find((play) => play.seat === me);
   if (!mine) return null;
   const [a, b] = mine.received;
-  const question = fmt(gettext("You got %(a)s and %(b)s and chose %(operation)s: %(a)s %(sign)s %(b)s = ?"), {
+  const question = say(gettext("You got %(a)s and %(b)s and chose %(operation)s: %(a)s %(sign)s %(b)s = ?"), {
     a,
     b,
     operation: opName(mine.op),
@@ -193,7 +188,7 @@ function scoreSection(view, ctx) {
       "section",
       { class: "game-section" },
       h("h2", {}, gettext("Your round score")),
-      h("p", {}, fmt(gettext("You typed %(value)s. Waiting for the others."), { value: view.typed[me] })),
+      h("p", {}, say(gettext("You typed %(value)s. Waiting for the others."), { value: view.typed[me] })),
     );
   }
   const input = h("input", {
@@ -300,7 +295,7 @@ function tableSection(view, ctx) {
             : view.phase === "score"
               ? view.typed[seat.seat] === null
                 ? gettext("is working out the score")
-                : fmt(gettext("typed %(value)s"), { value: view.typed[seat.seat] })
+                : say(gettext("typed %(value)s"), { value: view.typed[seat.seat] })
               : "";
         return h(
           "li",
@@ -332,7 +327,7 @@ export function render(root, view, ctx) {
       h(
         "p",
         { class: "game-note" },
-        fmt(gettext("Round %(round)s of %(rounds)s"), view),
+        say(gettext("Round %(round)s of %(rounds)s"), view),
       ),
     );
   }
@@ -418,10 +413,10 @@ export function describe(event, ctx) {
     case "choice_made":
       return ctx.isMe(event.seat)
         ? gettext("You have chosen your cards.")
-        : fmt(gettext("%(name)s has chosen."), { name: ctx.seatName(event.seat) });
+        : say(gettext("%(name)s has chosen."), { name: ctx.seatName(event.seat) });
     case "choices_revealed":
       ctx.ui.feedback = null;
-      return fmt(gettext("Round %(round)s: the cards are turned over!"), { round: event.round });
+      return say(gettext("Round %(round)s: the cards are turned over!"), { round: event.round });
     case "awaiting_scores":
       return ctx.spectator ? null : gettext("Work out your round score and type it.");
     case "attempt": {
@@ -435,20 +430,20 @@ export function describe(event, ctx) {
       };
       if (ctx.isMe(event.seat)) {
         ctx.ui.feedback = event.correct
-          ? fmt(gettext("Right! %(a)s %(sign)s %(b)s = %(expected)s."), values)
-          : fmt(gettext("Not quite: %(a)s %(sign)s %(b)s = %(expected)s (you typed %(answer)s)."), values);
+          ? say(gettext("Right! %(a)s %(sign)s %(b)s = %(expected)s."), values)
+          : say(gettext("Not quite: %(a)s %(sign)s %(b)s = %(expected)s (you typed %(answer)s)."), values);
       }
       return event.correct
-        ? fmt(gettext("%(name)s: %(a)s %(sign)s %(b)s = %(answer)s. Right!"), values)
-        : fmt(gettext("%(name)s typed %(answer)s for %(a)s %(sign)s %(b)s; it is %(expected)s."), values);
+        ? say(gettext("%(name)s: %(a)s %(sign)s %(b)s = %(answer)s. Right!"), values)
+        : say(gettext("%(name)s typed %(answer)s for %(a)s %(sign)s %(b)s; it is %(expected)s."), values);
     }
     case "round_scored":
-      return fmt(gettext("Round %(round)s scored: %(scores)s."), {
+      return say(gettext("Round %(round)s scored: %(scores)s."), {
         round: event.round,
         scores: event.scores.map((score, seat) => `${who(seat, ctx)} ${score}`).join(", "),
       });
     case "round_started":
-      return fmt(gettext("Round %(round)s begins."), { round: event.round });
+      return say(gettext("Round %(round)s begins."), { round: event.round });
     default:
       return null;
   }

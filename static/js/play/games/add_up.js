@@ -2,13 +2,13 @@
 // joker's value) and puts it on the top or the bottom row, looking for the card that makes the
 // two sums equal. Finding the difference is the exercise, so it is never shown.
 import { h } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
+import { isMyTurn, say, sendThenRerender } from "../table.js";
 
 const ROWS = ["top", "bottom"];
 const WHITE_VALUES = [0, 1, 2, 3, 4, 5];
 
-const say = (text, values) => interpolate(text, values, true);
 const isJoker = (card) => card.kind === "white_joker" || card.kind === "yellow_joker";
 
 function rowName(row) {
@@ -39,12 +39,7 @@ function handCardFace(card, ctx) {
 }
 
 function situation(view, ctx) {
-  const myTurn =
-    !ctx.spectator &&
-    !view.outcome &&
-    view.turn === ctx.seat &&
-    (view.active || []).includes(ctx.seat);
-  return { myTurn };
+  return { myTurn: isMyTurn(view, ctx) };
 }
 
 function selected(view, ctx) {
@@ -63,12 +58,10 @@ async function playOn(row, view, ctx) {
   if (!card) return;
   const move = { type: "play", card: card.id, row };
   if (isJoker(card)) move.value = ctx.ui.value;
-  const answer = await ctx.send(move);
-  if (answer && answer.ok) {
+  await sendThenRerender(ctx, move, () => {
     ctx.ui.card = null;
     ctx.ui.value = null;
-    ctx.rerender();
-  }
+  });
 }
 
 function rowSection(row, view, ctx) {
@@ -289,7 +282,7 @@ export function render(root, view, ctx) {
 
 // 1-9 and 0 pick the cards of the hand in the order shown, T and B put the chosen one on the top
 // or the bottom row (a joker's value is chosen with its own buttons or field).
-export function keyShortcut(event, view, ctx) {
+export function keyShortcut(event, view) {
   const root = document.getElementById("play-board");
   const key = event.key.toLowerCase();
   let control = null;

@@ -2,19 +2,13 @@
 // tile of the rack, then a square of the 10 x 10 board. The board is one tab stop: arrow keys
 // move between its squares (a roving tabindex), Enter or Space places the chosen tile.
 import { h } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
+import { isMyTurn, say, sendThenRerender } from "../table.js";
 
 const SIZE = 10;
-const say = (text, values) => interpolate(text, values, true);
-
 function situation(view, ctx) {
-  const myTurn =
-    !ctx.spectator &&
-    !view.outcome &&
-    view.turn === ctx.seat &&
-    (view.active || []).includes(ctx.seat);
-  return { myTurn, front: view.side === "front" };
+  return { myTurn: isMyTurn(view, ctx), front: view.side === "front" };
 }
 
 function rack(view) {
@@ -71,14 +65,6 @@ function squareLabel(view, row, col) {
     : say(gettext("%(where)s, empty"), { where });
 }
 
-async function act(ctx, move, after) {
-  const answer = await ctx.send(move);
-  if (answer && answer.ok) {
-    after();
-    ctx.rerender();
-  }
-}
-
 function placeOn(row, col, view, ctx) {
   const { ui } = ctx;
   ui.cursor = { row, col };
@@ -90,7 +76,7 @@ function placeOn(row, col, view, ctx) {
     ctx.rerender();
     return;
   }
-  act(ctx, { type: "place", tile, row, col }, () => {
+  sendThenRerender(ctx, { type: "place", tile, row, col }, () => {
     ui.tile = null;
   });
 }
@@ -293,7 +279,7 @@ function frontActions(view, ctx, state) {
           disabled: !(state.myTurn && count > 0 && count <= view.pot_count),
           dataset: { key: "exchange-confirm" },
           onclick: () =>
-            act(ctx, { type: "exchange", tiles }, () => {
+            sendThenRerender(ctx, { type: "exchange", tiles }, () => {
               ui.exchange = false;
               ui.exchangeTiles = [];
             }),
@@ -326,7 +312,7 @@ function frontActions(view, ctx, state) {
         class: "button",
         disabled: !(state.myTurn && view.extra_draws > 0 && view.pot_count > 0),
         dataset: { key: "draw" },
-        onclick: () => act(ctx, { type: "draw" }, () => {}),
+        onclick: () => sendThenRerender(ctx, { type: "draw" }, () => {}),
       },
       gettext("Draw an extra tile"),
     ),
@@ -353,7 +339,7 @@ function frontActions(view, ctx, state) {
         class: "button button-secondary",
         disabled: !state.myTurn,
         dataset: { key: "end-turn" },
-        onclick: () => act(ctx, { type: "end_turn" }, () => {}),
+        onclick: () => sendThenRerender(ctx, { type: "end_turn" }, () => {}),
       },
       view.placed_this_turn === 0 ? gettext("Pass") : gettext("End my turn"),
     ),

@@ -1,14 +1,9 @@
 // ¡Mía!: the table modes (express, party, canada47; docs/rules/mia.md) and the solo square
 // (solo5/4/3; docs/rules/mia_solo.md). A view with `size` is the solo square.
 import { arrowKeys, h } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
-
-const fmt = (text, values) => interpolate(text, values, true);
-
-function who(seat, ctx) {
-  return ctx.isMe(seat) ? gettext("You") : ctx.seatName(seat);
-}
+import { say, sendThenRerender, who } from "../table.js";
 
 function optionText(option) {
   return `${option.op === "-" ? "−" : "+"}${option.target}`;
@@ -17,8 +12,8 @@ function optionText(option) {
 // A target said in words, for screen readers ("Sum 12", "Difference 3").
 function optionName(option) {
   return option.op === "-"
-    ? fmt(gettext("Difference %(target)s"), { target: option.target })
-    : fmt(gettext("Sum %(target)s"), { target: option.target });
+    ? say(gettext("Difference %(target)s"), { target: option.target })
+    : say(gettext("Sum %(target)s"), { target: option.target });
 }
 
 // The target as drawn: "+12", and its ten-frames for a child with dots.
@@ -39,7 +34,7 @@ function shownSum(values, op) {
 }
 
 function wrongWhy(values, op, result, target) {
-  return fmt(gettext("%(sum)s = %(result)s, not %(target)s"), {
+  return say(gettext("%(sum)s = %(result)s, not %(target)s"), {
     sum: shownSum(values, op),
     result,
     target,
@@ -86,8 +81,8 @@ function handSection(view, ctx, { selectable, note }) {
           class: `card-button${card.kind === "number" ? "" : " special"}`,
           "aria-pressed": usable ? String(pressed) : null,
           "aria-label": usable
-            ? fmt(gettext("Card %(value)s"), { value: cardText(card) })
-            : fmt(gettext("Card %(value)s (not for claims)"), { value: cardText(card) }),
+            ? say(gettext("Card %(value)s"), { value: cardText(card) })
+            : say(gettext("Card %(value)s (not for claims)"), { value: cardText(card) }),
           disabled: !usable,
           dataset: {
             key: `card-${card.id}`,
@@ -143,7 +138,7 @@ function wildPicker(view, ctx) {
         "legend",
         {},
         wilds.length > 1
-          ? fmt(gettext("Wild %(number)s: which number is it?"), { number: n + 1 })
+          ? say(gettext("Wild %(number)s: which number is it?"), { number: n + 1 })
           : gettext("Which number is your Wild?"),
       ),
       row,
@@ -225,15 +220,15 @@ function preview(view, ctx, card) {
   if (ui.cards.length === 0) return gettext("Choose two cards.");
   const values = chosenValues(view, ctx).map((v) => (Number.isInteger(v) ? v : "?"));
   if (ui.cards.length === 1) {
-    return fmt(gettext("You chose %(first)s. Choose one more card."), { first: values[0] });
+    return say(gettext("You chose %(first)s. Choose one more card."), { first: values[0] });
   }
   if (ui.option === null || !card) {
-    return fmt(gettext("You chose %(first)s and %(second)s. Now choose a target."), {
+    return say(gettext("You chose %(first)s and %(second)s. Now choose a target."), {
       first: values[0],
       second: values[1],
     });
   }
-  return fmt(gettext("Claim %(target)s with %(first)s and %(second)s?"), {
+  return say(gettext("Claim %(target)s with %(first)s and %(second)s?"), {
     target: optionText(card.options[ui.option]),
     first: values[0],
     second: values[1],
@@ -241,15 +236,13 @@ function preview(view, ctx, card) {
 }
 
 async function send(ctx, move, { clear = true } = {}) {
-  const answer = await ctx.send(move);
-  if (answer.ok && clear) {
+  if (!clear) return ctx.send(move);
+  return sendThenRerender(ctx, move, () => {
     ctx.ui.cards = [];
     ctx.ui.option = null;
     ctx.ui.cell = null;
     ctx.ui.wild = {};
-    ctx.rerender();
-  }
-  return answer;
+  });
 }
 
 // --- table modes -----------------------------------------------------------------------------
@@ -265,7 +258,7 @@ function renderTable(root, view, ctx) {
   const topSection = h(
     "section",
     { class: "game-section", "aria-labelledby": "mia-top-heading", dataset: { round: String(view.round) } },
-    h("h2", { id: "mia-top-heading" }, fmt(gettext("Round %(round)s: the card to solve"), { round: view.round })),
+    h("h2", { id: "mia-top-heading" }, say(gettext("Round %(round)s: the card to solve"), { round: view.round })),
     h(
       "div",
       { class: "mia-top" },
@@ -275,7 +268,7 @@ function renderTable(root, view, ctx) {
             { class: "op-card", dataset: { key: "top", card: String(top.id) } },
             optionButtons(top, ctx, { enabled: canAct, keyPrefix: "top" }),
             top.points > 1
-              ? h("span", { class: "points" }, fmt(ngettext("Worth %(points)s point", "Worth %(points)s points", top.points), { points: top.points }))
+              ? h("span", { class: "points" }, say(ngettext("Worth %(points)s point", "Worth %(points)s points", top.points), { points: top.points }))
               : null,
           )
         : h("p", { class: "game-note" }, gettext("No card to solve right now.")),
@@ -293,7 +286,7 @@ function renderTable(root, view, ctx) {
           { class: "window" },
           ctx.isMe(view.window.seat)
             ? gettext("Extra time: only you may claim now!")
-            : fmt(gettext("Extra time for %(name)s: wait."), { name: ctx.seatName(view.window.seat) }),
+            : say(gettext("Extra time for %(name)s: wait."), { name: ctx.seatName(view.window.seat) }),
         )
       : null,
   );
@@ -308,12 +301,12 @@ function renderTable(root, view, ctx) {
           "li",
           {},
           // Two numbers, two plurals: "1 card in the pile (1 point)", "3 cards … (12 points)".
-          fmt(gettext("%(cards)s (%(points)s)"), {
-            cards: fmt(
+          say(gettext("%(cards)s (%(points)s)"), {
+            cards: say(
               ngettext("%(count)s card in the pile", "%(count)s cards in the pile", view.pile_count),
               { count: view.pile_count },
             ),
-            points: fmt(ngettext("%(points)s point", "%(points)s points", view.pile_points), {
+            points: say(ngettext("%(points)s point", "%(points)s points", view.pile_points), {
               points: view.pile_points,
             }),
           }),
@@ -321,9 +314,9 @@ function renderTable(root, view, ctx) {
         view.mirrors_pending
           ? h("li", {}, gettext("Mirror: + and − are swapped on this card."))
           : null,
-        h("li", {}, fmt(gettext("Number cards left in the deck: %(count)s"), { count: view.numbers_left })),
-        h("li", {}, fmt(gettext("Operation cards left: %(count)s"), { count: view.operations_left })),
-        view.target ? h("li", {}, fmt(gettext("First to %(target)s points wins."), { target: view.target })) : null,
+        h("li", {}, say(gettext("Number cards left in the deck: %(count)s"), { count: view.numbers_left })),
+        h("li", {}, say(gettext("Operation cards left: %(count)s"), { count: view.operations_left })),
+        view.target ? h("li", {}, say(gettext("First to %(target)s points wins."), { target: view.target })) : null,
       ),
   );
 
@@ -404,7 +397,7 @@ function renderTable(root, view, ctx) {
               },
               view.calm
                 ? gettext("Swap Extra time for a new card")
-                : fmt(gettext("Extra time (%(seconds)s s just for you)"), {
+                : say(gettext("Extra time (%(seconds)s s just for you)"), {
                     seconds: view.options.extra_time_seconds,
                   }),
             )
@@ -453,10 +446,10 @@ function playersSection(view, ctx) {
         const i = seat.seat;
         const aside = (view.set_aside[i] || []).flatMap((batch) => batch.cards);
         const notes = [
-          fmt(ngettext("%(count)s card in hand", "%(count)s cards in hand", view.hand_counts[i]), {
+          say(ngettext("%(count)s card in hand", "%(count)s cards in hand", view.hand_counts[i]), {
             count: view.hand_counts[i],
           }),
-          fmt(ngettext("%(count)s card won", "%(count)s cards won", view.won_counts[i]), {
+          say(ngettext("%(count)s card won", "%(count)s cards won", view.won_counts[i]), {
             count: view.won_counts[i],
           }),
         ];
@@ -467,7 +460,7 @@ function playersSection(view, ctx) {
         if (locked.has(i)) notes.push(gettext("out for this card"));
         if (aside.length) {
           notes.push(
-            fmt(gettext("set aside: %(cards)s"), { cards: aside.map(cardText).join(", ") }),
+            say(gettext("set aside: %(cards)s"), { cards: aside.map(cardText).join(", ") }),
           );
         }
         return h(
@@ -504,14 +497,14 @@ function renderSolo(root, view, ctx) {
       cells.map((card, col) => {
         const open = card && isOpen(view, row, col);
         const pressed = Boolean(ui.cell && ui.cell[0] === row && ui.cell[1] === col);
-        const where = fmt(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 });
+        const where = say(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 });
         let label;
-        if (!card) label = fmt(gettext("Empty, %(where)s"), { where });
+        if (!card) label = say(gettext("Empty, %(where)s"), { where });
         else {
           const options = card.options.map(optionName).join(` ${gettext("or")} `);
           label = open
-            ? fmt(gettext("%(options)s, open, %(where)s"), { options, where })
-            : fmt(gettext("%(options)s, blocked, %(where)s"), { options, where });
+            ? say(gettext("%(options)s, open, %(where)s"), { options, where })
+            : say(gettext("%(options)s, blocked, %(where)s"), { options, where });
         }
         return h(
           "button",
@@ -622,12 +615,12 @@ function renderSolo(root, view, ctx) {
     h(
       "ul",
       { class: "game-note" },
-      h("li", {}, fmt(gettext("Solved: %(cleared)s of %(total)s"), { cleared: view.cleared, total: view.cards_total })),
-      h("li", {}, fmt(gettext("Swaps: %(swaps)s"), { swaps: view.swaps })),
-      h("li", {}, fmt(gettext("Mistakes: %(mistakes)s"), { mistakes: view.mistakes })),
-      h("li", {}, fmt(gettext("Cards left in the deck: %(count)s"), { count: view.deck_count })),
+      h("li", {}, say(gettext("Solved: %(cleared)s of %(total)s"), { cleared: view.cleared, total: view.cards_total })),
+      h("li", {}, say(gettext("Swaps: %(swaps)s"), { swaps: view.swaps })),
+      h("li", {}, say(gettext("Mistakes: %(mistakes)s"), { mistakes: view.mistakes })),
+      h("li", {}, say(gettext("Cards left in the deck: %(count)s"), { count: view.deck_count })),
       view.result === null
-        ? h("li", {}, fmt(
+        ? h("li", {}, say(
               ngettext(
                 "Clear the square now for %(stars)s star.",
                 "Clear the square now for %(stars)s stars.",
@@ -657,7 +650,7 @@ function press(root, key) {
 function tableShortcut(event, view, ctx) {
   const root = document.getElementById("play-board");
   const key = event.key.toLowerCase();
-  let pressed = false;
+  let pressed;
   if (/^[0-9]$/.test(key)) {
     const card = (view.hand || [])[key === "0" ? 9 : Number(key) - 1];
     pressed = Boolean(card) && press(root, `card-${card.id}`);
@@ -717,7 +710,7 @@ export function scoreHeading(view) {
 export function result(view, ctx) {
   if (!view.size) return null;
   if (view.result === "won") {
-    return fmt(
+    return say(
       ngettext(
         "You cleared the square! %(stars)s star.",
         "You cleared the square! %(stars)s stars.",
@@ -742,11 +735,11 @@ function lateClaimMessage(event, ctx) {
   if (answer && !answer.correct) {
     const why = wrongWhy(answer.operands, answer.operator, answer.expected, answer.answer);
     return quicker
-      ? fmt(gettext("Not quite: %(why)s. %(name)s took that card."), { why, name: quicker })
-      : fmt(gettext("Not quite: %(why)s. Someone else took that card."), { why });
+      ? say(gettext("Not quite: %(why)s. %(name)s took that card."), { why, name: quicker })
+      : say(gettext("Not quite: %(why)s. Someone else took that card."), { why });
   }
   return quicker
-    ? fmt(gettext("Right! %(name)s was quicker this time."), { name: quicker })
+    ? say(gettext("Right! %(name)s was quicker this time."), { name: quicker })
     : gettext("Right! Someone else was quicker this time.");
 }
 
@@ -754,7 +747,7 @@ function lateClaimMessage(event, ctx) {
 function closedText(right, ctx) {
   if (!right.length) return gettext("Nobody got that card right.");
   const names = right.map((seat) => who(seat, ctx)).join(", ");
-  return fmt(gettext("Right on that card: %(names)s."), { names });
+  return say(gettext("Right on that card: %(names)s."), { names });
 }
 
 // The card closed: who got it right is on the board (the view's last_closed); the child whose
@@ -767,7 +760,7 @@ function cardClosedMessage(event, ctx) {
   const right = closedText(event.right, ctx);
   if (answer && !answer.correct) {
     const why = wrongWhy(answer.operands, answer.operator, answer.expected, answer.answer);
-    ctx.ui.feedback = fmt(gettext("Not quite: %(why)s. Those two cards wait one round."), { why });
+    ctx.ui.feedback = say(gettext("Not quite: %(why)s. Those two cards wait one round."), { why });
     return `${ctx.ui.feedback} ${right}`;
   }
   return right;
@@ -788,7 +781,7 @@ export function describe(event, ctx) {
           ? gettext("You answered. Waiting for the others…")
           : gettext("You passed. Waiting for the others…");
       }
-      return fmt(gettext("%(name)s answered."), { name });
+      return say(gettext("%(name)s answered."), { name });
     case "card_closed":
       return cardClosedMessage(event, ctx);
     case "late_claim": {
@@ -803,7 +796,7 @@ export function describe(event, ctx) {
       return ctx.isMe(event.seat) ? gettext("Time is up for that card. Have a go at the next one!") : null;
     case "claim_won": {
       ctx.ui.wonBy = { round: event.round, seat: event.seat };
-      const message = fmt(
+      const message = say(
         ngettext(
           "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s card won.",
           "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s cards won.",
@@ -817,17 +810,17 @@ export function describe(event, ctx) {
     case "wrong_claim": {
       const why = wrongWhy(event.values, event.op, event.result, event.target);
       if (ctx.isMe(event.seat)) {
-        ctx.ui.feedback = fmt(gettext("Not this time: %(why)s. Those two cards wait one round."), { why });
+        ctx.ui.feedback = say(gettext("Not this time: %(why)s. Those two cards wait one round."), { why });
       }
-      return fmt(gettext("%(name)s claimed wrongly: %(why)s."), { name, why });
+      return say(gettext("%(name)s claimed wrongly: %(why)s."), { name, why });
     }
     case "passed":
-      return fmt(gettext("%(name)s passed."), { name });
+      return say(gettext("%(name)s passed."), { name });
     case "extra_time":
       if (event.until === null) {
-        return fmt(gettext("%(name)s swapped an Extra time card for a new card."), { name });
+        return say(gettext("%(name)s swapped an Extra time card for a new card."), { name });
       }
-      return fmt(gettext("%(name)s played Extra time."), { name });
+      return say(gettext("%(name)s played Extra time."), { name });
     case "extra_time_over":
       return gettext("Extra time is over: everybody may claim again.");
     case "nobody_solved":
@@ -842,19 +835,19 @@ export function describe(event, ctx) {
       if (!card.options) return null;
       // At a calm table the news of the card that just closed stays on the board.
       if (ctx.ui.closedRound !== event.round - 1) ctx.ui.feedback = null;
-      return fmt(gettext("New card: %(first)s or %(second)s."), {
+      return say(gettext("New card: %(first)s or %(second)s."), {
         first: optionText(card.options[0]),
         second: optionText(card.options[1]),
       });
     }
     case "cards_returned":
-      return fmt(gettext("%(name)s got the set-aside cards back."), { name });
+      return say(gettext("%(name)s got the set-aside cards back."), { name });
     case "numbers_reshuffled":
       return gettext("The used number cards were shuffled into a new deck.");
     case "solved": {
       ctx.ui.feedback = null;
       const option = event.card.options[event.option];
-      return fmt(
+      return say(
         ngettext(
           "Solved: %(sum)s = %(target)s! %(left)s card left.",
           "Solved: %(sum)s = %(target)s! %(left)s cards left.",
@@ -869,11 +862,11 @@ export function describe(event, ctx) {
     }
     case "wrong_solve": {
       const why = wrongWhy(event.numbers.map((c) => c.value), event.op, event.result, event.target);
-      ctx.ui.feedback = fmt(gettext("Not quite: %(why)s. Try another pair."), { why });
-      return fmt(gettext("Not quite: %(why)s."), { why });
+      ctx.ui.feedback = say(gettext("Not quite: %(why)s. Try another pair."), { why });
+      return say(gettext("Not quite: %(why)s."), { why });
     }
     case "swapped":
-      return fmt(
+      return say(
         ngettext(
           "Two cards swapped (%(swaps)s swap so far).",
           "Two cards swapped (%(swaps)s swaps so far).",

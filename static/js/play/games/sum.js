@@ -2,8 +2,9 @@
 // it, draws, wild cards and Rotation. The child taps cards in the order the equation reads; the
 // server judges the equation, so a wrong one is a recorded try, never blocked here.
 import { h } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
+import { isMyTurn, say, sendThenRerender } from "../table.js";
 
 const OPERATION_FACE = { "+": "+", "-": "−", x: "×", "÷": "÷" };
 
@@ -69,9 +70,7 @@ const cardName = (card) =>
     ? String(card.value)
     : card.kind === "operation"
       ? operationName(card.op)
-      : interpolate(gettext("wild card %(name)s"), { name: wildName(card.wild) }, true);
-
-const say = (text, values) => interpolate(text, values, true);
+      : say(gettext("wild card %(name)s"), { name: wildName(card.wild) });
 
 function visibleHand(view) {
   return Array.isArray(view.hand) ? view.hand : [];
@@ -95,17 +94,8 @@ function situation(view, ctx) {
     rotation !== undefined &&
     !rotation.chosen[ctx.seat] &&
     (view.active || []).includes(ctx.seat);
-  const myTurn =
-    playing && !rotation && view.turn === ctx.seat && (view.active || []).includes(ctx.seat);
+  const myTurn = !rotation && isMyTurn(view, ctx);
   return { playing, myTurn, mustChooseForRotation };
-}
-
-async function play(ctx, move, clear) {
-  const answer = await ctx.send(move);
-  if (answer && answer.ok) {
-    clear();
-    ctx.rerender();
-  }
 }
 
 function tapCard(card, view, ctx) {
@@ -286,7 +276,7 @@ function equationSection(view, ctx, state) {
           class: "button",
           disabled: !(state.myTurn && chosen.length > 0 && view.wrong_left > 0),
           dataset: { key: "check" },
-          onclick: () => play(ctx, { type: "equation", cards: [...ui.equation] }, clear),
+          onclick: () => sendThenRerender(ctx, { type: "equation", cards: [...ui.equation] }, clear),
         },
         gettext("Check my equation"),
       ),
@@ -336,7 +326,7 @@ function turnSection(view, ctx, state) {
           class: "button",
           disabled: !(canDraw && numbersLeft),
           dataset: { key: "draw-numbers" },
-          onclick: () => play(ctx, { type: "draw", from: "numbers" }, () => {}),
+          onclick: () => sendThenRerender(ctx, { type: "draw", from: "numbers" }, () => {}),
         },
         gettext("Draw a number card"),
       ),
@@ -347,7 +337,7 @@ function turnSection(view, ctx, state) {
           class: "button",
           disabled: !(canDraw && operationsLeft),
           dataset: { key: "draw-operations" },
-          onclick: () => play(ctx, { type: "draw", from: "operations" }, () => {}),
+          onclick: () => sendThenRerender(ctx, { type: "draw", from: "operations" }, () => {}),
         },
         gettext("Draw an operation card"),
       ),
@@ -358,7 +348,7 @@ function turnSection(view, ctx, state) {
           class: "button button-secondary",
           disabled: !(state.myTurn && view.can_end_turn),
           dataset: { key: "end-turn" },
-          onclick: () => play(ctx, { type: "end_turn" }, () => {}),
+          onclick: () => sendThenRerender(ctx, { type: "end_turn" }, () => {}),
         },
         gettext("End my turn"),
       ),
@@ -407,7 +397,7 @@ function wildSection(view, ctx, state) {
           class: "button",
           disabled: !ready,
           dataset: { key: "play-wild" },
-          onclick: () => play(ctx, move, clear),
+          onclick: () => sendThenRerender(ctx, move, clear),
         },
         say(gettext("Play %(name)s"), { name: wildName(card.wild) }),
       ),
@@ -445,7 +435,7 @@ function rotationSection(view, ctx, state) {
           disabled: ui.rotate === null,
           dataset: { key: "rotate" },
           onclick: () =>
-            play(ctx, { type: "rotate", card: ui.rotate }, () => {
+            sendThenRerender(ctx, { type: "rotate", card: ui.rotate }, () => {
               ui.rotate = null;
             }),
         },

@@ -1,0 +1,209 @@
+"""¡Mía!'s solo square as homework puzzles: the puzzle maker (RULINGS 1 "Solo NxN";
+docs/rules/mia_solo.md, "Puzzles"). It rates a deal by how a player who cannot see the deck fares
+(``rate_deal``) and picks deals of a wished difficulty (``generate_puzzle``, ``generate_puzzles``),
+playing them through the game it is given (``engine.mia.GAME``), whose solo rules are
+``engine.mia_solo``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from engine import core
+from engine.mia_solo import (
+    SIZES,
+    SWAP_SIZE,
+    THREE_STARS_MAX_SWAPS,
+    _mask,
+    _number_values,
+    _right_solves,
+    _solving_pairs,
+    open_cells,
+    search,
+    stars_for,
+)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A deal (``seed`` of ``variant``) that perfect play clears.
+
+    swaps       the fewest swaps a clearing line needs (proved by the solver)
+    difficulty  1 (forgiving) to 5 (treacherous), from how a player who cannot see the deck fares:
+                ``plain_win_rate`` of lines that play a random right solve, or swap when stuck
+    plain_swaps the mean swaps those lines used (lost lines count as MAX_PLAIN_PENALTY)
+    choices     the mean number of right solves on offer along the solver's line
+    dead_ends   positions the solver proved lost before it found its line
+    """
+
+    seed: int
+    variant: str
+    difficulty: int
+    swaps: int
+    plain_win_rate: float
+    plain_swaps: float
+    choices: float
+    dead_ends: int
+    solution: tuple = field(default=(), compare=False, hash=False, repr=False)
+
+
+PLAIN_LINES = 64  # sampled plain lines per deal: a stable rating, still far below 1 s per puzzle
+MAX_PLAIN_PENALTY = 6  # a lost plain line weighs as much as six swaps
+# Difficulty thresholds on the plain score (mean swaps, a lost line counting MAX_PLAIN_PENALTY), per
+# size: the quintiles of 1,000 deals (seeds 0-999); docs/rules/mia_solo.md shows how to recompute.
+DIFFICULTY_CUTS = {
+    5: (0.48, 0.67, 0.9, 1.26),
+    4: (0.36, 0.58, 0.8, 1.2),
+    3: (0.23, 0.41, 0.62, 1.0),
+}
+
+
+def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
+    """Play ``lines`` lines of "a random right solve, else swap two random cards" on the values
+    (no events, no copies of the state), returning the win rate and the mean swap score."""
+    data = state.data
+    size = data["size"]
+    values = _number_values()
+    solving = _solving_pairs()
+    cards = data["grid"]
+    start_mask = _mask(cards)
+    start_hand = [values[c] for c in data["hand"]]
+    deck = [values[c] for c in data["deck"]]
+    wins = 0
+    total = 0.0
+    for _ in range(lines):
+        mask, hand, position, swaps = start_mask, list(start_hand), 0, 0
+        while mask:
+            right = [
+                (cell, i, j)
+                for cell in open_cells(size, mask)
+                for i, j in combinations(range(len(hand)), 2)
+                if (min(hand[i], hand[j]), max(hand[i], hand[j])) in solving[cards[cell]]
+            ]
+            if right:
+                cell, i, j = rng.choice(right)
+                mask &= ~(1 << cell)
+            elif len(deck) - position >= SWAP_SIZE:
+                i, j = rng.sample(range(len(hand)), 2)
+                swaps += 1
+            else:
+                break
+            hand = [v for k, v in enumerate(hand) if k not in (i, j)]
+            if mask:
+                hand += deck[position : position + 2]
+                position = min(len(deck), position + 2)
+        if mask:
+            total += MAX_PLAIN_PENALTY
+        else:
+            wins += 1
+            total += min(swaps, MAX_PLAIN_PENALTY)
+    return wins / lines, total / lines
+
+
+def _choices_along(game: core.Game, state, moves: list[dict]) -> float:
+    """Mean number of distinct right solves (cell and value pair) offered along a line."""
+    values = _number_values()
+    counts = []
+    for move in moves:
+        right = {
+            (m["row"], m["col"], tuple(sorted(values[c] for c in m["cards"])))
+            for m in _right_solves(state.data)
+        }
+        counts.append(len(right))
+        state = game.apply(state, 0, move, 0).state
+    return sum(counts) / len(counts) if counts else 0.0
+
+
+def rate_deal(
+    game: core.Game, variant: str, seed: int, *, node_limit: int = 50_000
+) -> Puzzle | None:
+    """The Puzzle of the deal ``seed`` of ``variant`` as ``game`` (¡Mía!) deals it, or None when
+    the solver cannot prove a fewest-swaps line within ``node_limit`` positions per budget (no
+    deal of 3,000 tried needed more than a thousand)."""
+    state = game.new(variant=variant, players=1, seed=seed)
+    found = search(state, node_limit=node_limit)
+    if found.moves is None or not found.exact:
+        return None
+    # The sampler is seeded by the deal's seed, so a deal's rating never changes.
+    win_rate, score = _plain_score(state, PLAIN_LINES, random.Random(seed))
+    difficulty = 1 + sum(score > cut for cut in DIFFICULTY_CUTS[SIZES[variant]])
+    return Puzzle(
+        seed=seed,
+        variant=variant,
+        difficulty=difficulty,
+        swaps=found.swaps,
+        plain_win_rate=round(win_rate, 3),
+        plain_swaps=round(score, 3),
+        choices=round(_choices_along(game, state, found.moves), 2),
+        dead_ends=found.dead_ends,
+        solution=tuple(found.moves),
+    )
+
+
+def _candidate_seeds(seed: int):
+    """An endless, reproducible stream of deal seeds drawn from ``seed`` (31-bit, URL friendly)."""
+    word = core.seed_word(seed)
+    while True:
+        word = (word + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+        yield core.seed_word(word) >> 33
+
+
+def _variant_of(size: int) -> str:
+    for name, n in SIZES.items():
+        if n == size:
+            return name
+    raise core.SetupError("unknown_variant", f"no solo square of size {size!r}; use 5, 4 or 3")
+
+
+def generate_puzzles(game: core.Game, size: int, count: int, seed: int) -> list[Puzzle]:
+    """``count`` puzzles of an N by N square (N = 5, 4 or 3) whose deals perfect play clears, each
+    rated; the same arguments always give the same puzzles."""
+    variant = _variant_of(size)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise core.SetupError("bad_count", "count must be a whole number, 0 or more")
+    puzzles: list[Puzzle] = []
+    for candidate in _candidate_seeds(seed):
+        if len(puzzles) == count:
+            return puzzles
+        puzzle = rate_deal(game, variant, candidate)
+        if puzzle is not None:
+            puzzles.append(puzzle)
+    raise AssertionError("unreachable: the candidate stream is endless")
+
+
+def generate_puzzle(
+    game: core.Game, size: int, difficulty: int, seed: int, *, tries: int = 200
+) -> Puzzle:
+    """One puzzle of the wished difficulty (1-5); the closest one met within ``tries`` deals when
+    none matches exactly."""
+    if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
+        raise core.SetupError("bad_difficulty", "difficulty must be a whole number from 1 to 5")
+    variant = _variant_of(size)
+    best = None
+    for attempt, candidate in enumerate(_candidate_seeds(seed)):
+        if attempt >= tries:
+            break
+        puzzle = rate_deal(game, variant, candidate)
+        if puzzle is None:
+            continue
+        if puzzle.difficulty == difficulty:
+            return puzzle
+        if best is None or abs(puzzle.difficulty - difficulty) < abs(best.difficulty - difficulty):
+            best = puzzle
+    if best is None:
+        raise core.SetupError("no_puzzle", "no clearable deal found; try another seed")
+    return best
+
+
+def puzzles_of(game: core.Game) -> core.Puzzles:
+    """The solo square as ``game``'s homework puzzles (engine.core.Puzzles): a teacher picks the
+    square's width. ``engine.mia.Mia`` declares them with itself, so that this module needs no
+    import of it."""
+    return core.Puzzles(
+        sizes={3: "solo3", 4: "solo4", 5: "solo5"},
+        generate=functools.partial(generate_puzzle, game),
+        max_stars=stars_for(THREE_STARS_MAX_SWAPS),
+    )

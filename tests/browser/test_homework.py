@@ -8,18 +8,16 @@ factories, and the test reads the match from the site's SQLite file to choose th
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-import engine
 from tests.browser.conftest import student_signs_in_with_pin
+from tests.browser.solo_square import MIA, play_the_solvers_move, stored_match
 
 pytestmark = pytest.mark.browser
 
-MIA = engine.get_game("mia")
 PIN = "2468"
 
 SETUP = f"""
@@ -40,33 +38,6 @@ print(json.dumps({{"code": classroom.code, "assignment": assignment.pk}}))
 def server(daphne_site):
     with daphne_site("homework", setup=SETUP) as site:
         yield site
-
-
-def stored_match(server, match_id: int):
-    [(version, state)] = server.rows(
-        "select version, state from games_match where id = ?", match_id
-    )
-    return version, MIA.load(json.loads(state))
-
-
-def play_the_solvers_move(page, server, match_id: int) -> dict:
-    """Tap the solver's next move as a child would: the card of the square, the sum or difference,
-    two number cards, then Solve (or the two cards and Swap when stuck)."""
-    version, state = stored_match(server, match_id)
-    move = MIA.hint(state, 0)
-    board = page.locator("#play-board")
-    if move["type"] == "solve":
-        board.locator(f'[data-key="cell-{move["row"]}-{move["col"]}"]').click()
-        board.locator(f'[data-key="cell-option-{move["option"]}"]').click()
-    for card in move["cards"]:
-        board.locator(f'[data-key="card-{card}"]').click()
-    board.locator(f'[data-key="{move["type"]}"]').click()
-    expect(board).to_have_attribute("aria-busy", "false")
-    page.wait_for_function(
-        "v => globalThis.playShell && globalThis.playShell.shell.version > v", arg=version
-    )
-    assert stored_match(server, match_id)[0] == version + 1
-    return move
 
 
 def homework_card(page, server):

@@ -7,19 +7,17 @@ reads a child's words: their table's label in their language, short game names, 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-import engine
 from tests.browser.conftest import add_session_cookie
+from tests.browser.solo_square import play_the_solvers_move, stored_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-MIA = engine.get_game("mia")
 SHOTS = Path("/tmp/shots/words")
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
@@ -238,31 +236,6 @@ def test_a_childs_home_page_names_their_table_and_games_in_a_childs_words(browse
             assert "Quick game" not in text and "Table 1" not in text, text
         page.screenshot(path=str(SHOTS / f"home-{locale}-{name}.png"), full_page=True)
         context.close()
-
-
-def stored_match(server, match_id: int):
-    [(version, state, status)] = server.rows(
-        "select version, state, status from games_match where id = ?", match_id
-    )
-    return version, MIA.load(json.loads(state)), status
-
-
-def play_the_solvers_move(page, server, match_id: int) -> None:
-    """The solver's next move tapped as a child taps it (tests/browser/test_homework.py)."""
-    version, state, _status = stored_match(server, match_id)
-    move = MIA.hint(state, 0)
-    board = page.locator("#play-board")
-    if move["type"] == "solve":
-        board.locator(f'[data-key="cell-{move["row"]}-{move["col"]}"]').click()
-        board.locator(f'[data-key="cell-option-{move["option"]}"]').click()
-    for card in move["cards"]:
-        board.locator(f'[data-key="card-{card}"]').click()
-    board.locator(f'[data-key="{move["type"]}"]').click()
-    for _ in range(100):
-        if stored_match(server, match_id)[0] > version:
-            return
-        page.wait_for_timeout(100)
-    pytest.fail(f"the move {move} was not applied within 10 s")
 
 
 RESULT_WORDS = {

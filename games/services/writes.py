@@ -242,7 +242,10 @@ def _write(write: _MatchWrite):
 
 _write_on_thread = database_sync_to_async(_write)
 
-# One write of a match at a time per process, so that its news leaves in commit order.
+# One write of a match at a time per process, on top of the row lock: its news then leaves in
+# commit order (the lock orders the commits, not the coroutines that tell of them afterwards),
+# and a race at one table (every claim on a ¡Mía! card) waits here, holding one of the few
+# move connections (GAMES_MOVE_CONNECTIONS) rather than one each, blocked on the row lock.
 _match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 

@@ -401,14 +401,14 @@ def a_refused_write_fails_the_move_and_changes_nothing(submit, table, monkeypatc
     _, ana, ben = table
     match = make_match(players=[ana, ben], seed=7, at_ms=T0)
     rules, state = state_of(match)
-    save = services._save
+    save = services.writes._save
 
     def save_then_break_a_constraint(match, rules, state, statements):
         save(match, rules, state, statements)
         # version is a PositiveIntegerField: CHECK >= 0, checked by the server only.
         statements.append(("UPDATE games_match SET version = -1 WHERE id = %s", [match.pk]))
 
-    monkeypatch.setattr(services, "_save", save_then_break_a_constraint)
+    monkeypatch.setattr(services.writes, "_save", save_then_break_a_constraint)
     with pytest.raises(IntegrityError):
         submit(match_id=match.pk, user=ana, move=rules.hint(state, 0), at_ms=T0 + 1000)
 
@@ -539,7 +539,8 @@ def test_a_paused_match_freezes_its_timer_moves_and_bots_and_resumes_where_it_st
     match = make_match(players=[ana, ben], seed=7, at_ms=T0)
     assert match.wake_at_ms == T0 + 20_000  # the pass timeout: 20 s on the match's clock
     clock = {"now": T0 + 5_000}
-    monkeypatch.setattr(services, "now_ms", lambda: clock["now"])
+    for module in (services, services.writes):  # its readers, and the writes
+        monkeypatch.setattr(module, "now_ms", lambda: clock["now"])
     assert services.match_pause(match_id=match.pk) is True
     assert services.match_pause(match_id=match.pk) is False  # already paused
     rules, state = state_of(match)
@@ -573,7 +574,8 @@ def test_added_time_moves_the_deadline_and_a_move_sees_the_matchs_clock(table, m
     _, ana, ben = table
     match = make_match(players=[ana, ben], seed=7, at_ms=T0)
     clock = {"now": T0 + 10_000}
-    monkeypatch.setattr(services, "now_ms", lambda: clock["now"])
+    for module in (services, services.writes):  # its readers, and the writes
+        monkeypatch.setattr(module, "now_ms", lambda: clock["now"])
     with pytest.raises(MatchError):
         services.match_add_time(match_id=match.pk, seconds=0)
     assert services.match_add_time(match_id=match.pk, seconds=30) is True

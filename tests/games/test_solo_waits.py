@@ -56,7 +56,8 @@ async def open_socket(match_id, cookie):
 def later(monkeypatch, ms):
     """The wall clock, ``ms`` from now (the services and the sweep read it through now_ms)."""
     real = services.now_ms
-    monkeypatch.setattr(services, "now_ms", lambda: real() + ms)
+    for module in (services, services.writes):  # its readers, and the writes
+        monkeypatch.setattr(module, "now_ms", lambda: real() + ms)
 
 
 async def test_the_sweep_leaves_a_solo_game_alone_while_its_child_is_away(monkeypatch):

@@ -43,7 +43,8 @@ def test_every_write_of_a_match_begins_with_the_one_lock_statement(players, monk
     match = make_match(players=[ana, ben], seed=7, at_ms=T0)
     rules = engine.get_game("mia")
     clock = {"now": T0 + 1_000}
-    monkeypatch.setattr(services, "now_ms", lambda: clock["now"])
+    for module in (services, services.writes):  # its readers, and the writes
+        monkeypatch.setattr(module, "now_ms", lambda: clock["now"])
 
     def a_move():
         state = rules.load(Match.objects.get(pk=match.pk).state)

@@ -1,0 +1,214 @@
+"""The SQL of a match's write, written once per process per connection."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from django.contrib.auth import get_user_model
+from django.db import connection, connections
+
+from games.async_db import Statement
+from games.models import Attempt, Match, MoveRecord, Seat
+from games.services.common import MatchError
+
+
+class SeatRow(NamedTuple):
+    user_id: int | None
+    bot_level: str
+    time_zone: str  # the player's (accounts.User.time_zone), "" for a bot or the site's zone
+
+
+class _LockStatement:
+    """``SELECT <match>, <seat> [, <client_id seen>] FROM match JOIN seat ... FOR UPDATE OF match``
+    for one database connection's dialect: the match under its row lock, its seats, and the seats
+    that already sent the move's ``client_id``, in one query. Seats never change once the match is
+    made, so reading them with the lock is as good as after it.
+
+    It is written once per process: building it through the ORM took a quarter of a server
+    process's Python time under load (docs/capacity.md). ``read`` applies the converters the ORM
+    would apply to each match column (JSON, dates), so its match is what ``Match.objects.get``
+    would return."""
+
+    _cache: dict[tuple[str, bool], _LockStatement] = {}
+
+    @classmethod
+    def get(cls, conn, *, with_client_id: bool) -> _LockStatement:
+        key = (conn.alias, with_client_id)
+        statement = cls._cache.get(key)
+        if statement is None:
+            statement = cls._cache[key] = cls(conn, with_client_id=with_client_id)
+        return statement
+
+    def __init__(self, conn, *, with_client_id: bool):
+        quote = conn.ops.quote_name
+        match_table, seat_table = Match._meta.db_table, Seat._meta.db_table
+        move_table = MoveRecord._meta.db_table
+        self.alias = conn.alias
+        self.fields = list(Match._meta.concrete_fields)
+        self.attnames = [model_field.attname for model_field in self.fields]
+        self.converters = []
+        for model_field in self.fields:
+            column = model_field.get_col(match_table)
+            found = conn.ops.get_db_converters(column) + column.get_db_converters(conn)
+            self.converters.append((column, found))
+        self.seat_at = len(self.fields)
+
+        def column_of(model, name, alias):
+            return f"{alias}.{quote(model._meta.get_field(name).column)}"
+
+        columns = [f"m.{quote(model_field.column)}" for model_field in self.fields]
+        columns += [column_of(Seat, name, "s") for name in ("index", "user", "bot_level")]
+        # The player's time zone, so the teaching layer counts an attempt on the school's day
+        # without a query of its own (accounts.User.time_zone, classroom.progress.rollup).
+        user_model = get_user_model()
+        columns.append(column_of(user_model, "time_zone", "u"))
+        if with_client_id:
+            columns.append(
+                f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
+                f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
+                f" AND {column_of(MoveRecord, 'match', 'r')} = {column_of(Seat, 'match', 's')}"
+                f" AND {column_of(MoveRecord, 'seat', 'r')} = {column_of(Seat, 'index', 's')})"
+            )
+        lock = " FOR UPDATE OF m" if conn.features.has_select_for_update_of else ""
+        self.sql = (
+            f"SELECT {', '.join(columns)} FROM {quote(match_table)} m"
+            f" INNER JOIN {quote(seat_table)} s"
+            f" ON {column_of(Seat, 'match', 's')} = {column_of(Match, 'id', 'm')}"
+            f" LEFT OUTER JOIN {quote(user_model._meta.db_table)} u"
+            f" ON {column_of(user_model, 'id', 'u')} = {column_of(Seat, 'user', 's')}"
+            f" WHERE {column_of(Match, 'id', 'm')} = %s"
+            f" ORDER BY {column_of(Seat, 'index', 's')}{lock}"
+        )
+
+    @staticmethod
+    def params(match_id: int, client_id: str) -> list:
+        return [client_id, match_id] if client_id else [match_id]
+
+    def read(self, rows, *, client_id: str) -> tuple[Match, dict[int, SeatRow], set[int]]:
+        if not rows:
+            raise MatchError("no_match", "there is no such match")
+        match = self.match_from(rows[0])
+        seat_at = self.seat_at
+        seats = {
+            row[seat_at]: SeatRow(row[seat_at + 1], row[seat_at + 2], row[seat_at + 3] or "")
+            for row in rows
+        }
+        replayed = {row[seat_at] for row in rows if client_id and row[-1]}
+        return match, seats, replayed
+
+    def match_from(self, row) -> Match:
+        conn = connections[self.alias]
+        values = []
+        for value, (column, converters) in zip(row[: self.seat_at], self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, column, conn)
+            values.append(value)
+        return Match.from_db(self.alias, self.attnames, values)
+
+
+@contextlib.contextmanager
+def _pipelined():
+    """On PostgreSQL, the statements of a move whose results nobody reads (its writes and the
+    roll-ups') go to the server together, in psycopg's pipeline mode: a move takes four round trips
+    (BEGIN, the lock, the writes, the COMMIT) whatever it writes, where each statement took one.
+    In a busy server process every round trip also waits for the GIL again (docs/capacity.md).
+
+    It is entered inside the transaction, after Django's autocommit switch, and left before the
+    COMMIT: psycopg syncs the pipeline to switch autocommit, and on-commit hooks (the broadcast,
+    the teaching layer's look-ups) then run outside it. A failed write raises as the pipeline
+    ends, inside the transaction, which rolls back."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    # Errors raised as the pipeline ends come from psycopg itself: Django's wrapper makes them
+    # django.db errors (IntegrityError, ...), as they would be from a cursor.
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+class _Writes:
+    """A move's writes as statements, their SQL written once per process: INSERT the MoveRecord,
+    INSERT its Attempts (their record found by match and version, so nothing waits for the
+    record's id), UPDATE the match. No statement returns a row or a count, so they can all go to
+    the server at once (``_pipelined``, ``async_db.locked_write``); each value is prepared by its
+    model field, as the ORM would (``get_db_prep_save``)."""
+
+    _cache: dict[str, _Writes] = {}
+    _MATCH_FIELDS = (
+        "state",
+        "clock_offset_ms",
+        "paused_at_ms",
+        "version",
+        "bot_plan",
+        "wake_at_ms",
+        "updated_at",
+        "status",
+        "outcome",
+        "finished_at",
+    )
+
+    @classmethod
+    def get(cls, conn) -> _Writes:
+        writes = cls._cache.get(conn.alias)
+        if writes is None:
+            writes = cls._cache[conn.alias] = cls(conn)
+        return writes
+
+    def __init__(self, conn):
+        quote = conn.ops.quote_name
+
+        def column(model, name):
+            return quote(model._meta.get_field(name).column)
+
+        def insert(model, fields, extra=""):
+            columns = ", ".join([quote(f.column) for f in fields] + ([extra] if extra else []))
+            return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
+
+        self.alias = conn.alias
+        self.record_fields = [f for f in MoveRecord._meta.concrete_fields if not f.primary_key]
+        self.record_sql = (
+            insert(MoveRecord, self.record_fields) + f"({_placeholders(self.record_fields)})"
+        )
+        self.attempt_fields = [
+            f for f in Attempt._meta.concrete_fields if not f.primary_key and f.name != "move"
+        ]
+        self.attempt_sql = insert(Attempt, self.attempt_fields, column(Attempt, "move"))
+        record_of_the_move = (
+            f"SELECT {column(MoveRecord, 'id')} FROM {quote(MoveRecord._meta.db_table)}"
+            f" WHERE {column(MoveRecord, 'match')} = %s AND {column(MoveRecord, 'version')} = %s"
+        )
+        self.attempt_row = f"({_placeholders(self.attempt_fields)}, ({record_of_the_move}))"
+        self.match_fields = [Match._meta.get_field(name) for name in self._MATCH_FIELDS]
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in self.match_fields)
+        self.match_sql = (
+            f"UPDATE {quote(Match._meta.db_table)} SET {assignments}"
+            f" WHERE {column(Match, 'id')} = %s"
+        )
+
+    def insert(self, record: MoveRecord, attempts: Sequence[Attempt]) -> list[Statement]:
+        conn = connections[self.alias]
+        statements = [(self.record_sql, self._values(self.record_fields, record, conn))]
+        if attempts:
+            params = []
+            for attempt in attempts:
+                params += self._values(self.attempt_fields, attempt, conn)
+                params += [record.match_id, record.version]
+            statements.append(
+                (self.attempt_sql + ", ".join([self.attempt_row] * len(attempts)), params)
+            )
+        return statements
+
+    def update(self, match: Match) -> Statement:
+        conn = connections[self.alias]
+        return self.match_sql, [*self._values(self.match_fields, match, conn), match.pk]
+
+    @staticmethod
+    def _values(fields, instance, conn) -> list:
+        return [f.get_db_prep_save(getattr(instance, f.attname), conn) for f in fields]
+
+
+def _placeholders(fields) -> str:
+    return ", ".join(["%s"] * len(fields))

@@ -226,7 +226,7 @@ class WorkingSet:
 def _learning_reason(state: FactState) -> str:
     if state.slips_this_week:
         return ngettext(
-            "wrong %(count)s time this week",
+            "wrong once this week",
             "wrong %(count)s times this week",
             state.slips_this_week,
         ) % {"count": state.slips_this_week}

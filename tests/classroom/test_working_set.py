@@ -82,6 +82,11 @@ def test_an_early_answer_does_not_move_a_fact_up():
     assert facts(working_set(answers, DAY + days(4)).reviews) == [("add", 2, 3)]
 
 
+def test_one_slip_this_week_reads_once():
+    result = working_set([FactAnswer("add", 6, 7, False, 1000, DAY)], DAY + days(1))
+    assert result.learning[0].text == "6 + 7: wrong once this week"
+
+
 def test_slow_right_answers_keep_a_fact_being_learned():
     answers = [FactAnswer("add", 8, 5, True, 6000, DAY)]
     result = working_set(answers, DAY + days(1))

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.permissions import student_required, teacher_required
 from classroom.access.services import data_access_record
 from classroom.models import Classroom, DataAccess, ProgressReport
+from classroom.practice.selectors import student_working_set
 from classroom.progress import activity, mastery, report_files, selectors, services, struggling
 from classroom.progress.display import dates_text, period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
@@ -142,6 +143,7 @@ def student_progress(request, classroom_id, student_id):
             "query": request.GET.urlencode(),
             "skill_levels": True,
             "activity": activity.activity(students=[enrollment.student], start=start, end=end),
+            "working_set": student_working_set(student_id=enrollment.student.pk),
         },
     )
 

@@ -192,8 +192,9 @@ CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
 # the latest answers per skill, then each skill's fluent days and last answer (levels); the table
 # facts' latest answers (fact grids); the skills' counts over the period before (growth: 30 days
 # touch whole weeks and days around them); answers per game, the games' names and places (games
-# and time: a game played is one answered in); the access record.
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 1 + 2 + 2 + 1
+# and time: a game played is one answered in); the access record; the table facts' answers of the
+# last months (the working set: what the child practises next).
+STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 1 + 2 + 2 + 1 + 1
 # Session and user, the class, its roster, answers per game, the games.
 ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.

@@ -1,0 +1,1 @@
+"""What each child practises next: the working set of facts (issue 25, item 1)."""

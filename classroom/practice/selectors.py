@@ -1,0 +1,62 @@
+"""Reads the answers a working set is made of: one query for a child, one for a class."""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+
+from django.utils import timezone
+
+import engine
+from classroom.practice.working_set import NUMBERS, FactAnswer, WorkingSet, working_set
+from games.models import Attempt
+
+# The longest interval is 30 days: four months of answers hold every fact's recent boxes.
+HISTORY_DAYS = 120
+
+
+def _answers_by_student(student_ids: list[int], as_of: datetime.date) -> dict[int, list]:
+    tz = timezone.get_current_timezone()
+    end = datetime.datetime.combine(as_of + datetime.timedelta(days=1), datetime.time(), tz)
+    start = end - datetime.timedelta(days=HISTORY_DAYS + 1)
+    rows = Attempt.objects.filter(
+        user_id__in=student_ids,
+        operation__in=list(NUMBERS),
+        created_at__gte=start,
+        created_at__lt=end,
+    ).values_list("user_id", "operation", "operands", "correct", "elapsed_ms", "game", "created_at")
+    times_recall = {game.slug: game.times_recall for game in engine.list_games()}
+    answers: dict[int, list[FactAnswer]] = defaultdict(list)
+    for user_id, operation, operands, correct, elapsed_ms, game, created_at in rows:
+        # A table fact is two numbers of the table's range (a SUM of three cards is not one).
+        if len(operands) != 2 or not all(n in NUMBERS[operation] for n in operands):
+            continue
+        answers[user_id].append(
+            FactAnswer(
+                operation,
+                operands[0],
+                operands[1],
+                correct,
+                elapsed_ms,
+                timezone.localdate(created_at),
+                times_recall.get(game, True),
+            )
+        )
+    return answers
+
+
+def student_working_set(*, student_id: int, as_of: datetime.date | None = None) -> WorkingSet:
+    as_of = as_of or timezone.localdate()
+    return working_set(_answers_by_student([student_id], as_of).get(student_id, []), as_of)
+
+
+def class_working_sets(
+    *, student_ids: list[int], as_of: datetime.date | None = None
+) -> dict[int, WorkingSet]:
+    if not student_ids:
+        return {}
+    as_of = as_of or timezone.localdate()
+    answers = _answers_by_student(student_ids, as_of)
+    return {
+        student_id: working_set(answers.get(student_id, []), as_of) for student_id in student_ids
+    }

@@ -1,0 +1,291 @@
+"""A child's working set: the few table facts to practise now (docs/progress.md, "The working
+set: what each child practises next", gives the reasons and sources).
+
+Each fact (``(operation, a, b)`` as ``classroom.progress.mastery`` names it: 3 + 4 and 4 + 3 are
+two facts) sits in a Leitner box, replayed day by day from the child's answers:
+
+- a day with a wrong answer on the fact is a *slip*: the fact goes back to the first box and is
+  *being learned* (it comes back the next day);
+- a day whose answers are all right, one of them fluent (``mastery.is_fluent``: right within
+  ``FLUENT_MS``), on or after the day the fact was due, moves it up one box; it then comes back
+  after ``INTERVALS[box - 1]`` days: 1, 3, 7, 14, then every 30 days. Answering before it is due
+  changes nothing (an early review does little for retention);
+- a day of right but slow answers keeps the fact where it is, due again the next day.
+
+The set holds at most ``LEARNING_MAX`` facts being learned (the most slips this week first),
+at most ``REVIEWS_MAX`` reviews that are due (the longest overdue first) and new facts, in
+family order, only into the learning places left free, at most ``NEW_MAX`` a day.
+
+Slow right answers in a game whose times hold more than recall (``engine.Game.times_recall``)
+neither promote nor hold back a fact: ``mastery.counts_for_fluency`` says so, as on the grids.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.utils import formats
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
+
+from classroom.progress.mastery import TABLES, counts_for_fluency, is_fluent
+
+# Days until a fact comes back after its first, second, ... fluent day (expanding intervals).
+INTERVALS = (1, 3, 7, 14, 30)
+LEARNING_MAX = 3
+REVIEWS_MAX = 4
+NEW_MAX = 2
+# Slips counted in a learning fact's reason: the week ending on the day the set is read.
+WEEK_DAYS = 7
+
+SIGNS = {table.operation: table.sign for table in TABLES}
+NUMBERS = {table.operation: table.numbers for table in TABLES}
+
+LEARNING = "learning"
+REVIEW = "review"
+NEW = "new"
+
+
+class FactAnswer(NamedTuple):
+    operation: str  # "add" or "mul", as Attempt.operation
+    first: int
+    second: int
+    correct: bool
+    elapsed_ms: int
+    day: datetime.date
+    times_recall: bool = True
+
+
+# --- the order new facts come in -----------------------------------------------------------------
+
+
+def _add_family(a: int, b: int) -> int:
+    """Addition: the facts a rule or a known fact gives first, bridging ten last."""
+    if 0 in (a, b):
+        return 0
+    if 1 in (a, b):
+        return 1
+    if a == b:
+        return 2
+    if 2 in (a, b):
+        return 3
+    if 10 in (a, b):
+        return 4
+    if a + b == 10:
+        return 5
+    if abs(a - b) == 1:
+        return 6
+    if a + b < 10:
+        return 7
+    return 8
+
+
+ADD_FAMILIES = (
+    pgettext_lazy("fact family", "plus zero"),
+    pgettext_lazy("fact family", "plus one"),
+    pgettext_lazy("fact family", "doubles"),
+    pgettext_lazy("fact family", "plus two"),
+    pgettext_lazy("fact family", "plus ten"),
+    pgettext_lazy("fact family", "making ten"),
+    pgettext_lazy("fact family", "near doubles"),
+    pgettext_lazy("fact family", "sums up to ten"),
+    pgettext_lazy("fact family", "bridging ten"),
+)
+
+# Multiplication: the skip-counts children know (twos, tens, fives) first, then the factors a
+# known fact gives (x1, x3 from x2, x4 as double x2, x9 from x10), squares, and x6, x7, x8 last.
+MUL_ORDER = (2, 10, 5, 1, 3, 4, 9, 6, 7, 8)
+MUL_FAMILIES = {
+    2: pgettext_lazy("fact family", "twos"),
+    10: pgettext_lazy("fact family", "tens"),
+    5: pgettext_lazy("fact family", "fives"),
+    1: pgettext_lazy("fact family", "ones"),
+    3: pgettext_lazy("fact family", "threes"),
+    4: pgettext_lazy("fact family", "fours"),
+    9: pgettext_lazy("fact family", "nines"),
+    6: pgettext_lazy("fact family", "sixes"),
+    7: pgettext_lazy("fact family", "sevens"),
+    8: pgettext_lazy("fact family", "eights"),
+}
+
+
+def _mul_factor(a: int, b: int) -> int:
+    """The factor whose family a product belongs to: the earlier of its two in ``MUL_ORDER``."""
+    return min((a, b), key=MUL_ORDER.index)
+
+
+def family(operation: str, a: int, b: int) -> str:
+    if operation == "add":
+        return str(ADD_FAMILIES[_add_family(a, b)])
+    return str(MUL_FAMILIES[_mul_factor(a, b)])
+
+
+def _order_key(operation: str, a: int, b: int) -> tuple:
+    rank = _add_family(a, b) if operation == "add" else MUL_ORDER.index(_mul_factor(a, b))
+    # Within a family: small numbers first, and a fact before its turnaround.
+    return (rank, max(a, b), a + b, -a)
+
+
+def new_fact_order(operation: str) -> list[tuple[str, int, int]]:
+    numbers = NUMBERS[operation]
+    facts = [(operation, a, b) for a in numbers for b in numbers]
+    return sorted(facts, key=lambda fact: _order_key(*fact))
+
+
+# --- the boxes -----------------------------------------------------------------------------------
+
+
+@dataclass
+class FactState:
+    box: int = 0  # 0: being learned; n: came back fluently on n due days
+    due: datetime.date | None = None
+    last_fluent: datetime.date | None = None
+    slips_this_week: int = 0
+    last_slip: datetime.date | None = None
+
+
+def _day_outcome(answers: list[FactAnswer]) -> str:
+    if any(not answer.correct for answer in answers):
+        return "slip"
+    if any(is_fluent(answer.correct, answer.elapsed_ms) for answer in answers):
+        return "fluent"
+    if any(counts_for_fluency(a.correct, a.elapsed_ms, a.times_recall) for a in answers):
+        return "slow"
+    return "untimed"  # right, slow, in a game whose times say nothing of recall
+
+
+def fact_states(answers: Iterable[FactAnswer], as_of: datetime.date) -> dict[tuple, FactState]:
+    """Each answered fact's box after replaying ``answers`` (up to and including ``as_of``)."""
+    by_fact: dict[tuple, dict[datetime.date, list[FactAnswer]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for answer in answers:
+        if answer.day <= as_of:
+            by_fact[answer.operation, answer.first, answer.second][answer.day].append(answer)
+    week_start = as_of - datetime.timedelta(days=WEEK_DAYS - 1)
+    states = {}
+    for fact, days in by_fact.items():
+        state = FactState()
+        for day in sorted(days):
+            outcome = _day_outcome(days[day])
+            if outcome == "slip":
+                state.box = 0
+                state.due = day + datetime.timedelta(days=1)
+                state.last_slip = day
+                if day >= week_start:
+                    state.slips_this_week += sum(not a.correct for a in days[day])
+            elif outcome == "fluent":
+                state.last_fluent = day
+                if state.box == 0 or state.due is None or day >= state.due:
+                    state.box = min(state.box + 1, len(INTERVALS))
+                    state.due = day + datetime.timedelta(days=INTERVALS[state.box - 1])
+            elif outcome == "slow" and (state.due is None or day >= state.due):
+                state.due = day + datetime.timedelta(days=1)
+        states[fact] = state
+    return states
+
+
+# --- the set -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str  # LEARNING, REVIEW or NEW
+    operation: str
+    first: int
+    second: int
+    reason: str
+
+    @property
+    def fact(self) -> str:
+        return f"{self.first} {SIGNS[self.operation]} {self.second}"
+
+    @property
+    def text(self) -> str:
+        return _("%(fact)s: %(reason)s") % {"fact": self.fact, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class WorkingSet:
+    learning: list[Item]
+    reviews: list[Item]
+    new: list[Item]
+
+    @property
+    def items(self) -> list[Item]:
+        return [*self.learning, *self.reviews, *self.new]
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+def _learning_reason(state: FactState) -> str:
+    if state.slips_this_week:
+        return ngettext(
+            "wrong once this week",
+            "wrong %(count)s times this week",
+            state.slips_this_week,
+        ) % {"count": state.slips_this_week}
+    if state.last_slip is not None:
+        return _("wrong on %(day)s, not yet right and quick since") % {
+            "day": formats.date_format(state.last_slip, "SHORT_DATE_FORMAT")
+        }
+    return _("answered, not yet right within 3 seconds")
+
+
+def _review_reason(state: FactState) -> str:
+    return _("due for review: last right and quick on %(day)s") % {
+        "day": formats.date_format(state.last_fluent, "SHORT_DATE_FORMAT")
+    }
+
+
+def working_set(answers: Iterable[FactAnswer], as_of: datetime.date) -> WorkingSet:
+    """The child's working set on ``as_of`` from their table-fact answers (any order)."""
+    states = fact_states(answers, as_of)
+    in_learning = sorted(
+        (fact for fact, state in states.items() if state.box == 0),
+        key=lambda fact: (
+            -states[fact].slips_this_week,
+            -(states[fact].last_slip or datetime.date.min).toordinal(),
+            fact[0],
+            _order_key(*fact),
+        ),
+    )[:LEARNING_MAX]
+    due = sorted(
+        (
+            fact
+            for fact, state in states.items()
+            if state.box > 0 and state.due is not None and state.due <= as_of
+        ),
+        key=lambda fact: (states[fact].due, fact[0], _order_key(*fact)),
+    )[:REVIEWS_MAX]
+    # New facts in the tables the child plays (addition when there is none yet).
+    operations = [
+        table.operation for table in TABLES if any(f[0] == table.operation for f in states)
+    ]
+    candidates = sorted(
+        (
+            fact
+            for operation in operations or [TABLES[0].operation]
+            for fact in new_fact_order(operation)
+            if fact not in states
+        ),
+        key=lambda fact: (_order_key(*fact), fact[0]),
+    )
+    new = candidates[: min(NEW_MAX, LEARNING_MAX - len(in_learning))]
+    return WorkingSet(
+        learning=[Item(LEARNING, *fact, _learning_reason(states[fact])) for fact in in_learning],
+        reviews=[Item(REVIEW, *fact, _review_reason(states[fact])) for fact in due],
+        new=[
+            Item(
+                NEW,
+                *fact,
+                _("next new fact (%(family)s)") % {"family": family(*fact)},
+            )
+            for fact in new
+        ],
+    )

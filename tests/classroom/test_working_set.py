@@ -1,0 +1,160 @@
+"""The working set (classroom.practice): what each child practises next, and why."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.practice.selectors import class_working_sets, student_working_set
+from classroom.practice.working_set import (
+    INTERVALS,
+    LEARNING_MAX,
+    FactAnswer,
+    new_fact_order,
+    working_set,
+)
+from tests.factories import make_attempts, make_class, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 3, 2)
+
+
+def at(day: datetime.date, hour=10) -> datetime.datetime:
+    return datetime.datetime.combine(day, datetime.time(hour), timezone.get_current_timezone())
+
+
+def days(n: int) -> datetime.timedelta:
+    return datetime.timedelta(days=n)
+
+
+def facts(items):
+    return [(item.operation, item.first, item.second) for item in items]
+
+
+@pytest.fixture
+def ana():
+    return make_student(make_class(make_teacher()), "Ana", kind="", secret=None)
+
+
+def test_a_fact_slipped_twice_comes_back_the_next_day(ana):
+    # 7 x 8 was known (right and quick on four due days), then missed twice on one day.
+    make_attempts(
+        ana,
+        [
+            (7, "x", 8, 56, 1500, at(DAY)),
+            (7, "x", 8, 56, 1500, at(DAY + days(1))),
+            (7, "x", 8, 56, 1500, at(DAY + days(4))),
+            (7, "x", 8, 54, 2500, at(DAY + days(11))),
+            (7, "x", 8, 48, 2500, at(DAY + days(11), 11)),
+        ],
+    )
+    tomorrow = student_working_set(student_id=ana.pk, as_of=DAY + days(12))
+    assert facts(tomorrow.learning) == [("mul", 7, 8)]
+    assert tomorrow.learning[0].text == "7 × 8: wrong 2 times this week"
+    # Learning facts leave room for new ones only: one learning fact, two new.
+    assert len(tomorrow.new) == 2
+
+
+def test_a_known_fact_comes_back_after_its_interval_not_before(ana):
+    fluent_days = [DAY, DAY + days(1), DAY + days(4), DAY + days(11)]
+    make_attempts(ana, [(6, "+", 7, 13, 2000, at(day)) for day in fluent_days])
+    # Four fluent due days: the fourth box, back after INTERVALS[3] days.
+    back = DAY + days(11) + days(INTERVALS[3])
+    before = student_working_set(student_id=ana.pk, as_of=back - days(1))
+    assert ("add", 6, 7) not in facts(before.items)
+    on_the_day = student_working_set(student_id=ana.pk, as_of=back)
+    assert facts(on_the_day.reviews) == [("add", 6, 7)]
+    day = on_the_day.reviews[0].reason
+    assert day.startswith("due for review: last right and quick on ")
+
+
+def test_an_early_answer_does_not_move_a_fact_up():
+    # Right and quick on day 0 (box 1, back on day 1) and again the same afternoon, then on
+    # day 1: box 2, back three days later, not sooner.
+    answers = [
+        FactAnswer("add", 2, 3, True, 1000, DAY),
+        FactAnswer("add", 2, 3, True, 1000, DAY),
+        FactAnswer("add", 2, 3, True, 1000, DAY + days(1)),
+    ]
+    assert facts(working_set(answers, DAY + days(3)).reviews) == []
+    assert facts(working_set(answers, DAY + days(4)).reviews) == [("add", 2, 3)]
+
+
+def test_one_slip_this_week_reads_once():
+    result = working_set([FactAnswer("add", 6, 7, False, 1000, DAY)], DAY + days(1))
+    assert result.learning[0].text == "6 + 7: wrong once this week"
+
+
+def test_slow_right_answers_keep_a_fact_being_learned():
+    answers = [FactAnswer("add", 8, 5, True, 6000, DAY)]
+    result = working_set(answers, DAY + days(1))
+    assert facts(result.learning) == [("add", 8, 5)]
+    assert result.learning[0].reason == "answered, not yet right within 3 seconds"
+
+
+def test_new_facts_come_in_family_order():
+    add = new_fact_order("add")
+    position = {fact[1:]: n for n, fact in enumerate(add)}
+    assert add[0] == ("add", 0, 0)
+    # +0, +1 and doubles before any bridging of ten.
+    assert max(position[0, 9], position[1, 8], position[7, 7]) < position[8, 5]
+    mul = [fact[1:] for fact in new_fact_order("mul")]
+    position = {fact: n for n, fact in enumerate(mul)}
+    assert max(position[2, 9], position[5, 7], position[10, 8]) < min(
+        position[7, 8], position[6, 7], position[8, 8]
+    )
+    # A child who knows the first facts gets the next ones, with their family named.
+    known = [FactAnswer("mul", a, b, True, 1000, DAY) for _op, a, b in new_fact_order("mul")[:5]]
+    result = working_set(known, DAY)
+    assert facts(result.new) == new_fact_order("mul")[5:7]
+    assert [item.reason for item in result.new] == ["next new fact (twos)"] * 2
+
+
+def test_the_set_is_small():
+    slips = [FactAnswer("add", a, 9, False, 1000, DAY) for a in range(2, 9)]
+    result = working_set(slips, DAY + days(1))
+    assert len(result.learning) == LEARNING_MAX
+    assert result.new == []
+
+
+def test_a_class_is_read_in_one_query(ana, django_assert_num_queries):
+    classroom = ana.enrollments.get().classroom
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(3, "+", 4, 8, 1000, at(DAY))])
+    make_attempts(ben, [(2, "x", 3, 6, 1000, at(DAY))])
+    with django_assert_num_queries(1):
+        sets = class_working_sets(student_ids=[ana.pk, ben.pk], as_of=DAY + days(1))
+    assert facts(sets[ana.pk].learning) == [("add", 3, 4)]
+    assert facts(sets[ben.pk].reviews) == [("mul", 2, 3)]
+
+
+def test_the_teacher_sees_each_item_with_its_reason(client, ana):
+    today = timezone.localdate()
+    make_attempts(
+        ana,
+        [
+            (7, "x", 8, 54, 2500, at(today - days(1))),
+            (7, "x", 8, 48, 2500, at(today - days(1), 11)),
+            (6, "+", 7, 13, 2000, at(today - days(1))),
+        ],
+    )
+    classroom = ana.enrollments.get().classroom
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ana.pk]))
+    html = page.content.decode()
+    assert "Practising next" in html
+    assert "7 × 8</th><td>wrong 2 times this week" in html
+    assert "6 + 7</th><td>due for review: last right and quick on " in html
+    assert "0 + 0</th><td>next new fact (plus zero)" in html
+
+
+def test_reasons_are_in_spanish():
+    from django.utils import translation
+
+    slips = [FactAnswer("mul", 7, 8, False, 1000, DAY), FactAnswer("mul", 7, 8, False, 1000, DAY)]
+    with translation.override("es"):
+        result = working_set(slips, DAY + days(1))
+        assert result.learning[0].text == "7 × 8: mal 2 veces esta semana"
+        assert result.new[0].reason == "siguiente operación nueva (tabla del 2)"

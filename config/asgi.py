@@ -14,8 +14,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from accounts.sockets import AuthMiddlewareStack  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.hub import serving_here  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -23,6 +24,13 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope, receive, send):
+    # News committed in a sync thread of this server goes to this loop (games/broadcast.py).
+    serving_here()
+    return await router(scope, receive, send)
+
 
 # Everything loaded so far (Django, the apps, the engine's tables) lives as long as the process:
 # frozen, full collections no longer walk it. And a server process allocates many short-lived

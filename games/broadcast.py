@@ -11,15 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import os
 import weakref
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.sockets import OUTAGES
 from games import signals
-from games.hub import MatchHub, match_group
+from games.hub import MatchHub, match_group, serving_loop
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +55,7 @@ def _send_soon(chain: str, group: str, message: dict, send) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _serving_loop()
+    loop = serving_loop()
     if loop is not None:
         # Inside a server (a consumer's sync_to_async thread): hand the news to the server's event
         # loop and return at once. Waiting for Redis here would hold a thread that applies moves
@@ -78,15 +77,6 @@ def _send_soon(chain: str, group: str, message: dict, send) -> None:
     except Exception:
         # The move is committed; a socket that missed the news resyncs (DESIGN.md: at most once).
         log.exception("could not send %s to %s", message.get("type"), group)
-
-
-def _serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop this sync thread works for (asgiref records it in ``sync_to_async``
-    threads), or None: a Celery worker, a shell, a test calling the service directly."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
 
 
 # Per event loop, the last send queued in each chain (a match's group, say): the next one waits
@@ -169,7 +159,7 @@ def _changed_message(change, wake_at_ms: int | None) -> dict:
 
 
 def _tell_the_teaching_layer(match_id: int, changes) -> None:
-    loop = _serving_loop()
+    loop = serving_loop()
     if loop is not None:
         # The receivers are coroutines: handed to the server's loop, never awaited from here.
         # Waiting for the loop (as ``Signal.send`` does for them) held the shared thread, and so

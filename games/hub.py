@@ -50,6 +50,29 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
+# The event loop that serves this process's sockets, and the process it was recorded in (a fork
+# inherits the record, not the loop).
+_serving: tuple[int, asyncio.AbstractEventLoop] | None = None
+
+
+def serving_here() -> None:
+    """Record the running event loop as this process's server (config/asgi.py on each connection,
+    a match hub when it is made): news committed in a sync thread is handed to it."""
+    global _serving
+    loop = asyncio.get_running_loop()
+    if _serving is None or _serving[1] is not loop:
+        _serving = (os.getpid(), loop)
+
+
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop that serves this process's sockets, or None: a Celery worker, a
+    shell, a test calling a service with no server running."""
+    if _serving is None:
+        return None
+    pid, loop = _serving
+    return loop if pid == os.getpid() and loop.is_running() else None
+
+
 class Listener(Protocol):
     async def hear(self, message: dict) -> None:
         """Take one piece of news. It must wait for nothing but its own socket: the hub hands
@@ -70,6 +93,7 @@ class MatchHub:
         hub = cls._by_loop.get(loop)
         if hub is None:
             hub = cls._by_loop[loop] = cls(get_channel_layer())
+            serving_here()
         return hub
 
     @classmethod

@@ -66,12 +66,6 @@ def level_choices() -> list[tuple[str, str]]:
     return [(level, LEVEL_LABELS[level]) for level in LEVELS]
 
 
-def level_label(level: str) -> str:
-    if level == ADAPTIVE:
-        return str(ADAPTIVE_LABEL)
-    return str(LEVEL_LABELS.get(level, level))
-
-
 def homework_level_choices() -> list[tuple[str, str]]:
     return [(ADAPTIVE, ADAPTIVE_LABEL), *level_choices()]
 

@@ -25,6 +25,11 @@ def classroom_roster(*, classroom: Classroom, with_accommodations: bool = False)
     )
 
 
+def teacher_classroom(*, teacher, classroom_id) -> Classroom | None:
+    """The class, if it is this teacher's: another teacher's class does not exist for them."""
+    return Classroom.objects.filter(pk=classroom_id, teacher=teacher).first()
+
+
 def teacher_classrooms(*, teacher):
     return Classroom.objects.filter(teacher=teacher).annotate(student_count=Count("enrollments"))
 

@@ -25,10 +25,6 @@ class ItemState:
     NOT_STARTED = "not_started"
 
 
-def teacher_classroom(*, teacher, classroom_id) -> Classroom | None:
-    return Classroom.objects.filter(pk=classroom_id, teacher=teacher).first()
-
-
 def teacher_assignment(*, teacher, assignment_id) -> Assignment | None:
     return (
         Assignment.objects.select_related("classroom")

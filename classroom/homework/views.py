@@ -10,10 +10,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.permissions import student_required, teacher_required
 from classroom.homework import selectors, services
 from classroom.homework.forms import AssignmentForm, table_variants, variant_key
+from classroom.selectors import teacher_classroom
 
 
 def _own_classroom(request, classroom_id):
-    classroom = selectors.teacher_classroom(teacher=request.user, classroom_id=classroom_id)
+    classroom = teacher_classroom(teacher=request.user, classroom_id=classroom_id)
     if classroom is None:
         raise Http404
     return classroom

@@ -540,10 +540,3 @@ def skill_mastery_by_student(
         }
         for user_id, skills in latest.items()
     }
-
-
-def level_counts(masteries: Iterable[Mastery]) -> dict[Level, int]:
-    counts = dict.fromkeys(Level, 0)
-    for mastery in masteries:
-        counts[mastery.level] += 1
-    return counts

@@ -21,11 +21,6 @@ from classroom.selectors import classroom_roster
 from games.models import Attempt, Match, MoveRecord, Seat
 
 
-def teacher_classroom(*, teacher, class_id) -> Classroom | None:
-    """The class, if it is this teacher's: another teacher's class does not exist for them."""
-    return Classroom.objects.filter(pk=class_id, teacher=teacher).first()
-
-
 def class_students(*, classroom: Classroom):
     """The class's students by name, each with their login card copy (one query)."""
     return [

@@ -35,6 +35,7 @@ from classroom.roster.forms import (
 )
 from classroom.roster.importing import plan_import
 from classroom.roster.student_secrets import generate_secret
+from classroom.selectors import teacher_classroom
 
 IMPORT_RESULT_KEY = "roster_import_result"
 
@@ -45,7 +46,7 @@ def class_view(view):
     @teacher_required
     @wraps(view)
     def wrapped(request, class_id, *args, **kwargs):
-        classroom = selectors.teacher_classroom(teacher=request.user, class_id=class_id)
+        classroom = teacher_classroom(teacher=request.user, classroom_id=class_id)
         if classroom is None:
             raise Http404
         return view(request, classroom, *args, **kwargs)

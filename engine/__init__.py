@@ -5,7 +5,7 @@
     state = game.new(variant="express", players=3, seed=42, options={})
     step = game.apply(state, seat, move, now_ms)
 
-See ../docs/engine.md for the protocol and docs/rules/ for each game's rules.
+See docs/architecture.md for the protocol and docs/rules/ for each game's rules.
 """
 
 from __future__ import annotations

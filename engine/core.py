@@ -323,12 +323,12 @@ def attempt_event(
     target: int | None = None,
     **extra: Any,
 ) -> Event:
-    """The attempt event of DESIGN.md. The problem's numbers are ``operands``, ``expected`` (their
-    true result) and, in the games where a child makes a number on the table (¡Mía!, SUM),
-    ``target``; the child's number is ``answer`` (typed, laid or claimed: in ¡Mía! and SUM the
-    child claims that their cards make the target, so it is the target). The skill's range is the
-    problem's, never the answer's: 3 + 4 typed as 12 is addition within 10. ``extra`` may add
-    game-specific keys (for example ``expression``)."""
+    """The attempt event (docs/architecture.md, "Contracts"). The problem's numbers are
+    ``operands``, ``expected`` (their true result) and, in the games where a child makes a number on
+    the table (¡Mía!, SUM), ``target``; the child's number is ``answer`` (typed, laid or claimed: in
+    ¡Mía! and SUM the child claims that their cards make the target, so it is the target). The
+    skill's range is the problem's, never the answer's: 3 + 4 typed as 12 is addition within 10.
+    ``extra`` may add game-specific keys (for example ``expression``)."""
     problem = [*operands, *(v for v in (expected, target) if isinstance(v, int))]
     event: Event = {
         "type": "attempt",
@@ -577,7 +577,7 @@ class Game:
 
     def event_view(self, events: list[Event], seat: int | None) -> list[Event]:
         """What ``seat`` may receive of a step's events, as ``view`` is what it may see of the
-        state (DESIGN.md; boardgame.io filters its log the same way). ``seat=None`` is the
+        state (docs/architecture.md; boardgame.io filters its log alike). ``seat=None`` is the
         teacher watching the table, who receives every attempt. An arithmetic attempt goes to its
         actor alone at the table: its presence, its answer and its rightness may all depend on a
         hand (in ADD UP an attempt exists only when the mover's hand held a balancing card, so

@@ -277,7 +277,7 @@ def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[di
         raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
     if "round" in move and require_int(move, "round") != state.data["round"]:
         # A move made for a card that has since been solved or covered must not count against the
-        # next card (the claim race of DESIGN.md): it is never judged against the new card. A
+        # next card (the claim race): it is never judged against the new card. A
         # claim that lost the race for the card just won is still the child's answer to it.
         require(
             late_claim(state, seat, move),

@@ -75,7 +75,7 @@ def _send_soon(chain: str, group: str, message: dict, send) -> None:
         # news to every process's hub.
         async_to_sync(layer.group_send)(group, message)
     except Exception:
-        # The move is committed; a socket that missed the news resyncs (DESIGN.md: at most once).
+        # The move is committed; a socket that missed the news resyncs (news is at most once).
         log.exception("could not send %s to %s", message.get("type"), group)
 
 

@@ -2,7 +2,7 @@
 
 The consumer is thin: it checks who is connecting, turns wire messages into calls of
 ``games.services.submit_move`` and, for every change of the match, sends its own seat's view.
-Wire contract (DESIGN.md, "Live play"):
+Wire contract (docs/architecture.md, "Contracts"):
 
     client -> server  {"type": "move", "move": {...}, "client_id": "..."} | {"type": "sync"}
                       | {"type": "ping"}

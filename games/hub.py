@@ -15,9 +15,9 @@ match:
 - news from anywhere else (another process, a Celery task, a shell) comes through the hub's
   channel and is handed to each socket of the match.
 
-Delivery stays at most once, as with Channels (DESIGN.md): a socket that misses news sees a gap
-in the versions and asks for ``sync``. News that never arrives at all (Redis restarted between
-two moves, and the groups it kept went with it) is caught by the heartbeat: every
+Delivery stays at most once, as with Channels (docs/architecture.md): a socket that misses news
+sees a gap in the versions and asks for ``sync``. News that never arrives at all (Redis
+restarted between two moves, and the groups it kept went with it) is caught by the heartbeat: every
 ``HEARTBEAT_SECONDS`` the hub reads the current version of each of its matches in one query and
 hands it to the match's sockets as ``match.version``; a socket still behind it a beat later syncs
 itself. Where the hub itself missed a match's news, it joins the match's group again.

@@ -9,8 +9,8 @@ turn, so a process with hundreds of sockets falls behind its news long before it
 
 This class reads whatever has queued up with one ZPOPMIN (up to ``receive_batch`` messages) and
 blocks with BZPOPMIN only when nothing has. The backup copy goes: the layer delivers at most once
-(DESIGN.md), and what the backup protected against, a reader cancelled after its pop, is handled
-here by letting the pop finish and handing its messages to the next reader.
+(docs/architecture.md), and what the backup protected against, a reader cancelled after its pop,
+is handled here by letting the pop finish and handing its messages to the next reader.
 
 ``group_send`` does what channels_redis's does (drop expired members, read the members, drop
 expired messages, add the message to each member's set within its capacity) in two round trips

@@ -1,4 +1,4 @@
-"""Live matches of any engine game (DESIGN.md, "Live play").
+"""Live matches of any engine game (docs/architecture.md, "Contracts").
 
 A Match row is the authority: it holds the engine state as JSON and its version. Only
 ``games.services`` writes it, under a row lock. MoveRecord is the append-only log a match replays
@@ -159,9 +159,9 @@ class MoveRecord(models.Model):
 
 
 class Attempt(models.Model):
-    """One arithmetic attempt event (DESIGN.md's ``attempt``), linked to the student and match.
-    Bots' attempts are kept too (``user`` empty) so a match's record is whole; analytics read only
-    the rows with a user."""
+    """One arithmetic attempt event (docs/architecture.md, "Contracts"), linked to the student and
+    match. Bots' attempts are kept too (``user`` empty) so a match's record is whole; analytics read
+    only the rows with a user."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="attempts")
     move = models.ForeignKey(MoveRecord, on_delete=models.CASCADE, related_name="attempts")

@@ -1,4 +1,4 @@
-// Every live page's socket: the match (DESIGN.md, "Live play": the wire contract), the teacher's
+// Every live page's socket: the match (docs/architecture.md, "Contracts": the wire), the teacher's
 // session monitor and the student's sessions. It pings so that proxies keep it open, reconnects by
 // itself with an exponential backoff, and stops for good when the server refuses it (signed out,
 // not allowed). On every (re)connection the server sends what the page needs again, so a page

@@ -1,6 +1,6 @@
-"""Events are filtered per recipient like the view (DESIGN.md): what a seat receives never
-depends on what is hidden from it. An attempt goes to its actor and to the teacher (seat None),
-never to the rest of the table."""
+"""Events are filtered per recipient like the view (docs/architecture.md): what a seat receives
+never depends on what is hidden from it. An attempt goes to its actor and to the teacher (seat
+None), never to the rest of the table."""
 
 import copy
 import random

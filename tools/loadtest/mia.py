@@ -17,8 +17,8 @@ when some seat had a right claim, none when every seat passed), and what was los
 sender's socket never heard back about, and sockets that never saw the card settled. Versions a
 socket skipped are counted apart: with the seats of a table on two processes, the news of two
 answers applied a millisecond apart can cross, and a socket that got the newer one first drops the
-older (news is delivered at most once, DESIGN.md; each state is whole, so only the skipped step's
-events are missed).
+older (news is delivered at most once; each state is whole, so only the skipped step's events
+are missed).
 """
 
 from __future__ import annotations
@@ -376,7 +376,7 @@ def step_report(figures: MiaFigures) -> list[str]:
         f"{figures.unclaimable}",
         f"lost: answers {figures.lost_answers}, sockets never settled {figures.unsettled}",
         # A socket's states are whole views: one that skips a version has the newer state, and
-        # misses only the skipped step's events (its page asks for sync, DESIGN.md).
+        # misses only the skipped step's events (its page asks for sync, docs/architecture.md).
         f"versions a socket skipped: {figures.lost}",
         f"out-of-order messages: {figures.out_of_order}",
         f"errors: {errors}{error_detail}",

@@ -35,7 +35,7 @@ async def application(scope, receive, send):
 # Everything loaded so far (Django, the apps, the engine's tables) lives as long as the process:
 # frozen, full collections no longer walk it. And a server process allocates many short-lived
 # objects per message; a higher first threshold makes collections rarer. Full collections had
-# stopped every move in flight for 80-150 ms every 20 s or so under load (docs/capacity.md).
+# stopped every move in flight for 80-150 ms every 20 s or so under load.
 gc.collect()
 gc.freeze()
 gc.set_threshold(50_000, 20, 100)

@@ -430,7 +430,7 @@ def _in_period(day_model, week_model, period: Period, students) -> list:
 def _skill_rows(period: Period, students, *group) -> list[dict]:
     """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``. The
     statement is written here, not by the ORM: with 130-odd sums, building and compiling it took
-    the ORM some 6 ms a query, more than the database took to run it (docs/capacity.md)."""
+    the ORM some 6 ms a query, more than the database took to run it."""
     weeks, edges = _whole_weeks(period)
     where_students, student_params = _students_sql(students)
     sources = []

@@ -210,7 +210,7 @@ def _latest_answers(student_ids: list[int], since, until) -> list[Answer]:
     within a student and skill. The students' skills of the period come from the roll-ups; on
     PostgreSQL each pair's answers are then read off the (user, skill, -created_at) index, ten
     rows each (a window over every answer of the fortnight sorted some 30,000 rows a page view
-    for a busy class: docs/capacity.md); elsewhere a window function does it. Rows, not model
+    for a busy class); elsewhere a window function does it. Rows, not model
     instances: a busy class has a few thousand of them."""
     if not student_ids:
         return []

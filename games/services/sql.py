@@ -27,7 +27,7 @@ class _LockStatement:
     made, so reading them with the lock is as good as after it.
 
     It is written once per process: building it through the ORM took a quarter of a server
-    process's Python time under load (docs/capacity.md). ``read`` applies the converters the ORM
+    process's Python time under load. ``read`` applies the converters the ORM
     would apply to each match column (JSON, dates), so its match is what ``Match.objects.get``
     would return."""
 

@@ -7,7 +7,7 @@ and every socket (``accounts.sockets.CleanSocket``) its ``websocket_disconnect``
 kept after routing a match's sockets to one process (docker/nginx.conf): a process's own news still
 needs one look at the match's group, and the stock layer would send it back to its sender through
 Redis: routed by match at 180 moves/s, the stock layer took the servers a quarter more CPU per move
-and Redis four times as much (docs/capacity.md, "2026-11-26, later").
+and Redis four times as much (docs/capacity.md, "Design choices the figures support").
 
 What they copy or call is pinned here by its source: a new release that changes any of it fails this
 test, and docs/live-play.md ("Upgrading Channels or channels_redis") says what to re-read.

@@ -50,6 +50,18 @@ def _default_language(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_time_zone(request):
+    # The same for time zones: a page read as a teacher in Madrid leaves Madrid active in the
+    # test's thread (accounts.middleware), and the next test's "today" was Madrid's from 23:00 UTC
+    # while its pages counted in UTC (test_working_set failed so, an hour a day).
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import timezone
+
+        timezone.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _own_guess_budgets(request, monkeypatch):
     # The sign-in budgets count in the cache, which outlives a test (and is shared by the test
     # processes on Redis): each test counts under keys of its own.

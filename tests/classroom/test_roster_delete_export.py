@@ -51,7 +51,9 @@ def pupils(classroom):
 
 
 def url(name, classroom, student):
-    return reverse(f"classroom:{name}", kwargs={"class_id": classroom.pk, "student_id": student.pk})
+    return reverse(
+        f"classroom:{name}", kwargs={"classroom_id": classroom.pk, "student_id": student.pk}
+    )
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ def test_deleting_a_student_deletes_all_their_data_and_only_theirs(
     with django_capture_on_commit_callbacks(execute=True):
         response = teacher_client.post(url("roster_student_delete", classroom, ana))
     assert response["Location"] == reverse(
-        "classroom:roster_class", kwargs={"class_id": classroom.pk}
+        "classroom:roster_class", kwargs={"classroom_id": classroom.pk}
     )
     assert not User.objects.filter(pk=ana.pk).exists()
     assert not Attempt.objects.filter(user_id=ana.pk).exists()

@@ -302,8 +302,7 @@ def student_export(request, classroom, student):
         page=request.get_full_path(),
     )
     data = selectors.student_export(student=student)
-    name = slugify(student.display_name) or f"student-{student.pk}"
-    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+    return _json_download(data, slugify(student.display_name) or f"student-{student.pk}")
 
 
 @require_GET
@@ -317,17 +316,17 @@ def class_export(request, classroom):
         page=request.get_full_path(),
     )
     data = selectors.class_export(classroom=classroom)
-    name = slugify(classroom.name) or f"class-{classroom.pk}"
-    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+    return _json_download(data, slugify(classroom.name) or f"class-{classroom.pk}")
 
 
-def _json_download(data, filename: str) -> HttpResponse:
+def _json_download(data, name: str) -> HttpResponse:
+    """``data`` as ``<name>-<today>.json``, to be saved rather than shown or kept in a cache."""
     response = HttpResponse(
         json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=filename
+        as_attachment=True, filename=f"{name}-{timezone.localdate():%Y-%m-%d}.json"
     )
     response["Cache-Control"] = "no-store"
     return response

@@ -1,6 +1,7 @@
 """Deleting a student with all their data, and exporting it first."""
 
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -139,7 +140,9 @@ def test_export_is_a_json_download_of_everything_about_the_student(
     response = teacher_client.get(url("roster_student_export", classroom, ana))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
-    assert response["Content-Disposition"].startswith('attachment; filename="ana-')
+    assert re.fullmatch(
+        r'attachment; filename="ana-\d{4}-\d{2}-\d{2}\.json"', response["Content-Disposition"]
+    )
     data = json.loads(response.content)
     assert data["profile"]["name"] == "Ana"
     assert data["profile"]["sign_in"] == "pin"

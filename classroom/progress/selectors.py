@@ -49,6 +49,7 @@ from classroom.progress.wording import (
     accuracy_text,
     change_text,
     fact_text,
+    known_fact_text,
     median_precision_text,
     median_text,
     skill_label,
@@ -674,7 +675,7 @@ class OwnProgress:
         return bool(self.best and self.best.day == self.today and self.right_today)
 
 
-def _known_facts(student_id: int, start, end) -> dict[str, tuple[int, int, str]]:
+def _known_facts(student_id: int, start, end) -> dict[str, tuple[str, int, int]]:
     """The facts (as "3 + 4") the student knows by heart as of ``end``: mastered."""
     known = {}
     for grid in student_fact_grids(student_id=student_id, start=start, end=end):
@@ -715,10 +716,6 @@ def own_progress(*, student, today: datetime.date | None = None) -> OwnProgress:
     learned = sorted(
         (operands for fact, operands in known_now.items() if fact not in known_before),
     )
-    learned_texts = [
-        f"{a} {'+' if op == 'add' else '×'} {b} = {a + b if op == 'add' else a * b}"
-        for op, a, b in learned
-    ]
     this_week = {day: right for day, right in days.items() if monday <= day <= today and right}
     return OwnProgress(
         week_start=monday,
@@ -726,7 +723,7 @@ def own_progress(*, student, today: datetime.date | None = None) -> OwnProgress:
         stars=sorted(this_week),
         right_this_week=sum(this_week.values()),
         right_today=days.get(today) or 0,
-        learned_this_week=learned_texts,
+        learned_this_week=[known_fact_text(*operands) for operands in learned],
         known=len(known_now),
         best=best,
     )

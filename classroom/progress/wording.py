@@ -85,6 +85,14 @@ def fact_text(fact: str) -> str:
     return f"{left} {SIGNS[sign]} {right}"
 
 
+def known_fact_text(operation: str, left: int, right: int) -> str:
+    """A fact a child knows by heart, with its result: "3 + 4 = 7", "6 × 7 = 42" (sums and times
+    tables are the facts a child learns so)."""
+    if operation == "add":
+        return f"{left} + {right} = {left + right}"
+    return f"{left} × {right} = {left * right}"
+
+
 def accuracy_text(right: int, answers: int) -> str:
     if too_few(answers):
         return _("too few answers")

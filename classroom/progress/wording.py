@@ -125,15 +125,12 @@ def median_precision_text() -> str:
     }
 
 
-def change_text(change_points: int | None, answers_before: int) -> str:
-    """A skill's accuracy against the period before: "+5 points", "new in this period" or "—"."""
-    if change_points is not None:
-        return ngettext("%(change)s point", "%(change)s points", abs(change_points)) % {
-            "change": f"+{change_points}"
-            if change_points > 0
-            else f"−{-change_points}"
-            if change_points
-            else "±0"
+def change_text(change: int | None, answers_before: int) -> str:
+    """A skill's accuracy against the period before, in percentage points: "+5 points",
+    "−3 points", "±0 points"; "new in this period" without answers before, "—" with too few."""
+    if change is not None:
+        return ngettext("%(change)s point", "%(change)s points", abs(change)) % {
+            "change": f"+{change}" if change > 0 else f"−{-change}" if change else "±0"
         }
     if answers_before == 0:
         return _("new in this period")

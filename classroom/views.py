@@ -175,7 +175,7 @@ def classroom_create(request):
             % {"name": classroom.name, "code": classroom.code},
         )
         # The class's own page, where its students are added: the next step of a new class.
-        return redirect("classroom:roster_class", class_id=classroom.pk)
+        return redirect("classroom:roster_class", classroom_id=classroom.pk)
     messages.error(request, _("Give the class a name."))
     return redirect("classroom:teacher_home")
 

@@ -4,11 +4,14 @@ back to the engine's own words), and list the games in the engine's registry."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from types import ModuleType
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -39,11 +42,20 @@ def titles_module(slug: str) -> ModuleType | None:
     return None
 
 
+@functools.cache
 def stylesheet(slug: str) -> str | None:
     """The game's own stylesheet, ``static/css/games/<slug>.css``, which the play page loads for
-    this game alone, or None when it has none."""
+    this game alone, or None when it has none. Looked for once per game: the static files do not
+    change while the process runs, only where they are looked for (below)."""
     path = f"css/games/{slug}.css"
     return path if finders.find(path) is not None else None
+
+
+@receiver(setting_changed)
+def _look_for_stylesheets_again(*, setting, **kwargs):
+    """A test that adds static directories (the test game's, tests/settings.py) or removes them."""
+    if setting in {"STATICFILES_DIRS", "STATICFILES_FINDERS", "INSTALLED_APPS"}:
+        stylesheet.cache_clear()
 
 
 def games() -> list[engine.Game]:

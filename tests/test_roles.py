@@ -49,7 +49,7 @@ def test_teacher_creates_a_class_and_sees_only_their_own(client):
     assert created.name == "Year 3"
     # Straight to the new class's page, where its students are added.
     assert response.redirect_chain == [
-        (reverse("classroom:roster_class", kwargs={"class_id": created.pk}), 302)
+        (reverse("classroom:roster_class", kwargs={"classroom_id": created.pk}), 302)
     ]
     assert f"“Year 3” is ready. Its class code is {created.code}." in response.content.decode()
     home = client.get(reverse("classroom:teacher_home")).content.decode()

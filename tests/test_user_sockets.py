@@ -64,7 +64,7 @@ def teacher_posts(t, name, data):
     client = Client()
     client.force_login(t["teacher"])
     url = reverse(
-        f"classroom:{name}", kwargs={"class_id": t["classroom"].pk, "student_id": t["ana"].pk}
+        f"classroom:{name}", kwargs={"classroom_id": t["classroom"].pk, "student_id": t["ana"].pk}
     )
     assert client.post(url, data).status_code == 302
 

@@ -2,7 +2,7 @@ from django.urls import path
 
 from classroom.access import views
 
-CLASS = "teacher/classes/<int:class_id>/"
+CLASS = "teacher/classes/<int:classroom_id>/"
 
 urlpatterns = [
     path(CLASS + "access/", views.class_access_log, name="access_class_log"),

@@ -24,6 +24,7 @@ from django.db.models import Count, Max, Min, Q
 from django.utils.translation import gettext_lazy as _
 
 from classroom.progress.numbers import judged_percent, too_few
+from classroom.progress.wording import accuracy_text
 from games.catalog import game_title
 from games.models import Attempt, Match
 
@@ -46,8 +47,6 @@ class Tally:
 
     @property
     def text(self) -> str:
-        from classroom.progress.selectors import accuracy_text
-
         return accuracy_text(self.right, self.answers)
 
     @property

@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from classroom.progress import charts
-from classroom.progress.selectors import Progress, operation_label, seconds_text
+from classroom.progress.selectors import Progress
+from classroom.progress.wording import operation_label, seconds_text
 
 PERCENT_TICKS = [(v, f"{v}%") for v in (0, 25, 50, 75, 100)]
 MOST_TICKS = 5  # gridlines after zero on the axes of counts and times, at most

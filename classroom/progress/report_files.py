@@ -23,13 +23,8 @@ from classroom import pdf_fonts
 from classroom.progress import display, mastery
 from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
-from classroom.progress.selectors import (
-    MISTAKES,
-    Progress,
-    StudentReport,
-    median_precision_text,
-)
-from classroom.progress.wording import wording
+from classroom.progress.selectors import Progress, StudentReport
+from classroom.progress.wording import MISTAKES, median_precision_text, wording
 
 
 def csv_columns() -> list[str]:

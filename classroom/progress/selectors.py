@@ -10,7 +10,6 @@ import dataclasses
 import datetime
 import functools
 import operator
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,9 +17,6 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
-from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Classroom
 from classroom.progress.mastery import (
@@ -34,8 +30,6 @@ from classroom.progress.mastery import (
     student_skill_mastery,
 )
 from classroom.progress.models import (
-    MEDIAN_BOUND_MS,
-    MEDIAN_BOUND_SHARE,
     MISTAKE_FIELDS,
     TIME_BUCKET_COUNT,
     TIME_BUCKET_EDGES_MS,
@@ -45,40 +39,26 @@ from classroom.progress.models import (
     SkillDay,
     SkillWeek,
 )
-from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
+from classroom.progress.numbers import judged_percent, tenths_of_a_second, too_few
 from classroom.progress.rollup import week_start
-from classroom.progress.wording import SIGNS, WORDED_FIELDS, wording
+from classroom.progress.wording import (
+    MISTAKES,
+    OPERATIONS,
+    RANGES,
+    WORDED_FIELDS,
+    accuracy_text,
+    change_text,
+    fact_text,
+    known_fact_text,
+    median_precision_text,
+    median_text,
+    skill_label,
+    wording,
+)
 from classroom.selectors import classroom_roster
 from games.catalog import game_title
 from games.models import Attempt
 
-OPERATIONS = {
-    "add": _("Addition"),
-    "sub": _("Subtraction"),
-    "mul": _("Multiplication"),
-    "div": _("Division"),
-    "mixed": _("Mixed operations"),
-}
-RANGES = {
-    "within10": _("within 10"),
-    "within20": _("within 20"),
-    "within100": _("within 100"),
-    "over100": _("over 100"),
-}
-MISTAKES = {
-    "wrong_operation": _("Wrong operation"),
-    "regrouping": _("Carrying or borrowing slip"),
-    "table_neighbour": _("Neighbouring times-table fact"),
-    "table_related": _("Another fact of the same times table"),
-    "operand_misread": _("Misread a number"),
-    "reversed_digits": _("Digits reversed"),
-    "off_by_one": _("Off by one"),
-    "off_by_two": _("Off by two"),
-    "off_by_ten": _("Off by ten"),
-    "operand_intrusion": _("Gave back a number of the problem"),
-    "far_off": _("Far off (a guess?)"),
-    "other": _("Other slips"),
-}
 # A student's weakest skill is only named once it rests on enough answers to mean something.
 WEAK_SKILL_MIN_ATTEMPTS = 5
 MISSED_FACTS = 10
@@ -86,7 +66,6 @@ RECENT_MISTAKES = 10
 _BUCKET_KEYS = tuple(f"s_{column}" for column in TIME_BUCKET_FIELDS)
 _MISTAKE_KEYS = tuple((kind, f"s_{column}") for kind, column in MISTAKE_FIELDS.items())
 _SUMMED = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values(), *TIME_BUCKET_FIELDS)
-_FACT = re.compile(r"^(-?\d+)([+\-x÷])(-?\d+)$")
 
 
 # --- periods -------------------------------------------------------------------------------------
@@ -236,9 +215,7 @@ class Figures:
     @property
     def median_text(self) -> str:
         median = self.median
-        if median is not None and median.at_least:
-            return gettext("at least %(time)s") % {"time": seconds_text(self.median_seconds)}
-        return seconds_text(self.median_seconds)
+        return median_text(self.median_seconds, at_least=median is not None and median.at_least)
 
     def mistake_rows(self) -> list[MistakeCount]:
         return [MistakeCount(kind, MISTAKES[kind], n) for kind, n in self.mistakes.items()]
@@ -275,14 +252,7 @@ class SkillFigures:
 
     @property
     def change_text(self) -> str:
-        change = self.change_points
-        if change is not None:
-            return ngettext("%(change)s point", "%(change)s points", abs(change)) % {
-                "change": f"+{change}" if change > 0 else f"−{-change}" if change else "±0"
-            }
-        if self.previous[1] == 0:
-            return gettext("new in this period")
-        return "—"
+        return change_text(self.change_points, self.previous[1])
 
 
 @dataclass
@@ -336,7 +306,7 @@ class Progress:
         return median_precision_text()
 
 
-# --- labels --------------------------------------------------------------------------------------
+# --- order ---------------------------------------------------------------------------------------
 
 
 def _skill_order(skill: str) -> tuple[int, int, str]:
@@ -346,48 +316,6 @@ def _skill_order(skill: str) -> tuple[int, int, str]:
         list(RANGES).index(band) if band in RANGES else len(RANGES),
         skill,
     )
-
-
-def skill_label(skill: str) -> str:
-    operation, _dot, band = skill.partition(".")
-    return f"{OPERATIONS.get(operation, operation)} {RANGES.get(band, band)}".strip()
-
-
-def median_precision_text() -> str:
-    """What every page and report says of its medians (``median_from_histogram``)."""
-    return gettext(
-        "Median times are within %(seconds)s s of the exact value (within %(percent)s%% for "
-        "times over %(over)s s)."
-    ) % {
-        "seconds": number_format(MEDIAN_BOUND_MS / 1000, 1),
-        "percent": round(MEDIAN_BOUND_SHARE * 100),
-        "over": round(MEDIAN_BOUND_MS / MEDIAN_BOUND_SHARE / 1000),
-    }
-
-
-def accuracy_text(right: int, answers: int) -> str:
-    if too_few(answers):
-        return gettext("too few answers")
-    value = percent(right, answers)
-    return "—" if value is None else f"{value}%"
-
-
-def seconds_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "—"
-    return gettext("%(seconds)s s") % {"seconds": number_format(seconds, 1)}
-
-
-def operation_label(operation: str) -> str:
-    return str(OPERATIONS.get(operation, operation))
-
-
-def fact_text(fact: str) -> str:
-    found = _FACT.match(fact)
-    if not found:
-        return fact
-    left, sign, right = found.groups()
-    return f"{left} {SIGNS[sign]} {right}"
 
 
 # --- queries -------------------------------------------------------------------------------------
@@ -747,7 +675,7 @@ class OwnProgress:
         return bool(self.best and self.best.day == self.today and self.right_today)
 
 
-def _known_facts(student_id: int, start, end) -> dict[str, tuple[int, int, str]]:
+def _known_facts(student_id: int, start, end) -> dict[str, tuple[str, int, int]]:
     """The facts (as "3 + 4") the student knows by heart as of ``end``: mastered."""
     known = {}
     for grid in student_fact_grids(student_id=student_id, start=start, end=end):
@@ -788,10 +716,6 @@ def own_progress(*, student, today: datetime.date | None = None) -> OwnProgress:
     learned = sorted(
         (operands for fact, operands in known_now.items() if fact not in known_before),
     )
-    learned_texts = [
-        f"{a} {'+' if op == 'add' else '×'} {b} = {a + b if op == 'add' else a * b}"
-        for op, a, b in learned
-    ]
     this_week = {day: right for day, right in days.items() if monday <= day <= today and right}
     return OwnProgress(
         week_start=monday,
@@ -799,7 +723,7 @@ def own_progress(*, student, today: datetime.date | None = None) -> OwnProgress:
         stars=sorted(this_week),
         right_this_week=sum(this_week.values()),
         right_today=days.get(today) or 0,
-        learned_this_week=learned_texts,
+        learned_this_week=[known_fact_text(*operands) for operands in learned],
         known=len(known_now),
         best=best,
     )

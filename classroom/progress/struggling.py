@@ -26,8 +26,7 @@ from classroom.models import Classroom
 from classroom.progress.mastery import MIN_ANSWERS, RECENT_ANSWERS, latest_per_skill
 from classroom.progress.models import SkillDay
 from classroom.progress.numbers import percent
-from classroom.progress.selectors import skill_label
-from classroom.progress.wording import Wording, wording
+from classroom.progress.wording import Wording, skill_label, wording
 from classroom.selectors import classroom_roster
 from games.models import Attempt, Match, Seat
 

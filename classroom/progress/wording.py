@@ -1,6 +1,10 @@
-"""A wrong answer worded as it happened at the table, game by game (issue 14: "5 + 9 = 1, right
-answer 14" read as if the child had added 5 and 9 and written 1, when in ¡Mía! they had claimed
-that 5 and 9 make the 1 on the table).
+"""The words of the progress pages, reports and monitor: the names of skills, operations and
+slips, figures as text, and a wrong answer worded as it happened at the table. The selectors
+return figures; what is read of them is written here, once.
+
+A wrong answer is worded game by game (issue 14: "5 + 9 = 1, right answer 14" read as if the child
+had added 5 and 9 and written 1, when in ¡Mía! they had claimed that 5 and 9 make the 1 on the
+table).
 
 Each game's attempt (engine.core.attempt_event, docs/slips.md) holds the problem's numbers
 (operands, true result, target) and the child's (answer); ``did`` says what the child did with
@@ -9,13 +13,131 @@ them and ``right`` what the problem truly gave.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import engine
+from classroom.progress.models import MEDIAN_BOUND_MS, MEDIAN_BOUND_SHARE
+from classroom.progress.numbers import percent, too_few
 from games import catalog
 from games.catalog import SIGNS
+
+OPERATIONS = {
+    "add": gettext_lazy("Addition"),
+    "sub": gettext_lazy("Subtraction"),
+    "mul": gettext_lazy("Multiplication"),
+    "div": gettext_lazy("Division"),
+    "mixed": gettext_lazy("Mixed operations"),
+}
+RANGES = {
+    "within10": gettext_lazy("within 10"),
+    "within20": gettext_lazy("within 20"),
+    "within100": gettext_lazy("within 100"),
+    "over100": gettext_lazy("over 100"),
+}
+MISTAKES = {
+    "wrong_operation": gettext_lazy("Wrong operation"),
+    "regrouping": gettext_lazy("Carrying or borrowing slip"),
+    "table_neighbour": gettext_lazy("Neighbouring times-table fact"),
+    "table_related": gettext_lazy("Another fact of the same times table"),
+    "operand_misread": gettext_lazy("Misread a number"),
+    "reversed_digits": gettext_lazy("Digits reversed"),
+    "off_by_one": gettext_lazy("Off by one"),
+    "off_by_two": gettext_lazy("Off by two"),
+    "off_by_ten": gettext_lazy("Off by ten"),
+    "operand_intrusion": gettext_lazy("Gave back a number of the problem"),
+    "far_off": gettext_lazy("Far off (a guess?)"),
+    "other": gettext_lazy("Other slips"),
+}
+_FACT = re.compile(r"^(-?\d+)([+\-x÷])(-?\d+)$")
+
+
+# --- names and figures ---------------------------------------------------------------------------
+
+
+def skill_label(skill: str) -> str:
+    """A skill tag ("add.within10") as every page names it: "Addition within 10"."""
+    return _skill_label(skill, get_language())
+
+
+@functools.lru_cache(maxsize=512)
+def _skill_label(skill: str, language: str | None) -> str:
+    """Remembered per language: the live monitor names the same few skills on every change."""
+    operation, _dot, band = skill.partition(".")
+    return f"{OPERATIONS.get(operation, operation)} {RANGES.get(band, band)}".strip()
+
+
+def operation_label(operation: str) -> str:
+    return str(OPERATIONS.get(operation, operation))
+
+
+def fact_text(fact: str) -> str:
+    """A fact as stored ("7x8") as written ("7 × 8")."""
+    found = _FACT.match(fact)
+    if not found:
+        return fact
+    left, sign, right = found.groups()
+    return f"{left} {SIGNS[sign]} {right}"
+
+
+def known_fact_text(operation: str, left: int, right: int) -> str:
+    """A fact a child knows by heart, with its result: "3 + 4 = 7", "6 × 7 = 42" (sums and times
+    tables are the facts a child learns so)."""
+    if operation == "add":
+        return f"{left} + {right} = {left + right}"
+    return f"{left} × {right} = {left * right}"
+
+
+def accuracy_text(right: int, answers: int) -> str:
+    if too_few(answers):
+        return _("too few answers")
+    value = percent(right, answers)
+    return "—" if value is None else f"{value}%"
+
+
+def seconds_text(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    return _("%(seconds)s s") % {"seconds": number_format(seconds, 1)}
+
+
+def median_text(seconds: float | None, *, at_least: bool = False) -> str:
+    """A median answer time; ``at_least`` when it is a lower bound (selectors.Median)."""
+    if at_least:
+        return _("at least %(time)s") % {"time": seconds_text(seconds)}
+    return seconds_text(seconds)
+
+
+def median_precision_text() -> str:
+    """What every page and report says of its medians (selectors.median_from_histogram)."""
+    return _(
+        "Median times are within %(seconds)s s of the exact value (within %(percent)s%% for "
+        "times over %(over)s s)."
+    ) % {
+        "seconds": number_format(MEDIAN_BOUND_MS / 1000, 1),
+        "percent": round(MEDIAN_BOUND_SHARE * 100),
+        "over": round(MEDIAN_BOUND_MS / MEDIAN_BOUND_SHARE / 1000),
+    }
+
+
+def change_text(change: int | None, answers_before: int) -> str:
+    """A skill's accuracy against the period before, in percentage points: "+5 points",
+    "−3 points", "±0 points"; "new in this period" without answers before, "—" with too few."""
+    if change is not None:
+        return ngettext("%(change)s point", "%(change)s points", abs(change)) % {
+            "change": f"+{change}" if change > 0 else f"−{-change}" if change else "±0"
+        }
+    if answers_before == 0:
+        return _("new in this period")
+    return "—"
+
+
+# --- a wrong answer at the table -----------------------------------------------------------------
 
 # The Attempt fields ``wording`` reads: a query that words answers loads these (``.only``).
 WORDED_FIELDS = ("game", "operands", "operator", "answer", "expected", "target", "detail")

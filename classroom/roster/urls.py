@@ -2,7 +2,7 @@ from django.urls import path
 
 from classroom.roster import views
 
-CLASS = "teacher/classes/<int:class_id>/"
+CLASS = "teacher/classes/<int:classroom_id>/"
 STUDENT = CLASS + "students/<int:student_id>/"
 
 urlpatterns = [

@@ -41,12 +41,12 @@ IMPORT_RESULT_KEY = "roster_import_result"
 
 
 def class_view(view):
-    """A teacher's view of one of their classes: ``classroom`` replaces ``class_id``."""
+    """A teacher's view of one of their classes: ``classroom`` replaces ``classroom_id``."""
 
     @teacher_required
     @wraps(view)
-    def wrapped(request, class_id, *args, **kwargs):
-        classroom = teacher_classroom(teacher=request.user, classroom_id=class_id)
+    def wrapped(request, classroom_id, *args, **kwargs):
+        classroom = teacher_classroom(teacher=request.user, classroom_id=classroom_id)
         if classroom is None:
             raise Http404
         return view(request, classroom, *args, **kwargs)
@@ -97,7 +97,7 @@ def class_edit(request, classroom):
     if request.method == "POST" and form.is_valid():
         services.classroom_rename(classroom=classroom, name=form.cleaned_data["name"])
         messages.success(request, _("The class is now called %(name)s.") % {"name": classroom})
-        return redirect("classroom:roster_class", class_id=classroom.pk)
+        return redirect("classroom:roster_class", classroom_id=classroom.pk)
     return render(
         request, "classroom/roster/class_edit.html", {"classroom": classroom, "form": form}
     )
@@ -156,10 +156,10 @@ def student_import(request, classroom):
                 classroom=classroom, plan=plan, generate=form.cleaned_data["generate"]
             )
             request.session[IMPORT_RESULT_KEY] = {
-                "class_id": classroom.pk,
+                "classroom_id": classroom.pk,
                 "students": [student.pk for student, _secret in created],
             }
-            return redirect("classroom:roster_import_done", class_id=classroom.pk)
+            return redirect("classroom:roster_import_done", classroom_id=classroom.pk)
         # The preview carries the list on, so the teacher can fix a line here and check again.
         form = ImportForm(
             initial={"text": form.cleaned_data["text"], "generate": form.cleaned_data["generate"]}
@@ -175,8 +175,8 @@ def student_import(request, classroom):
 @class_view
 def student_import_done(request, classroom):
     result = request.session.get(IMPORT_RESULT_KEY) or {}
-    if result.get("class_id") != classroom.pk:
-        return redirect("classroom:roster_class", class_id=classroom.pk)
+    if result.get("classroom_id") != classroom.pk:
+        return redirect("classroom:roster_class", classroom_id=classroom.pk)
     wanted = set(result["students"])
     students = [s for s in selectors.class_students(classroom=classroom) if s.pk in wanted]
     rows = [{"student": s, "secret": selectors.card_secret(s)} for s in students]
@@ -234,7 +234,7 @@ def student_rename(request, classroom, student):
         return _student_page(request, classroom, student, name_form=form, status=400)
     services.student_rename(student=student, display_name=form.cleaned_data["name"])
     messages.success(request, _("The name is saved."))
-    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+    return redirect("classroom:roster_student", classroom_id=classroom.pk, student_id=student.pk)
 
 
 @require_POST
@@ -251,7 +251,7 @@ def student_secret(request, classroom, student):
         _("%(name)s has a new secret. Print a new card: the old one no longer works.")
         % {"name": student},
     )
-    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+    return redirect("classroom:roster_student", classroom_id=classroom.pk, student_id=student.pk)
 
 
 @require_POST
@@ -265,7 +265,7 @@ def student_accommodations(request, classroom, student):
     fields = {name: form.cleaned_data[name] for name in AccommodationsForm.Meta.fields}
     services.student_accommodations_set(student=student, **fields)
     messages.success(request, _("The accommodations of %(name)s are saved.") % {"name": student})
-    return redirect("classroom:roster_student", class_id=classroom.pk, student_id=student.pk)
+    return redirect("classroom:roster_student", classroom_id=classroom.pk, student_id=student.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -283,7 +283,7 @@ def student_delete(request, classroom, student):
             messages.success(
                 request, _("%(name)s and all their data were deleted.") % {"name": name}
             )
-        return redirect("classroom:roster_class", class_id=classroom.pk)
+        return redirect("classroom:roster_class", classroom_id=classroom.pk)
     return render(
         request,
         "classroom/roster/student_delete.html",
@@ -302,8 +302,7 @@ def student_export(request, classroom, student):
         page=request.get_full_path(),
     )
     data = selectors.student_export(student=student)
-    name = slugify(student.display_name) or f"student-{student.pk}"
-    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+    return _json_download(data, slugify(student.display_name) or f"student-{student.pk}")
 
 
 @require_GET
@@ -317,17 +316,17 @@ def class_export(request, classroom):
         page=request.get_full_path(),
     )
     data = selectors.class_export(classroom=classroom)
-    name = slugify(classroom.name) or f"class-{classroom.pk}"
-    return _json_download(data, f"{name}-{timezone.localdate():%Y-%m-%d}.json")
+    return _json_download(data, slugify(classroom.name) or f"class-{classroom.pk}")
 
 
-def _json_download(data, filename: str) -> HttpResponse:
+def _json_download(data, name: str) -> HttpResponse:
+    """``data`` as ``<name>-<today>.json``, to be saved rather than shown or kept in a cache."""
     response = HttpResponse(
         json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=filename
+        as_attachment=True, filename=f"{name}-{timezone.localdate():%Y-%m-%d}.json"
     )
     response["Cache-Control"] = "no-store"
     return response

@@ -14,14 +14,13 @@ import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import engine
@@ -41,7 +40,7 @@ from classroom.models import (
 from classroom.progress.models import TIME_BUCKET_FIELDS
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.selectors import median_from_histogram
-from classroom.progress.selectors import skill_label as progress_skill_label
+from classroom.progress.wording import skill_label
 from engine.core import Outcome
 from engine.core import places as places_of
 from games import catalog
@@ -57,17 +56,6 @@ WRONG_IN_A_ROW = 3
 # A pass is no wrong answer, but a child who passes (or lets the time run out) card after card is
 # as stuck as one who slips: the same three in a row (docs/progress.md, "Passes").
 PASSES_IN_A_ROW = 3
-
-
-def skill_label(skill: str) -> str:
-    """The skill as the progress pages name it ("Addition within 10"), remembered per language:
-    the monitor names the same few skills on every change."""
-    return _skill_label(skill, get_language())
-
-
-@lru_cache(maxsize=512)
-def _skill_label(skill: str, language: str | None) -> str:
-    return progress_skill_label(skill)
 
 
 def game_and_variant_title(game: str, variant: str, *, child: bool = False) -> str:

@@ -3,9 +3,9 @@ from django.urls import path
 from classroom.sessions import views
 
 urlpatterns = [
-    path("teacher/classes/<int:class_id>/sessions/", views.sessions_list, name="sessions_list"),
+    path("teacher/classes/<int:classroom_id>/sessions/", views.sessions_list, name="sessions_list"),
     path(
-        "teacher/classes/<int:class_id>/sessions/new/",
+        "teacher/classes/<int:classroom_id>/sessions/new/",
         views.sessions_create,
         name="sessions_create",
     ),

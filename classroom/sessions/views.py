@@ -37,8 +37,8 @@ def _teacher_session(request, session_id) -> ClassSession:
 
 
 @teacher_required
-def sessions_list(request, class_id):
-    classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+def sessions_list(request, classroom_id):
+    classroom = get_object_or_404(Classroom, pk=classroom_id, teacher=request.user)
     return render(
         request,
         "classroom/sessions/list.html",
@@ -54,8 +54,8 @@ def sessions_list(request, class_id):
 
 @teacher_required
 @require_http_methods(["GET", "POST"])
-def sessions_create(request, class_id):
-    classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+def sessions_create(request, classroom_id):
+    classroom = get_object_or_404(Classroom, pk=classroom_id, teacher=request.user)
     form = SessionCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

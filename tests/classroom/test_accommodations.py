@@ -28,14 +28,14 @@ pytestmark = pytest.mark.django_db
 
 def page_of(classroom, student):
     return reverse(
-        "classroom:roster_student", kwargs={"class_id": classroom.pk, "student_id": student.pk}
+        "classroom:roster_student", kwargs={"classroom_id": classroom.pk, "student_id": student.pk}
     )
 
 
 def form_of(classroom, student):
     return reverse(
         "classroom:roster_student_accommodations",
-        kwargs={"class_id": classroom.pk, "student_id": student.pk},
+        kwargs={"classroom_id": classroom.pk, "student_id": student.pk},
     )
 
 

@@ -165,7 +165,8 @@ def test_deleting_a_student_leaves_nothing_that_names_them(
     teacher = client
     teacher.force_login(classroom.teacher)
     delete = reverse(
-        "classroom:roster_student_delete", kwargs={"class_id": classroom.pk, "student_id": zara.pk}
+        "classroom:roster_student_delete",
+        kwargs={"classroom_id": classroom.pk, "student_id": zara.pk},
     )
     with django_capture_on_commit_callbacks(execute=True):
         assert teacher.post(delete).status_code == 302
@@ -206,7 +207,7 @@ def test_the_export_holds_moves_seats_sign_ins_and_reports(classroom, zara, clie
         client.get(
             reverse(
                 "classroom:roster_student_export",
-                kwargs={"class_id": classroom.pk, "student_id": zara.pk},
+                kwargs={"classroom_id": classroom.pk, "student_id": zara.pk},
             )
         ).content
     )
@@ -216,7 +217,7 @@ def test_the_export_holds_moves_seats_sign_ins_and_reports(classroom, zara, clie
     assert "8642" not in json.dumps(data) and "1235" not in json.dumps(data)
     whole = json.loads(
         client.get(
-            reverse("classroom:roster_class_export", kwargs={"class_id": classroom.pk})
+            reverse("classroom:roster_class_export", kwargs={"classroom_id": classroom.pk})
         ).content
     )
     assert sorted(s["profile"]["name"] for s in whole["students"]) == ["Ben", ZARA]
@@ -236,7 +237,7 @@ def test_moves_are_in_the_export(classroom, client):
     data = client.get(
         reverse(
             "classroom:roster_student_export",
-            kwargs={"class_id": classroom.pk, "student_id": ana.pk},
+            kwargs={"classroom_id": classroom.pk, "student_id": ana.pk},
         )
     ).json()
     assert [(m["match"], m["version"]) for m in data["moves"]] == [(match.pk, 1)]

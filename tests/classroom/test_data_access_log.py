@@ -64,7 +64,7 @@ def report(classroom, ana, django_capture_on_commit_callbacks):
 
 
 def looks(classroom, ana, report):
-    c, s = {"class_id": classroom.pk}, {"class_id": classroom.pk, "student_id": ana.pk}
+    c, s = {"classroom_id": classroom.pk}, {"classroom_id": classroom.pk, "student_id": ana.pk}
     p = {"classroom_id": classroom.pk, "student_id": ana.pk}
     r = report.pk
     return [
@@ -109,13 +109,13 @@ def test_the_class_record_is_a_page_and_a_csv_for_its_teacher_only(
 ):
     for page, _kind, _student in looks(classroom, ana, report)[:2]:
         teacher.get(page)
-    log_page = reverse("classroom:access_class_log", kwargs={"class_id": classroom.pk})
+    log_page = reverse("classroom:access_class_log", kwargs={"classroom_id": classroom.pk})
     body = teacher.get(log_page).content.decode()
     assert "Ms Rivera &lt;rivera@example.org&gt;" in body
     assert "Progress page" in body and "Answers (CSV)" in body and "Ana" in body
 
     download = teacher.get(
-        reverse("classroom:access_class_log_csv", kwargs={"class_id": classroom.pk})
+        reverse("classroom:access_class_log_csv", kwargs={"classroom_id": classroom.pk})
     )
     assert download["Content-Disposition"].startswith('attachment; filename="access-class-6b-')
     rows = list(csv.reader(io.StringIO(download.content.decode())))
@@ -136,11 +136,11 @@ def test_the_record_about_a_child_is_exported_with_them_and_goes_with_them(
 ):
     progress, *_ = looks(classroom, ana, report)
     teacher.get(progress[0])
-    teacher.get(reverse("classroom:roster_class_export", kwargs={"class_id": classroom.pk}))
+    teacher.get(reverse("classroom:roster_class_export", kwargs={"classroom_id": classroom.pk}))
     export = teacher.get(
         reverse(
             "classroom:roster_student_export",
-            kwargs={"class_id": classroom.pk, "student_id": ana.pk},
+            kwargs={"classroom_id": classroom.pk, "student_id": ana.pk},
         )
     ).json()
     assert [(r["what"], r["by"]) for r in export["data_access"]] == [
@@ -151,7 +151,7 @@ def test_the_record_about_a_child_is_exported_with_them_and_goes_with_them(
         teacher.post(
             reverse(
                 "classroom:roster_student_delete",
-                kwargs={"class_id": classroom.pk, "student_id": ana.pk},
+                kwargs={"classroom_id": classroom.pk, "student_id": ana.pk},
             )
         )
     assert not DataAccess.objects.filter(student_id=ana.pk).exists()

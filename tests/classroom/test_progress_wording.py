@@ -4,7 +4,7 @@ attempt events the games write."""
 import pytest
 from django.utils import translation
 
-from classroom.progress.wording import wording
+from classroom.progress.wording import skill_label, wording
 from engine.core import attempt_event
 from engine.mia_cards import claim_attempt
 from games.models import Attempt
@@ -127,3 +127,15 @@ def test_a_game_words_its_own_details_in_its_titles_module():
     assert sum_titles.expression(attempt) == "4 + 5 − 6 (two 3 cards used as a 6)"
     source = Path("classroom/progress/wording.py").read_text()
     assert "detail.get(" not in source and '"pairs"' not in source
+
+
+def test_a_skill_is_named_in_the_language_of_each_page_it_is_named_on():
+    """One skill_label for the progress pages, the reports and the live monitor; it remembers its
+    names per language, so the English page's name never reaches a Spanish one."""
+    with translation.override("en"):
+        assert skill_label("add.within10") == "Addition within 10"
+    with translation.override("es"):
+        assert skill_label("add.within10") == "Suma hasta 10"
+    with translation.override("en"):
+        assert skill_label("add.within10") == "Addition within 10"
+        assert skill_label("mystery.band") == "mystery band"

@@ -34,7 +34,7 @@ def teacher_client(client, teacher):
 
 
 def url(name, classroom, student=None, **kwargs):
-    kwargs["class_id"] = classroom.pk
+    kwargs["classroom_id"] = classroom.pk
     if student is not None:
         kwargs["student_id"] = student.pk
     return reverse(f"classroom:{name}", kwargs=kwargs)
@@ -76,13 +76,13 @@ def test_class_page_shows_code_roster_and_the_ways_to_the_other_parts(teacher_cl
 
 def test_every_part_of_a_class_reaches_the_others_and_marks_itself(teacher_client, classroom):
     parts = {
-        reverse("classroom:roster_class", kwargs={"class_id": classroom.pk}): "Students",
-        reverse("classroom:sessions_list", kwargs={"class_id": classroom.pk}): "Game sessions",
+        reverse("classroom:roster_class", kwargs={"classroom_id": classroom.pk}): "Students",
+        reverse("classroom:sessions_list", kwargs={"classroom_id": classroom.pk}): "Game sessions",
         reverse("classroom:homework_list", kwargs={"classroom_id": classroom.pk}): "Homework",
         reverse("classroom:progress_class", kwargs={"classroom_id": classroom.pk}): "Progress",
         reverse("classroom:progress_class_facts", args=[classroom.pk]): "Fact grids",
         reverse("classroom:progress_class_activity", args=[classroom.pk]): "Games and time",
-        reverse("classroom:access_class_log", kwargs={"class_id": classroom.pk}): "Who looked",
+        reverse("classroom:access_class_log", kwargs={"classroom_id": classroom.pk}): "Who looked",
     }
     for page, name in parts.items():
         html = teacher_client.get(page).content.decode()

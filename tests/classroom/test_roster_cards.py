@@ -44,7 +44,7 @@ def teacher_client(client, classroom):
 
 
 def cards_url(classroom):
-    return reverse("classroom:roster_cards", kwargs={"class_id": classroom.pk})
+    return reverse("classroom:roster_cards", kwargs={"classroom_id": classroom.pk})
 
 
 def pdf_text(pdf: bytes, tmp_path) -> str:

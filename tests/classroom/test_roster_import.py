@@ -109,7 +109,7 @@ def teacher_client(client, classroom):
 
 
 def import_url(classroom):
-    return reverse("classroom:roster_import", kwargs={"class_id": classroom.pk})
+    return reverse("classroom:roster_import", kwargs={"classroom_id": classroom.pk})
 
 
 def upload(data: bytes, name="class.csv"):
@@ -148,7 +148,7 @@ def test_confirm_imports_and_shows_every_new_secret_to_print(teacher_client, cla
     response = teacher_client.post(
         import_url(classroom), {"text": text, "generate": "pin", "confirm": "1"}
     )
-    done = reverse("classroom:roster_import_done", kwargs={"class_id": classroom.pk})
+    done = reverse("classroom:roster_import_done", kwargs={"classroom_id": classroom.pk})
     assert response["Location"] == done
     students = {e.student.display_name: e.student for e in classroom.enrollments.all()}
     assert sorted(students) == ["Ana", "Ben", "Carla"]
@@ -161,7 +161,7 @@ def test_confirm_imports_and_shows_every_new_secret_to_print(teacher_client, cla
     carla_pin = rows["Carla"].value
     content = page.content.decode()
     assert carla_pin in content and "dog" in content
-    cards = reverse("classroom:roster_cards", kwargs={"class_id": classroom.pk})
+    cards = reverse("classroom:roster_cards", kwargs={"classroom_id": classroom.pk})
     assert cards + "?student=" in content
     # The generated PIN signs Carla in.
     teacher_client.logout()
@@ -201,10 +201,10 @@ def test_nothing_to_import_is_an_error(teacher_client, classroom):
 
 
 def test_the_result_page_belongs_to_the_import_just_made(teacher_client, classroom):
-    done = reverse("classroom:roster_import_done", kwargs={"class_id": classroom.pk})
+    done = reverse("classroom:roster_import_done", kwargs={"classroom_id": classroom.pk})
     response = teacher_client.get(done)
     assert response["Location"] == reverse(
-        "classroom:roster_class", kwargs={"class_id": classroom.pk}
+        "classroom:roster_class", kwargs={"classroom_id": classroom.pk}
     )
 
 

@@ -55,7 +55,7 @@ def world():
 
 
 def url_of(name, classroom, student=None):
-    kwargs = {"class_id": classroom.pk}
+    kwargs = {"classroom_id": classroom.pk}
     if student is not None:
         kwargs["student_id"] = student.pk
     return reverse(f"classroom:{name}", kwargs=kwargs)

@@ -1,27 +1,17 @@
-"""Count alone: a game for the tests alone that offers solo puzzles (engine.core.Puzzles), as
-docs/adding-a-game.md says a game declares them. One player counts on by one or two to the goal
-of the variant, saying each number reached; a puzzle is a deal of one variant (the goal) and its
-stars are 2 with no wrong number, 1 with some, 0 when the player gives up.
+"""Count alone: Count to ten (tests/engine/count_to_ten.py) played alone, for the tests alone, as
+a game that offers solo puzzles (engine.core.Puzzles), as docs/adding-a-game.md says a game
+declares them. One player counts on by one or two to the goal of the variant, saying each number
+reached; a puzzle is a deal of one variant (the goal) and its stars are 2 with no wrong number,
+1 with some, 0 when the player gives up. Counting is Count to ten's; what is its own is the goal
+of each variant, the slips it remembers for the stars, and giving up.
 
 Its homework tests are tests/classroom/test_homework_puzzle_games.py."""
 
 from __future__ import annotations
 
-from engine.core import (
-    Game,
-    Outcome,
-    PuzzleDeal,
-    Puzzles,
-    SetupError,
-    Variant,
-    attempt_event,
-    plays,
-    require,
-    require_int,
-    variants,
-)
+from engine.core import Outcome, PuzzleDeal, Puzzles, SetupError, Variant, plays, variants
+from tests.engine.count_to_ten import CountToTen
 
-STEPS = (1, 2)
 GOALS = {"alone6": 6, "alone9": 9}
 
 
@@ -32,10 +22,9 @@ def generate(size: int, difficulty: int, seed: int) -> PuzzleDeal:
     return PuzzleDeal(seed=seed, difficulty=difficulty)
 
 
-class CountAlone(Game):
+class CountAlone(CountToTen):
     slug = "count_alone"
     title = "Count alone"
-    score_key = "said"
     variants = variants(
         Variant("alone6", "Count alone to six", 1, 1, {}),
         Variant("alone9", "Count alone to nine", 1, 1, {}),
@@ -46,80 +35,36 @@ class CountAlone(Game):
         state.data = {
             "count": 0,
             "goal": GOALS[state.variant],
+            "turn": 0,
             "said": [0],
-            "slips": 0,
-            "result": None,
+            "winner": None,
             "since_ms": now_ms,
+            "slips": 0,
+            "gave_up": False,
         }
 
     def active(self, state):
-        return frozenset() if state.data["result"] else frozenset((0,))
-
-    def legal_moves(self, state, seat):
-        if seat not in self.active(state):
-            return []
-        count, goal = state.data["count"], state.data["goal"]
-        return [
-            *(
-                {"type": "add", "step": step, "answer": count + step + slip}
-                for step in STEPS
-                if count + step <= goal
-                for slip in (0, 1)
-            ),
-            {"type": "resign"},
-        ]
+        return frozenset() if state.data["gave_up"] else super().active(state)
 
     @plays("add", fields=("step", "answer"))
     def _add(self, state, rng, seat, move, now_ms, events):
-        data = state.data
-        step = require_int(move, "step")
-        answer = require_int(move, "answer")
-        require(step in STEPS and data["count"] + step <= data["goal"], "bad_step", "one or two")
-        expected = data["count"] + step
-        events.append(
-            attempt_event(
-                seat=seat,
-                operands=[data["count"], step],
-                operator="+",
-                answer=answer,
-                expected=expected,
-                correct=answer == expected,
-                elapsed_ms=now_ms - data["since_ms"],
-            )
-        )
-        data["slips"] += answer != expected
-        data["count"] = expected
-        data["said"][0] += step
-        data["since_ms"] = now_ms
-        if expected == data["goal"]:
-            data["result"] = "won"
+        super()._add(state, rng, seat, move, now_ms, events)
+        state.data["slips"] += not events[-1]["correct"]
 
     @plays("resign")
     def _resign(self, state, rng, seat, move, now_ms, events):
-        state.data["result"] = "lost"
+        state.data["gave_up"] = True
 
     def _view(self, state, seat):
         return {key: state.data[key] for key in ("count", "goal", "said", "slips")}
 
     def outcome(self, state):
-        result = state.data["result"]
-        if result is None:
-            return None
-        if result == "lost":
+        data = state.data
+        if data["gave_up"]:
             return Outcome([0], [])
-        return Outcome([2 if state.data["slips"] == 0 else 1], [0])
-
-    def hint(self, state, seat):
-        if seat not in self.active(state):
+        if data["winner"] is None:
             return None
-        return {"type": "add", "step": 1, "answer": state.data["count"] + 1}
-
-    def bot_move(self, state, seat, level, rng):
-        if seat not in self.active(state):
-            return None
-        if level == "random":
-            return rng.choice([m for m in self.legal_moves(state, seat) if m["type"] == "add"])
-        return self.hint(state, seat)
+        return Outcome([2 if data["slips"] == 0 else 1], [0])
 
 
 GAME = CountAlone()

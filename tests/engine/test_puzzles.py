@@ -59,3 +59,21 @@ def test_a_game_added_with_puzzles_is_listed_after_the_products(count_alone):
 def test_the_tests_own_game_without_puzzles_declares_none(count_to_ten):
     assert count_to_ten.puzzles is None
     assert count_to_ten not in engine.puzzle_games()
+
+
+@pytest.mark.parametrize(
+    ("answers", "gives_up", "stars"),
+    [([1, 2, 3, 4, 5, 6], False, 2), ([1, 3, 3, 4, 5, 6], False, 1), ([1, 2], True, 0)],
+)
+def test_the_added_games_stars_count_its_slips_and_giving_up(count_alone, answers, gives_up, stars):
+    """Count alone counts as Count to ten does; its stars are its own."""
+    state = count_alone.new(variant="alone6", players=1, seed=3, options={})
+    for now_ms, answer in enumerate(answers, start=1):
+        step = count_alone.apply(state, 0, {"type": "add", "step": 1, "answer": answer}, now_ms)
+        (attempt,) = step.events
+        assert attempt["expected"] == state.data["count"] + 1
+        state = step.state
+    if gives_up:
+        state = count_alone.apply(state, 0, {"type": "resign"}, 10).state
+    assert count_alone.outcome(state).scores == [stars]
+    assert count_alone.active(state) == frozenset()

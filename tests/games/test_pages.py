@@ -5,12 +5,15 @@ import json
 import re
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 import engine
+from games import catalog
 from games.models import Match
 from games.services import submit_move
 from tests.factories import make_class, make_match, make_session, make_student, make_teacher
+from tests.settings import TEST_GAME_FILES
 
 pytestmark = pytest.mark.django_db
 
@@ -137,6 +140,31 @@ def test_the_page_loads_its_games_own_stylesheet_and_no_others(client, game):
     page = client.get(reverse("games:play", args=[match.pk])).content.decode()
     sheets = re.findall(r'href="/static/css/games/([a-z_]+)\.css"', page)
     assert sheets == [game]
+
+
+def test_the_play_page_looks_for_its_games_stylesheet_once(client, table, monkeypatch):
+    """The stylesheet is found on disk once per game and process, not on every page."""
+    _, _, ana, _, _, match = table
+    catalog.stylesheet.cache_clear()
+    looked_up = []
+    find = finders.find
+    monkeypatch.setattr(finders, "find", lambda path, **kw: looked_up.append(path) or find(path))
+    client.force_login(ana)
+    for _ in range(3):
+        page = client.get(reverse("games:play", args=[match.pk])).content.decode()
+        assert "/static/css/games/mia.css" in page
+    assert looked_up == ["css/games/mia.css"]
+
+
+def test_a_stylesheet_added_by_a_change_of_settings_is_found(settings):
+    """Tests that add static directories (the test game's, tests/settings.py) see its stylesheet,
+    and stop seeing it when the directories are restored."""
+    product_dirs = settings.STATICFILES_DIRS
+    assert catalog.stylesheet("count_to_ten") is None
+    settings.STATICFILES_DIRS = TEST_GAME_FILES["STATICFILES_DIRS"]
+    assert catalog.stylesheet("count_to_ten") == "css/games/count_to_ten.css"
+    settings.STATICFILES_DIRS = product_dirs
+    assert catalog.stylesheet("count_to_ten") is None
 
 
 def test_another_student_is_refused(client, table):

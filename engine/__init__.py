@@ -15,6 +15,8 @@ import importlib
 from engine import bots
 from engine.core import (
     EngineError,
+    Fact,
+    Focus,
     Game,
     IllegalMove,
     Option,
@@ -85,12 +87,20 @@ def puzzle_games() -> list[Game]:
     return [game for game in list_games() if game.puzzles is not None]
 
 
+def focus_games() -> list[Game]:
+    """The games whose deal can be biased toward a child's facts (``Game.focus``), in the order
+    pages list games: the ones offered for focused practice."""
+    return [game for game in list_games() if game.focus is not None]
+
+
 for _module in GAMES:
     register_game(_module)
 del _module
 
 __all__ = [
     "EngineError",
+    "Fact",
+    "Focus",
     "Game",
     "IllegalMove",
     "Option",
@@ -102,6 +112,7 @@ __all__ = [
     "Step",
     "Variant",
     "bots",
+    "focus_games",
     "get_game",
     "is_game",
     "list_games",

@@ -24,6 +24,8 @@ import bisect
 
 from engine.core import (
     MALFORMED,
+    Fact,
+    Focus,
     Game,
     Option,
     Outcome,
@@ -33,6 +35,7 @@ from engine.core import (
     outcome_from_scores,
     plays,
     require,
+    swap_in,
     variants,
 )
 
@@ -212,6 +215,49 @@ def _unseen_cards(state, seat: int) -> list[int]:
 # --- the game ------------------------------------------------------------------------------------
 
 
+# --- focused deals (docs/rules/add_up.md, "Focused deals") ----------------------------------------
+
+
+def _shows(variant: str, fact: Fact) -> bool:
+    """A difference ADD UP can open with: two number cards (1-9) as the opening rows, the larger
+    on top, and a number card that balances them. The attempt is the rows' difference."""
+    _operation, a, b = fact
+    return 1 <= b < a <= 9
+
+
+# Captures a focused deal lines up: their opening rows, and the cards drawn back between them.
+FOCUS_CAPTURES = 6
+
+
+def _steer(deck: list[int], players: int, rng, facts) -> None:
+    """Orders the shuffled deck so that focus facts are the natural balancing moves: the opening
+    rows are a focus fact's two numbers and every hand holds the card of their difference and of
+    the next fact's; then, as a table that balances at once draws them (RULINGS 3: two new opening
+    cards after a capture, then the draw back to 3), each capture's new rows are the next fact's
+    and the card drawn back the difference of the one after. The deck stays the same cards."""
+    order = deck[::-1]  # the deal order: the hands one card at a time, then the openings
+    keep: set[int] = set()
+
+    def put(position: int, value: int) -> None:
+        swap_in(order, position, lambda c: VALUE_RANGE[c] == (value, value), rng, keep)
+
+    first = rng.below(len(facts))
+    chain = [facts[(first + j) % len(facts)] for j in range(FOCUS_CAPTURES)]
+    differences = [a - b for _operation, a, b in chain]
+    for seat in range(players):
+        put(seat, differences[0])  # a seat's first card, then its second
+        put(players + seat, differences[1])
+    position = players * HAND_SIZE
+    for index, (_operation, a, b) in enumerate(chain):
+        put(position, a)
+        put(position + 1, b)
+        position += 2
+        if 0 < index < len(chain) - 1:
+            put(position, differences[index + 1])
+            position += 1
+    deck[:] = order[::-1]
+
+
 class AddUp(Game):
     slug = "add_up"
     score_key = "captured_counts"
@@ -221,12 +267,24 @@ class AddUp(Game):
     arena_table = ("standard", 2)
     title = "Add Up"
     variants = VARIANTS
+    focus = Focus(
+        operations=frozenset(("sub",)),
+        variants=tuple(VARIANTS),
+        how="The opening rows are a focus difference's two numbers and the hands hold the cards "
+        "that balance them; each capture's new rows are the next fact's.",
+        shows=_shows,
+    )
 
     # -- setup
-    def _setup(self, state, rng, now_ms):
+    def _setup_focused(self, state, rng, now_ms, facts):
+        self._setup(state, rng, now_ms, facts)
+
+    def _setup(self, state, rng, now_ms, focus=()):
         deck = list(range(DECK_SIZE[state.variant]))
         rng.shuffle(deck)
         players = state.players
+        if focus:
+            _steer(deck, players, rng, focus)
         hands: list[list[int]] = [[] for _ in range(players)]
         # Rulebook: "Shuffle the cards and deal 3 to each player", one card at a time.
         for _ in range(HAND_SIZE):

@@ -3,8 +3,9 @@
 Prints, per registered game at the tables it declares (``Game.bench_tables``): the median
 microseconds of one ``apply`` plus the acting seat's ``view`` over random play, random games per
 second, figures of a game's own hot spot (Mathable's ``legal_moves`` mid-game, the solo puzzle
-generation time), and bot win rates (strong against random). Figures, not assertions: this machine
-is noisy, so compare medians measured in one run.
+generation time), the time of a deal or puzzle focused on a child's facts (one child, and a class
+of 30 with 30 different focuses), and bot win rates (strong against random). Figures, not
+assertions: this machine is noisy, so compare medians measured in one run.
 """
 
 from __future__ import annotations
@@ -129,6 +130,69 @@ def mia_figures(games):
     calm_figures(games)
 
 
+CLASS_SIZE = 30  # a class: focused deals or puzzles for 30 children, each with their own facts
+FOCUS_FACTS = 4  # a child's focus: a working set's few facts
+
+
+def class_focuses(game, variant, count, seed=0) -> list[list[tuple]]:
+    """``count`` different focuses of ``FOCUS_FACTS`` facts each that ``variant`` shows, drawn from
+    the addition and subtraction facts to 10 + 10 and the times table (as the teaching layer's)."""
+    facts = [
+        (operation, a, b)
+        for operation in sorted(game.focus.operations)
+        for a in range(11)
+        for b in range(11)
+        if game.focus.shows(variant, (operation, a, b))
+    ]
+    rng = random.Random(seed)
+    return [rng.sample(facts, min(FOCUS_FACTS, len(facts))) for _ in range(count)]
+
+
+def focused_deal_figures(game, games):
+    """Per focus variant: the median ms of one focused deal, and of a class's 30 deals."""
+    for variant in game.focus.variants:
+        if game.puzzles is not None and game.puzzles.size_of(variant) is not None:
+            continue  # a puzzle's deal is timed with the puzzle
+        spec = game.variants[variant]
+        players = min(max(3, spec.min_players), spec.max_players)
+        one, whole = [], []
+        for round_ in range(max(3, games // 4)):
+            focuses = class_focuses(game, variant, CLASS_SIZE, seed=round_)
+            start = time.perf_counter()
+            for child, focus in enumerate(focuses):
+                began = time.perf_counter()
+                game.new(variant=variant, players=players, seed=child, focus=focus)
+                one.append((time.perf_counter() - began) * 1e3)
+            whole.append((time.perf_counter() - start) * 1e3)
+        print(
+            f"  focused deal {variant:<10} {players}p: median {statistics.median(one):.2f} ms,"
+            f" a class of {CLASS_SIZE} median {statistics.median(whole):.1f} ms"
+        )
+
+
+def focused_puzzle_figures(game, games):
+    """Per puzzle size: the median ms of one focused puzzle, and the ms of a class's 30."""
+    for size, variant in game.puzzles.sizes.items():
+        focuses = class_focuses(game, variant, CLASS_SIZE)
+        one = []
+        start = time.perf_counter()
+        for child, focus in enumerate(focuses):
+            began = time.perf_counter()
+            game.puzzles.generate(size, 3, child, focus=focus)
+            one.append((time.perf_counter() - began) * 1e3)
+        whole = (time.perf_counter() - start) * 1e3
+        print(
+            f"  focused puzzle {variant}: median {statistics.median(one):.1f} ms,"
+            f" max {max(one):.1f} ms, a class of {CLASS_SIZE} {whole:.0f} ms"
+        )
+
+
+def focus_figures(game, games):
+    focused_deal_figures(game, games)
+    if game.puzzles is not None and set(game.puzzles.sizes.values()) <= set(game.focus.variants):
+        focused_puzzle_figures(game, games)
+
+
 # Figures of one game's known hot spot, beside the figures every game gets; a game needs none.
 EXTRA_FIGURES = {"mathable_junior": mathable_figures, "mia": mia_figures}
 
@@ -158,6 +222,8 @@ def main(argv=None):
             )
         if slug in EXTRA_FIGURES:
             EXTRA_FIGURES[slug](args.games)
+        if game.focus is not None:
+            focus_figures(game, args.games)
         arena_at = arena_table(game)
         if args.bot_games and arena_at is not None:
             variant, players = arena_at

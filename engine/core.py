@@ -218,12 +218,112 @@ class Rng:
         return pool[:k]
 
 
+# --- focus: deals biased toward a child's facts ---------------------------------------------------
+
+# A fact as the teaching layer names it: (operation, a, b), "add" a + b, "sub" a - b, "mul" a x b.
+Fact = tuple[str, int, int]
+FACT_OPERATIONS = ("add", "sub", "mul")
+_FACT_SIGNS = {"add": "+", "sub": "-", "mul": "x"}
+# At most this many facts steer one deal: a child's working set is a handful of facts.
+MAX_FOCUS_FACTS = 12
+
+
+def fact_value(fact: Fact) -> int:
+    """The fact's answer: a + b, a - b or a x b."""
+    operation, a, b = fact
+    return a + b if operation == "add" else a - b if operation == "sub" else a * b
+
+
+def same_fact(fact: Fact, other: Fact) -> bool:
+    """Whether ``other`` is ``fact`` as a deal can offer it: a sum or a product is one pair of
+    cards whichever way round the child reads it (the deal cannot choose which of 7 x 8 and 8 x 7
+    the child says), a difference is ordered."""
+    if fact[0] != other[0]:
+        return False
+    if fact[0] == "sub":
+        return fact[1:] == other[1:]
+    return sorted(fact[1:]) == sorted(other[1:])
+
+
+def attempt_fact(event: Event) -> Fact | None:
+    """The fact an attempt event asked (two operands, one of +, -, x), or None."""
+    operands = event.get("operands")
+    operation = {"+": "add", "-": "sub", "x": "mul"}.get(event.get("operator"))
+    if operation is None or not isinstance(operands, list) or len(operands) != 2:
+        return None
+    return (operation, operands[0], operands[1])
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a game's deal can bias toward a child's facts (docs/adding-a-game.md, "Focused
+    deals"). A focused deal is still a deal of the rulebook: the same cards, tiles or targets,
+    the same rules; only the order or the selection that chance would have given is steered, from
+    the same seed, so the same (seed, focus) always deals the same.
+
+    operations  the fact operations the deal can steer ("add", "sub", "mul")
+    variants    the variants whose deal can be focused
+    how         one sentence for people: what the deal steers
+    shows       (variant, fact) -> whether that variant's deck can make the fact a natural move
+                at all (¡Mía!'s cards hold no 0, SUM's centre is 1-9); other facts are left to
+                chance
+    """
+
+    operations: frozenset[str]
+    variants: tuple[str, ...]
+    how: str
+    shows: Callable[[str, Fact], bool]
+
+    def facts(self, variant: str, focus: Iterable[Any]) -> tuple[Fact, ...]:
+        """The focus checked (``SetupError`` "bad_focus") and cut to the facts this variant can
+        show, first occurrence first."""
+        if isinstance(focus, (str, bytes)) or not isinstance(focus, Iterable):
+            raise SetupError("bad_focus", "the focus is a list of facts (operation, a, b)")
+        kept: list[Fact] = []
+        for item in focus:
+            if (
+                not isinstance(item, (tuple, list))
+                or len(item) != 3
+                or item[0] not in FACT_OPERATIONS
+                or any(isinstance(n, bool) or not isinstance(n, int) for n in item[1:])
+            ):
+                raise SetupError("bad_focus", f"{item!r} is not a fact (operation, a, b)")
+            fact = (item[0], item[1], item[2])
+            if fact[0] not in self.operations:
+                raise SetupError("bad_focus", f"this game cannot deal toward {fact[0]!r} facts")
+            if fact not in kept and self.shows(variant, fact):
+                kept.append(fact)
+        if len(kept) > MAX_FOCUS_FACTS:
+            kept = kept[:MAX_FOCUS_FACTS]
+        return tuple(kept)
+
+
+def swap_in(
+    cards: list, position: int, wanted: Callable[[Any], bool], rng: Rng, keep: set[int]
+) -> bool:
+    """Puts at ``position`` of ``cards`` a card that ``wanted`` accepts, chosen by ``rng`` among
+    the positions not in ``keep`` (already steered), by swapping the two: the list stays a
+    permutation of the same cards. False (nothing moved) when no such card is left."""
+    if wanted(cards[position]) and position not in keep:
+        keep.add(position)
+        return True
+    found = [i for i, card in enumerate(cards) if i not in keep and i != position and wanted(card)]
+    if not found:
+        return False
+    other = rng.choice(found)
+    cards[position], cards[other] = cards[other], cards[position]
+    keep.add(position)
+    return True
+
+
 @dataclass(frozen=True)
 class PuzzleDeal:
-    """One puzzle: the deal ``seed`` of its variant, and how hard it is (1 gentle to 5 tricky)."""
+    """One puzzle: the deal ``seed`` of its variant, and how hard it is (1 gentle to 5 tricky);
+    ``focus``: the facts it was steered toward, if any."""
 
     seed: int
     difficulty: int
+    focus: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -236,11 +336,15 @@ class Puzzles:
                such as PuzzleDeal) that ``game.new(variant=sizes[size], players=1, seed=deal.seed)``
                sets up; the same arguments always give the same deal, and a different seed
                usually another one. Its difficulty is the closest it found to the one asked.
+               A game whose ``focus`` covers its puzzle variants also takes ``focus=`` facts:
+               the deal is then steered toward them (its solution claims them where the cards
+               allow) and carries them as ``deal.focus``, which ``game.new(..., focus=)`` needs
+               to set it up again.
     max_stars  the best ``Outcome.scores[0]`` of a finished puzzle (its stars; 0 when lost)
     """
 
     sizes: Mapping[int, str]
-    generate: Callable[[int, int, int], Any]
+    generate: Callable[..., Any]
     max_stars: int
 
     def variant(self, size: int) -> str:
@@ -424,6 +528,9 @@ class Game:
     arena_table: tuple[str, int] | None = None
     # The solo puzzles the game offers as homework (Puzzles), or None: it has none.
     puzzles: Puzzles | None = None
+    # How the game's deal can be biased toward a child's facts (Focus), or None: it cannot be
+    # biased fairly (its docs/rules/<slug>.md says why) and is not offered for focused practice.
+    focus: Focus | None = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -451,7 +558,10 @@ class Game:
         seed: int,
         options: Mapping[str, Any] | None = None,
         now_ms: int = 0,
+        focus: Iterable[Fact] | None = None,
     ) -> State:
+        """A new game of ``variant``. ``focus``: facts (operation, a, b) the deal is biased toward
+        (``Game.focus``); none, or an empty list, deals exactly as without it."""
         spec = self.variants.get(variant)
         if spec is None:
             raise SetupError("unknown_variant", f"{self.slug} has no variant {variant!r}")
@@ -463,11 +573,31 @@ class Game:
                 f"{spec.title} takes {spec.min_players} to {spec.max_players} players",
             )
         resolved = spec.resolve_options(options)
+        facts = self._focus_facts(variant, focus)
         state = State(self.slug, variant, players, resolved, 0, seed_word(seed), {})
-        self._setup(state, state.random(), now_ms)
+        if facts:
+            self._setup_focused(state, state.random(), now_ms, facts)
+        else:
+            self._setup(state, state.random(), now_ms)
         return state
 
+    def _focus_facts(self, variant: str, focus: Iterable[Fact] | None) -> tuple[Fact, ...]:
+        if focus is None:
+            return ()
+        if self.focus is None or variant not in self.focus.variants:
+            if isinstance(focus, (list, tuple)) and not focus:
+                return ()
+            raise SetupError("no_focus", f"{self.slug} {variant!r} cannot deal toward facts")
+        return self.focus.facts(variant, focus)
+
     def _setup(self, state: State, rng: Rng, now_ms: int) -> None:
+        raise NotImplementedError
+
+    def _setup_focused(self, state: State, rng: Rng, now_ms: int, facts: tuple[Fact, ...]) -> None:
+        """``_setup`` with the deal steered toward ``facts`` (each one the variant shows): the
+        rulebook's deal from the same seeded generator, of which only the order or selection of
+        the same cards is steered (by draws from ``rng`` too, so the same seed and focus always
+        deal the same); the deal without focus never makes those draws."""
         raise NotImplementedError
 
     def running_scores(self, state: State) -> list[int] | None:

@@ -22,16 +22,21 @@ from engine import data as engine_data
 from engine.core import (
     MALFORMED,
     UNKNOWN_MOVE,
+    Fact,
+    Focus,
     Game,
     IllegalMove,
     Option,
     Variant,
     attempt_event,
+    fact_value,
     first_player_option,
     outcome_from_scores,
     plays,
     require,
     require_int,
+    same_fact,
+    swap_in,
     variants,
 )
 
@@ -251,12 +256,65 @@ def _placement_attempt(seat, line, tile, elapsed, row, col):
     )
 
 
+# --- focused deals (docs/rules/mathable_junior.md, "Focused deals") -------------------------------
+
+
+def _opening_facts() -> tuple[Fact, ...]:
+    """The facts the front's opening board asks: a tile laid next to two of the centre tiles 1 2 /
+    3 4 in a line completes their sum or difference, as its attempt names it."""
+    facts: list[Fact] = []
+    for square in range(SQUARE_COUNT):
+        if square in FRONT_CENTRE:
+            continue
+        plus, minus = FRONT_OPERATIONS[square]
+        for near, far in LINES[square]:
+            if near in FRONT_CENTRE and far in FRONT_CENTRE:
+                far_value, near_value = FRONT_CENTRE[far], FRONT_CENTRE[near]
+                if plus:
+                    facts.append(("add", far_value, near_value))
+                if minus:
+                    high, low = max(far_value, near_value), min(far_value, near_value)
+                    facts.append(("sub", high, low))
+    return tuple(dict.fromkeys(facts))
+
+
+OPENING_FACTS = _opening_facts()
+# Each rack holds the answers of this many focus facts (the rest of it is the pot's chance).
+FOCUS_RACK_TILES = 2
+
+
+def _shows(variant: str, fact: Fact) -> bool:
+    return variant == "front" and any(same_fact(fact, opening) for opening in OPENING_FACTS)
+
+
+def _steer(racks: list[list[int]], pot: list[int], rng, facts) -> None:
+    """Each rack holds the tiles that answer focus facts on the opening board, exchanged with
+    tiles of the pot: the racks and the pot stay the same tiles (RULINGS 4), only the selection
+    each rack drew is steered."""
+    first = rng.below(len(facts))
+    for rack in racks:
+        tiles = rack + pot
+        keep: set[int] = set()
+        for j in range(min(FOCUS_RACK_TILES, len(facts), len(rack))):
+            value = fact_value(facts[(first + j) % len(facts)])
+            swap_in(tiles, j, lambda tile, v=value: tile == v, rng, keep)
+        rack[:] = sorted(tiles[: len(rack)])
+        pot[:] = tiles[len(rack) :]
+
+
 class MathableJunior(Game):
     slug = "mathable_junior"
     score_key = "scores"
     answer_form = "placed"
     arena_table = ("front", 2)
     title = "Mathable Junior"
+    focus = Focus(
+        operations=frozenset(("add", "sub")),
+        variants=("front",),
+        how="Each rack holds the tiles that answer focus facts on the opening board (the sums "
+        "and differences of the centre tiles 1 2 / 3 4).",
+        shows=_shows,
+    )
     variants = variants(
         Variant(
             "front",
@@ -284,7 +342,10 @@ class MathableJunior(Game):
 
     # -- setup -------------------------------------------------------------------------------------
 
-    def _setup(self, state, rng, now_ms):
+    def _setup_focused(self, state, rng, now_ms, facts):
+        self._setup(state, rng, now_ms, facts)
+
+    def _setup(self, state, rng, now_ms, focus=()):
         pot = list(ALL_TILES)
         board = [0] * SQUARE_COUNT
         if state.variant == "front":
@@ -300,6 +361,8 @@ class MathableJunior(Game):
             rack = [_draw_from_pot(pot, rng) for _ in range(hand)]
             rack.sort()
             racks.append(rack)
+        if focus:
+            _steer(racks, pot, rng, focus)
         # RULINGS, common: the starting seat is drawn from the match seed (option: seat 0).
         first = 0 if state.options["first_player"] == "seat0" else rng.below(state.players)
         state.data = {

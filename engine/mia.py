@@ -9,11 +9,17 @@ Game.
 from __future__ import annotations
 
 from engine import mia_multi, mia_puzzles, mia_solo
-from engine.core import Game
+from engine.core import Focus, Game
 
 
 def _rules(state):
     return mia_solo if state.variant in mia_solo.VARIANTS else mia_multi
+
+
+def _shows(variant, fact):
+    if variant in mia_solo.VARIANTS:
+        return mia_solo.shows(fact)
+    return mia_multi.shows(fact, range(mia_multi.OPERATION_COUNT))
 
 
 class Mia(Game):
@@ -27,6 +33,14 @@ class Mia(Game):
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
     move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
+    focus = Focus(
+        operations=frozenset(("add", "sub")),
+        variants=tuple(variants),
+        how="The first operation cards revealed offer the facts' sums and differences, and the "
+        "hands and the top of the number deck hold their pairs (the solo square: its cards, the "
+        "hand and every other pair drawn).",
+        shows=_shows,
+    )
 
     def __init__(self):
         super().__init__()
@@ -34,6 +48,9 @@ class Mia(Game):
 
     def _setup(self, state, rng, now_ms):
         _rules(state).setup(state, rng, now_ms)
+
+    def _setup_focused(self, state, rng, now_ms, facts):
+        _rules(state).setup(state, rng, now_ms, facts)
 
     def active(self, state):
         return _rules(state).active(state)

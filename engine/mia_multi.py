@@ -53,6 +53,7 @@ from itertools import combinations
 from engine.core import (
     MALFORMED,
     UNKNOWN_MOVE,
+    Fact,
     IllegalMove,
     Option,
     Outcome,
@@ -62,6 +63,7 @@ from engine.core import (
     outcome_from_scores,
     require,
     require_int,
+    swap_in,
     variants,
 )
 from engine.mia_cards import (
@@ -171,14 +173,16 @@ VARIANTS: dict[str, Variant] = variants(
 # --- setup ---------------------------------------------------------------------------------------
 
 
-def setup(state: State, rng, now_ms: int) -> None:
+def setup(state: State, rng, now_ms: int, focus: tuple[Fact, ...] = ()) -> None:
     players = state.players
     numbers = list(range(NUMBER_COUNT))
     rng.shuffle(numbers)
-    # rulebook: "deal 5 to each player. Place the rest of them face down, forming a deck".
-    hands = [sorted(numbers.pop() for _ in range(HAND_SIZE)) for _ in range(players)]
     operations = list(range(OPERATION_COUNT))
     rng.shuffle(operations)
+    if focus:
+        _steer(numbers, operations, players, rng, focus)
+    # rulebook: "deal 5 to each player. Place the rest of them face down, forming a deck".
+    hands = [sorted(numbers.pop() for _ in range(HAND_SIZE)) for _ in range(players)]
     # RULINGS common: the starting seat is drawn from the match seed (option: seat 0).
     first = 0 if state.options["first_player"] == "seat0" else rng.below(players)
     state.data = {
@@ -209,6 +213,72 @@ def setup(state: State, rng, now_ms: int) -> None:
     # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
     # events are not returned by Game.new; the first view shows the revealed card.
     _start_round(state, rng, now_ms, [])
+
+
+# --- focused deals (docs/rules/mia.md, "Focused deals") ------------------------------------------
+
+# The cards a focused deal steers: the first operation cards revealed, and the number cards that
+# make their pairs in each hand and on top of the number deck (drawn by whoever claims).
+FOCUS_REVEALS = 8
+FOCUS_HAND_PAIRS = 2
+FOCUS_DECK_PAIRS = 6
+
+
+def focus_option(fact: Fact) -> tuple[str, int] | None:
+    """The option (sign, target) a claim of ``fact`` solves, or None: not a claim of ¡Mía!."""
+    operation, a, b = fact
+    if not (1 <= a <= 9 and 1 <= b <= 9) or operation not in ("add", "sub"):
+        return None
+    if operation == "sub" and a <= b:
+        return None
+    return ("+", a + b) if operation == "add" else ("-", a - b)
+
+
+def shows(fact: Fact, cards) -> bool:
+    """Whether some operation card of ``cards`` offers the option ``fact`` solves."""
+    option = focus_option(fact)
+    return option is not None and any(option in OPERATION_OPTIONS[card] for card in cards)
+
+
+def steer_numbers(order: list[int], pairs: list[tuple[int, Fact]], rng, keep: set[int]) -> None:
+    """Puts at each (position, fact) of ``pairs`` the two number cards of the fact (at position
+    and position + 1 of ``order``, the deal order); a fact whose cards have run out is left to
+    chance."""
+    for position, (_operation, a, b) in pairs:
+        for offset, value in enumerate((a, b)):
+            swap_in(order, position + offset, lambda c, v=value: NUMBER_VALUE[c] == v, rng, keep)
+
+
+def steer_operations(order: list[int], facts: tuple[Fact, ...], reveals: int, rng) -> None:
+    """Puts at the first ``reveals`` places of ``order`` (revealed first) operation cards that
+    offer the facts' options, in turn."""
+    keep: set[int] = set()
+    for position in range(min(reveals, len(order))):
+        option = focus_option(facts[position % len(facts)])
+        swap_in(order, position, lambda c, o=option: o in OPERATION_OPTIONS[c], rng, keep)
+
+
+def _steer(numbers: list[int], operations: list[int], players: int, rng, facts) -> None:
+    """Orders the shuffled decks so that the focus facts are the natural claims: each hand holds
+    the pairs of the first facts, the number deck's top the pairs of the next ones, and the first
+    operation cards revealed offer their options. Both decks stay the same cards (RULINGS 1)."""
+    order = numbers[::-1]  # the deal order: seat 0's five cards first, then seat 1's, then the deck
+    keep: set[int] = set()
+    pairs = [
+        (seat * HAND_SIZE + 2 * j, facts[j % len(facts)])
+        for seat in range(players)
+        for j in range(min(FOCUS_HAND_PAIRS, len(facts)))
+    ]
+    after_hands = players * HAND_SIZE
+    pairs += [
+        (after_hands + 2 * j, facts[(FOCUS_HAND_PAIRS + j) % len(facts)])
+        for j in range(FOCUS_DECK_PAIRS)
+    ]
+    steer_numbers(order, pairs, rng, keep)
+    numbers[:] = order[::-1]
+    revealed_first = operations[::-1]
+    steer_operations(revealed_first, facts, FOCUS_REVEALS, rng)
+    operations[:] = revealed_first[::-1]
 
 
 # --- who may act ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine import core
+from engine.mia_cards import operation_cards
 from engine.mia_solo import (
     SIZES,
     SWAP_SIZE,
@@ -48,6 +49,8 @@ class Puzzle:
     choices: float
     dead_ends: int
     solution: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # The facts the deal was steered toward: ``game.new(..., seed=seed, focus=focus)`` deals it.
+    focus: tuple = ()
 
 
 PLAIN_LINES = 64  # sampled plain lines per deal: a stable rating, still far below 1 s per puzzle
@@ -59,6 +62,9 @@ DIFFICULTY_CUTS = {
     4: (0.36, 0.58, 0.8, 1.2),
     3: (0.23, 0.41, 0.62, 1.0),
 }
+
+
+_PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(SWAP_SIZE * 4)}
 
 
 def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
@@ -77,11 +83,18 @@ def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
     for _ in range(lines):
         mask, hand, position, swaps = start_mask, list(start_hand), 0, 0
         while mask:
+            # Each pair of the hand once, then the cells: the same list, in the same order, as
+            # looking at every pair again for every cell.
+            pairs = [
+                ((hand[i], hand[j]) if hand[i] <= hand[j] else (hand[j], hand[i]), i, j)
+                for i, j in _PAIRS[len(hand)]
+            ]
             right = [
                 (cell, i, j)
                 for cell in open_cells(size, mask)
-                for i, j in combinations(range(len(hand)), 2)
-                if (min(hand[i], hand[j]), max(hand[i], hand[j])) in solving[cards[cell]]
+                for solves in (solving[cards[cell]],)
+                for key, i, j in pairs
+                if key in solves
             ]
             if right:
                 cell, i, j = rng.choice(right)
@@ -118,15 +131,19 @@ def _choices_along(game: core.Game, state, moves: list[dict]) -> float:
 
 
 def rate_deal(
-    game: core.Game, variant: str, seed: int, *, node_limit: int = 50_000
+    game: core.Game, variant: str, seed: int, *, node_limit: int = 50_000, focus: tuple = ()
 ) -> Puzzle | None:
-    """The Puzzle of the deal ``seed`` of ``variant`` as ``game`` (¡Mía!) deals it, or None when
-    the solver cannot prove a fewest-swaps line within ``node_limit`` positions per budget (no
-    deal of 3,000 tried needed more than a thousand)."""
-    state = game.new(variant=variant, players=1, seed=seed)
+    """The Puzzle of the deal ``seed`` of ``variant`` (steered toward ``focus``) as ``game``
+    (¡Mía!) deals it, or None when the solver cannot prove a fewest-swaps line within
+    ``node_limit`` positions per budget (no deal of 3,000 tried needed more than a thousand)."""
+    state = game.new(variant=variant, players=1, seed=seed, focus=focus)
     found = search(state, node_limit=node_limit)
     if found.moves is None or not found.exact:
         return None
+    return _rated(game, variant, seed, state, found, focus)
+
+
+def _rated(game, variant, seed, state, found, focus) -> Puzzle:
     # The sampler is seeded by the deal's seed, so a deal's rating never changes.
     win_rate, score = _plain_score(state, PLAIN_LINES, random.Random(seed))
     difficulty = 1 + sum(score > cut for cut in DIFFICULTY_CUTS[SIZES[variant]])
@@ -140,7 +157,32 @@ def rate_deal(
         choices=round(_choices_along(game, state, found.moves), 2),
         dead_ends=found.dead_ends,
         solution=tuple(found.moves),
+        focus=tuple(focus),
     )
+
+
+def solution_facts(state, moves) -> list[core.Fact]:
+    """The facts a line's solves claim, as the attempts name them (a difference larger first)."""
+    values = _number_values()
+    grid, size = state.data["grid"], state.data["size"]
+    facts: list[core.Fact] = []
+    for move in moves:
+        if move["type"] != "solve":
+            continue
+        a, b = (values[card] for card in move["cards"])
+        sign = operation_cards()[grid[move["row"] * size + move["col"]]]["options"]
+        if sign[move["option"]]["op"] == "+":
+            facts.append(("add", a, b))
+        else:
+            facts.append(("sub", max(a, b), min(a, b)))
+    return facts
+
+
+def focus_share(facts: list[core.Fact], focus) -> float:
+    """The share of ``facts`` that are focus facts (0 for none)."""
+    if not facts:
+        return 0.0
+    return sum(any(core.same_fact(f, wanted) for wanted in focus) for f in facts) / len(facts)
 
 
 def _candidate_seeds(seed: int):
@@ -174,13 +216,51 @@ def generate_puzzles(game: core.Game, size: int, count: int, seed: int) -> list[
     raise AssertionError("unreachable: the candidate stream is endless")
 
 
+# A focused puzzle: the focused deals searched for the one whose solution claims the most focus
+# facts. Only that one is rated: a rating costs tens of searches, and a focused puzzle must come
+# within a child's wait (docs/rules/mia_solo.md, "Focused puzzles").
+FOCUS_CANDIDATES = 8
+
+
+def generate_focused_puzzle(
+    game: core.Game, size: int, difficulty: int, seed: int, focus
+) -> Puzzle:
+    """A puzzle steered toward ``focus`` whose solution claims the focus facts where the cards
+    allow: of ``FOCUS_CANDIDATES`` focused deals that perfect play clears, the one whose solver's
+    line claims the largest share of focus facts (the fewest swaps, then the nearest to the
+    wished ``difficulty`` in swaps, breaking ties). The facts come first: its difficulty is
+    rated, and may be another than the one asked (focused deals are mostly gentle)."""
+    variant = _variant_of(size)
+    facts = game.focus.facts(variant, focus)
+    best = None
+    for attempt, candidate in enumerate(_candidate_seeds(seed)):
+        if attempt >= FOCUS_CANDIDATES and best is not None:
+            break
+        if attempt >= 20 * FOCUS_CANDIDATES:
+            raise core.SetupError("no_puzzle", "no clearable deal found; try another seed")
+        state = game.new(variant=variant, players=1, seed=candidate, focus=facts)
+        found = search(state, node_limit=50_000)
+        if found.moves is None or not found.exact:
+            continue
+        share = focus_share(solution_facts(state, found.moves), facts)
+        # Harder puzzles need more swaps: a tie goes to the swaps nearest the wished difficulty.
+        rank = (-share, abs(found.swaps - (difficulty - 1) // 2), attempt)
+        if best is None or rank < best[0]:
+            best = (rank, candidate, state, found)
+    _rank, candidate, state, found = best
+    return _rated(game, variant, candidate, state, found, facts)
+
+
 def generate_puzzle(
-    game: core.Game, size: int, difficulty: int, seed: int, *, tries: int = 200
+    game: core.Game, size: int, difficulty: int, seed: int, *, tries: int = 200, focus=None
 ) -> Puzzle:
     """One puzzle of the wished difficulty (1-5); the closest one met within ``tries`` deals when
-    none matches exactly."""
+    none matches exactly. With ``focus`` (facts), a puzzle steered toward them
+    (``generate_focused_puzzle``); none, or an empty list, is the puzzle without focus."""
     if isinstance(difficulty, bool) or not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
         raise core.SetupError("bad_difficulty", "difficulty must be a whole number from 1 to 5")
+    if focus:
+        return generate_focused_puzzle(game, size, difficulty, seed, focus)
     variant = _variant_of(size)
     best = None
     for attempt, candidate in enumerate(_candidate_seeds(seed)):

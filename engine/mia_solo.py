@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from engine import core
+from engine import core, mia_multi
 from engine.core import IllegalMove, Outcome, Variant, require, require_int
 from engine.mia_cards import claim_attempt, number_cards, number_face, operation_cards, result_of
 from engine.mia_cards import operation_face as _operation_face
@@ -180,7 +180,7 @@ def _mask(grid: list) -> int:
 # --- setup and the rules -------------------------------------------------------------------------
 
 
-def setup(state, rng, now_ms: int) -> None:
+def setup(state, rng, now_ms: int, focus: tuple = ()) -> None:
     """RULINGS 1 Solo: deal N*N 1-point operation cards face up in an N by N square; hand of 5.
     Rulebook: "Select 25 operation cards at random ... Place them face up randomly forming a 5x5
     square ... Take 5 random number cards and form a deck with the remaining ones." """
@@ -189,6 +189,8 @@ def setup(state, rng, now_ms: int) -> None:
     rng.shuffle(operations)
     numbers = list(solo_number_ids())
     rng.shuffle(numbers)
+    if focus:
+        _steer(operations, numbers, size, rng, focus)
     state.data = {
         "size": size,
         "grid": operations[: size * size],
@@ -201,6 +203,26 @@ def setup(state, rng, now_ms: int) -> None:
         "result": None,
         "since_ms": now_ms,
     }
+
+
+def shows(fact) -> bool:
+    """Whether a solo square can hold a card that a claim of ``fact`` solves."""
+    return mia_multi.shows(fact, solo_operation_ids())
+
+
+def _steer(operations: list[int], numbers: list[int], size: int, rng, facts) -> None:
+    """Orders the shuffled cards so that the focus facts are the natural solves
+    (docs/rules/mia_solo.md, "Focused puzzles"): the square's cards offer the facts' options, in
+    turn, the hand holds the pairs of the first facts and the deck gives the next facts' pairs,
+    two by two, while their cards last. The same cards as ever, only their order is steered
+    (RULINGS 1 Solo); whether the square can be cleared is the puzzle maker's to check."""
+    mia_multi.steer_operations(operations, facts, size * size, rng)
+    pairs = [(2 * j, facts[j % len(facts)]) for j in range(mia_multi.FOCUS_HAND_PAIRS)]
+    pairs += [
+        (position, facts[(mia_multi.FOCUS_HAND_PAIRS + j) % len(facts)])
+        for j, position in enumerate(range(HAND_SIZE + 1, len(numbers) - 1, 2))
+    ]
+    mia_multi.steer_numbers(numbers, pairs, rng, set())
 
 
 def active(state) -> frozenset:

@@ -16,16 +16,20 @@ from functools import lru_cache
 
 from engine.core import (
     MALFORMED,
+    Fact,
+    Focus,
     Game,
     IllegalMove,
     Option,
     Outcome,
     Variant,
     attempt_event,
+    fact_value,
     first_player_option,
     outcome_from_scores,
     plays,
     require,
+    swap_in,
     variants,
 )
 
@@ -411,6 +415,47 @@ STANDARD = Variant(
 )
 
 
+# --- focused deals (docs/rules/sum.md, "Focused deals") -------------------------------------------
+
+FOCUS_SIGN = {"add": "+", "sub": "-", "mul": "x"}
+
+
+def _shows(variant: str, fact: Fact) -> bool:
+    """A fact SUM can open with: two number cards (1-9) and one operation whose value is a number
+    card, the centre (RULINGS 2)."""
+    _operation, a, b = fact
+    return 1 <= a <= 9 and 1 <= b <= 9 and 1 <= fact_value(fact) <= 9
+
+
+def _steer(numbers: list[int], operations: list[int], players: int, rng, facts) -> None:
+    """Orders the shuffled decks so that a focus fact is the natural first equation: the centre
+    card is its value, and every hand holds its two numbers and its operation, with the numbers
+    and operation of the next fact beside them. Both decks stay the same cards (RULINGS 2)."""
+    first = rng.below(len(facts))
+    opening = facts[first], facts[(first + 1) % len(facts)]
+    # The deal orders: each seat's 4 numbers then the centre card; each seat's 3 operations.
+    number_order, operation_order = numbers[::-1], operations[::-1]
+    number_keep: set[int] = set()
+    operation_keep: set[int] = set()
+    swap_in(
+        number_order,
+        players * HAND_NUMBERS,
+        lambda c: FACE[c] == fact_value(opening[0]),
+        rng,
+        number_keep,
+    )
+    for seat in range(players):
+        for j, (operation, a, b) in enumerate(opening):
+            for offset, value in enumerate((a, b)):
+                position = seat * HAND_NUMBERS + 2 * j + offset
+                swap_in(number_order, position, lambda c, v=value: FACE[c] == v, rng, number_keep)
+            sign = FOCUS_SIGN[operation]
+            position = seat * HAND_OPERATIONS + j
+            swap_in(operation_order, position, lambda c, o=sign: FACE[c] == o, rng, operation_keep)
+    numbers[:] = number_order[::-1]
+    operations[:] = operation_order[::-1]
+
+
 class Sum(Game):
     slug = "sum"
     score_key = "pile_counts"
@@ -418,15 +463,27 @@ class Sum(Game):
     arena_table = ("standard", 2)
     title = "SUM"
     variants = variants(STANDARD)
+    focus = Focus(
+        operations=frozenset(FOCUS_SIGN),
+        variants=("standard",),
+        how="The first centre card is a focus fact's value, and every hand holds that fact's two "
+        "numbers and operation, with the next fact's beside them.",
+        shows=_shows,
+    )
 
     # -- setup
 
-    def _setup(self, state, rng, now_ms):
+    def _setup_focused(self, state, rng, now_ms, facts):
+        self._setup(state, rng, now_ms, facts)
+
+    def _setup(self, state, rng, now_ms, focus=()):
         n = state.players
         numbers = list(NUMBER_IDS)
         operations = list(OPERATION_IDS)
         rng.shuffle(numbers)
         rng.shuffle(operations)
+        if focus:
+            _steer(numbers, operations, n, rng, focus)
         hands = []
         for _ in range(n):
             # RULINGS 2: "Deal 4 number and 3 operation cards each"; the top of a pile is its end.

@@ -10,9 +10,13 @@ import pytest
 from games import delivery
 
 TIMEOUT = 5
+# The marker bounds a test with its fixtures, and a worker's last test also tears down the
+# session's test database, which PostgreSQL may take seconds to drop (it waits for other sessions
+# to leave): the marker leaves room for that, and the test's own waits have TIMEOUT.
+WHOLE_TEST_TIMEOUT = 60
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 async def test_any_thread_of_a_serving_process_finds_its_loop():
     delivery.serving_here()
     loop = asyncio.get_running_loop()
@@ -24,7 +28,7 @@ async def test_any_thread_of_a_serving_process_finds_its_loop():
     assert found == [loop]
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 def test_a_loop_that_stopped_serving_is_not_handed_news():
     async def serve():
         delivery.serving_here()
@@ -34,7 +38,7 @@ def test_a_loop_that_stopped_serving_is_not_handed_news():
     assert delivery.serving_loop() is None
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 async def test_the_asgi_application_records_its_loop():
     from config.asgi import application
 

@@ -14,7 +14,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from accounts.sockets import AuthMiddlewareStack  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games.hub import serving_here  # noqa: E402
+from games.delivery import serving_here  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
@@ -27,7 +27,7 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    # News committed in a sync thread of this server goes to this loop (games/broadcast.py).
+    # News committed in a sync thread of this server goes to this loop (games/delivery.py).
     serving_here()
     return await router(scope, receive, send)
 

@@ -13,7 +13,7 @@ accepting connections and never answering) held the response until it ended, sin
 end waits for that thread. PostgreSQL is probed on the event loop with a connection of its own,
 and every answer comes within ``CHECK_TIMEOUT_S`` whatever a check still does. The channel layer
 is checked on a channel of its own, not on this process's channel, whose one reader is the match
-hub's (games/hub.py): a check waiting there timed out whenever a match socket was open, which
+hub's (games/delivery.py): a check waiting there timed out whenever a match socket was open, which
 would have taken every busy server out.
 """
 

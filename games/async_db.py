@@ -1,4 +1,6 @@
-"""PostgreSQL on a server process's event loop, for the one transaction a player's move needs.
+"""PostgreSQL on a server process's event loop, for the one transaction a player's move needs:
+the connections, their pool and their deadline. What is sent is written elsewhere (the SQL of a
+match's write: games/services/sql.py); this sends it.
 
 A move spent most of its time on a thread waiting for PostgreSQL, and after each of its round
 trips that thread had to win Python's GIL back from the event loop, which under load took three
@@ -6,8 +8,8 @@ times as long as the round trip itself (docs/capacity.md). Here a move's transac
 event loop, on psycopg's asynchronous connections: nothing has to win the GIL back, and the
 transaction takes two round trips instead of four:
 
-1. ``BEGIN`` and the locking read, sent as one query;
-2. the writes and the ``COMMIT``, sent as one query.
+1. ``BEGIN`` and the locking read, sent as one message;
+2. the writes and the ``COMMIT``, sent as one message.
 
 The connections bind parameters on the client, as Django's do, so a query of several statements
 goes out in PostgreSQL's simple protocol in one message. psycopg's transaction blocks would send
@@ -58,21 +60,24 @@ def enabled(alias: str = "default") -> bool:
     )
 
 
-async def locked_write(
-    lock: Statement, decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]]
+async def transaction(
+    opening: Statement,
+    decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]],
+    closing: Callable[[Sequence[Statement]], Statement],
 ) -> Result:
-    """Run ``lock`` (a ``SELECT ... FOR UPDATE``) in a new transaction, hand its rows to
-    ``decide``, run the statements it returns and commit. Whatever ``decide`` raises rolls the
-    transaction back and is raised here; so are the database's errors, as Django's
-    (``django.db.IntegrityError``, ...), as the ORM would raise them."""
+    """Send ``opening`` (it begins a transaction and ends with a read), hand the rows of its last
+    statement to ``decide``, and send the statements it returns as ``closing`` frames them (one
+    message that ends the transaction). Whatever ``decide`` raises rolls the transaction back and
+    is raised here; so are the database's errors, as Django's (``django.db.IntegrityError``,
+    ...), as the ORM would raise them."""
     try:
-        return await _locked_write(lock, decide)
+        return await _transaction(opening, decide, closing)
     except _StaleConnection as stale:
         # Nothing was written: the pool's idle connections went with PostgreSQL's restart.
         # Drop every dead one and try once more, on a connection made now.
         await (await _pool()).check()
         try:
-            return await _locked_write(lock, decide)
+            return await _transaction(opening, decide, closing)
         except _StaleConnection as again:
             raise again.error from stale.error
 
@@ -114,7 +119,7 @@ def _deadline(conn: psycopg.AsyncConnection):
         handle.cancel()
 
 
-async def _locked_write(lock, decide):
+async def _transaction(opening, decide, closing):
     pool = await _pool()
     wrapper = connections["default"]
     async with pool.connection() as conn:
@@ -123,23 +128,20 @@ async def _locked_write(lock, decide):
             try:
                 with wrapper.wrap_database_errors:
                     try:
-                        await cursor.execute(f"BEGIN; {lock[0]}", lock[1])
+                        await cursor.execute(*opening)
                     except psycopg.OperationalError as error:
                         if conn.broken and not deadline.passed:
                             raise _StaleConnection(error) from error
                         raise
-                    cursor.nextset()  # from BEGIN's result to the lock's rows
+                    while cursor.nextset():  # to the last statement's rows
+                        pass
                     rows = await cursor.fetchall()
                     try:
                         result, statements = decide(rows)
                     except BaseException:
                         await conn.rollback()
                         raise
-                    statements = [*statements, ("COMMIT", [])]
-                    await cursor.execute(
-                        "; ".join(sql for sql, _params in statements),
-                        [value for _sql, params in statements for value in params],
-                    )
+                    await cursor.execute(*closing(statements))
             except BaseException:
                 # A write the server refused leaves the transaction failed; a cancelled one may
                 # leave it open. Either way it must not go back to the pool like that.
@@ -154,7 +156,7 @@ async def _locked_write(lock, decide):
 
 async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     """The rows of one read, in autocommit: one round trip (once more, on a new connection, if
-    the one drawn from the pool was dead: ``locked_write``)."""
+    the one drawn from the pool was dead: ``transaction``)."""
     pool = await _pool()
     for attempt in (1, 2):
         async with pool.connection() as conn:

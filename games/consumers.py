@@ -39,7 +39,7 @@ from accounts.sockets import (
 from engine import EngineError
 from games import selectors, services, wire
 from games.clock import clock
-from games.hub import MatchHub
+from games.delivery import MatchHub
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -48,9 +48,9 @@ MAX_MESSAGE_BYTES = 4096
 
 
 class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
-    # The match's news reaches this socket through its process's hub (games/hub.py), which hears
-    # it once for all the process's sockets of the match; the socket's own channel carries only
-    # news of its user (accounts/sockets.py: their sign-in ended), which is rare.
+    # The match's news reaches this socket through its process's hub (games/delivery.py), which
+    # hears it once for all the process's sockets of the match; the socket's own channel carries
+    # only news of its user (accounts/sockets.py: their sign-in ended), which is rare.
     # News that waits while a state read from the database is on its way (``_news_held``).
     _held: list | None = None
     # The match's version at the last heartbeat, when this socket was behind it.
@@ -186,7 +186,7 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
 
-    # --- from the match (games/hub.py) -----------------------------------------------------------
+    # --- from the match (games/delivery.py) ------------------------------------------------------
 
     async def hear(self, message):
         if self._held is not None:
@@ -224,10 +224,11 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
         clock().schedule(self.match_id, message["wake_at_ms"])
 
     async def _heartbeat(self, version: int) -> None:
-        """The match's version in the database (games/hub.py). A socket still behind the version
-        of the previous beat a whole beat later has lost the news that would have brought it
-        there: it syncs itself, and its page gets the state it missed. (Behind the version of
-        this beat only, the news may just be on its way: a busy table moves between beats.)"""
+        """The match's version in the database (games/delivery.py, the heartbeat). A socket still
+        behind the version of the previous beat a whole beat later has lost the news that would
+        have brought it there: it syncs itself, and its page gets the state it missed. (Behind the
+        version of this beat only, the news may just be on its way: a busy table moves between
+        beats.)"""
         lost = self._behind_of is not None and self.version < self._behind_of
         self._behind_of = version if version > self.version else None
         if lost:

@@ -20,7 +20,7 @@ for its turn on a busy event loop. Groups, serialisation, capacity and expiry ar
 own.
 
 Both layers here add ``group_send_except``: a server process hands its own news to its own sockets
-and sends it through the layer to the others only (games/hub.py).
+and sends it through the layer to the others only (games/delivery.py).
 
 A Redis that restarts (or is flushed) forgets every group's members, while the sockets that had
 joined them stay open and hear nothing more. ``MembershipWatch`` notices, once a second for a
@@ -79,8 +79,8 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         await self.group_send_except(group, message, None)
 
     async def group_send_except(self, group, message, skipped_channel):
-        """``group_send`` to every member but ``skipped_channel`` (games/hub.py: a process hands
-        its own news to its own sockets)."""
+        """``group_send`` to every member but ``skipped_channel`` (games/delivery.py: a process
+        hands its own news to its own sockets)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         key = self._group_key(group)
         now = time.time()

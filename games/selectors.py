@@ -63,7 +63,7 @@ def match_versions(*, match_ids) -> dict[int, int]:
 
 
 async def match_versions_async(*, match_ids) -> dict[int, int]:
-    """The current version of each match, in one query (the hub's heartbeat: games/hub.py)."""
+    """The current version of each match, in one query (the hub's heartbeat: games/delivery.py)."""
     match_ids = [int(match_id) for match_id in match_ids]
     if not match_ids:
         return {}

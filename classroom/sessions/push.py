@@ -13,7 +13,7 @@ import logging
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.broadcast import group_send_soon
+from games.delivery import group_send_soon
 
 log = logging.getLogger(__name__)
 

@@ -3,10 +3,11 @@
 (``games.services.writes``): one short transaction that locks the match row with its seats (one
 statement, ``_LockStatement`` in ``games.services.sql``), decides from what it read, writes what
 it decided (the state with its MoveRecord and Attempts, and the teaching layer's roll-ups:
-``games.hooks``) and sends its news after the commit. The same decisions run on Django's
-connection (``_write``) or, on a server with PostgreSQL, on the event loop's own
-(``_write_on_loop``). Races (two claims on one ¡Mía! card from any number of processes) are
-decided by the lock: the first to hold it wins, the others are checked against the state it left.
+``games.hooks``) and sends its news after the commit (``games.delivery``). One runner takes it
+to the database: ``write_match`` on Django's connection, ``write_match_async`` from a server's
+event loop (on PostgreSQL on the loop's own connections, else on a thread). Races (two claims
+on one ¡Mía! card from any number of processes) are decided by the lock: the first to hold it
+wins, the others are checked against the state it left.
 
 Its parts: ``creation`` (new matches, at their children's pace), ``writes`` (what changes a
 playing match), ``bots`` (when each bot acts), ``sql`` (the statements a write sends). This

@@ -1,17 +1,35 @@
-"""The SQL of a match's write, written once per process per connection."""
+"""The SQL of a match's write, all of it, written once per process per connection: the lock
+statement, the writes, and how they are framed in a transaction on the event loop's own
+connections (``opening``, ``closing``). Those connections (``games.async_db``) and Django's
+(``games.services.writes``) only send what is written here, with the statements the layers
+above add (``games.hooks``)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connections
 
 from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord, Seat
 from games.services.common import MatchError
+
+
+def opening(lock: Statement) -> Statement:
+    """The lock statement behind its transaction's ``BEGIN``, both in one message (one round trip;
+    its rows are the last statement's). On Django's connection ``transaction.atomic`` begins."""
+    return f"BEGIN; {lock[0]}", lock[1]
+
+
+def closing(statements: Sequence[Statement]) -> Statement:
+    """A write's statements and the ``COMMIT``, in one message. None of them returns a row or a
+    count, so nothing is lost by not reading their results one by one."""
+    return (
+        "; ".join([*(sql for sql, _params in statements), "COMMIT"]),
+        [value for _sql, params in statements for value in params],
+    )
 
 
 class SeatRow(NamedTuple):
@@ -21,27 +39,28 @@ class SeatRow(NamedTuple):
 
 
 class _LockStatement:
-    """``SELECT <match>, <seat> [, <client_id seen>] FROM match JOIN seat ... FOR UPDATE OF match``
-    for one database connection's dialect: the match under its row lock, its seats, and the seats
-    that already sent the move's ``client_id``, in one query. Seats never change once the match is
-    made, so reading them with the lock is as good as after it.
+    """``SELECT <match>, <seat>, <client_id seen> FROM match JOIN seat ... FOR UPDATE OF match``
+    for one database connection's dialect: the match under its row lock, its seats, and whether
+    each seat already sent the write's ``client_id``, in one query. A write with no ``client_id``
+    (every write but a player's move, and a move sent without one) asks about NULL, which no
+    record has. Seats never change once the match is made, so reading them with the lock is as
+    good as after it.
 
     It is written once per process: building it through the ORM took a quarter of a server
     process's Python time under load. ``read`` applies the converters the ORM
     would apply to each match column (JSON, dates), so its match is what ``Match.objects.get``
     would return."""
 
-    _cache: dict[tuple[str, bool], _LockStatement] = {}
+    _cache: dict[str, _LockStatement] = {}
 
     @classmethod
-    def get(cls, conn, *, with_client_id: bool) -> _LockStatement:
-        key = (conn.alias, with_client_id)
-        statement = cls._cache.get(key)
+    def get(cls, conn) -> _LockStatement:
+        statement = cls._cache.get(conn.alias)
         if statement is None:
-            statement = cls._cache[key] = cls(conn, with_client_id=with_client_id)
+            statement = cls._cache[conn.alias] = cls(conn)
         return statement
 
-    def __init__(self, conn, *, with_client_id: bool):
+    def __init__(self, conn):
         quote = conn.ops.quote_name
         match_table, seat_table = Match._meta.db_table, Seat._meta.db_table
         move_table = MoveRecord._meta.db_table
@@ -64,13 +83,12 @@ class _LockStatement:
         # without a query of its own (accounts.User.time_zone, classroom.progress.rollup).
         user_model = get_user_model()
         columns.append(column_of(user_model, "time_zone", "u"))
-        if with_client_id:
-            columns.append(
-                f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
-                f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
-                f" AND {column_of(MoveRecord, 'match', 'r')} = {column_of(Seat, 'match', 's')}"
-                f" AND {column_of(MoveRecord, 'seat', 'r')} = {column_of(Seat, 'index', 's')})"
-            )
+        columns.append(
+            f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
+            f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
+            f" AND {column_of(MoveRecord, 'match', 'r')} = {column_of(Seat, 'match', 's')}"
+            f" AND {column_of(MoveRecord, 'seat', 'r')} = {column_of(Seat, 'index', 's')})"
+        )
         lock = " FOR UPDATE OF m" if conn.features.has_select_for_update_of else ""
         self.sql = (
             f"SELECT {', '.join(columns)} FROM {quote(match_table)} m"
@@ -82,11 +100,10 @@ class _LockStatement:
             f" ORDER BY {column_of(Seat, 'index', 's')}{lock}"
         )
 
-    @staticmethod
-    def params(match_id: int, client_id: str) -> list:
-        return [client_id, match_id] if client_id else [match_id]
+    def statement(self, match_id: int, client_id: str) -> Statement:
+        return self.sql, [client_id or None, match_id]
 
-    def read(self, rows, *, client_id: str) -> tuple[Match, dict[int, SeatRow], set[int]]:
+    def read(self, rows) -> tuple[Match, dict[int, SeatRow], set[int]]:
         if not rows:
             raise MatchError("no_match", "there is no such match")
         match = self.match_from(rows[0])
@@ -95,7 +112,7 @@ class _LockStatement:
             row[seat_at]: SeatRow(row[seat_at + 1], row[seat_at + 2], row[seat_at + 3] or "")
             for row in rows
         }
-        replayed = {row[seat_at] for row in rows if client_id and row[-1]}
+        replayed = {row[seat_at] for row in rows if row[-1]}
         return match, seats, replayed
 
     def match_from(self, row) -> Match:
@@ -108,33 +125,13 @@ class _LockStatement:
         return Match.from_db(self.alias, self.attnames, values)
 
 
-@contextlib.contextmanager
-def _pipelined():
-    """On PostgreSQL, the statements of a move whose results nobody reads (its writes and the
-    roll-ups') go to the server together, in psycopg's pipeline mode: a move takes four round trips
-    (BEGIN, the lock, the writes, the COMMIT) whatever it writes, where each statement took one.
-    In a busy server process every round trip also waits for the GIL again (docs/capacity.md).
-
-    It is entered inside the transaction, after Django's autocommit switch, and left before the
-    COMMIT: psycopg syncs the pipeline to switch autocommit, and on-commit hooks (the broadcast,
-    the teaching layer's look-ups) then run outside it. A failed write raises as the pipeline
-    ends, inside the transaction, which rolls back."""
-    if connection.vendor != "postgresql":
-        yield
-        return
-    connection.ensure_connection()
-    # Errors raised as the pipeline ends come from psycopg itself: Django's wrapper makes them
-    # django.db errors (IntegrityError, ...), as they would be from a cursor.
-    with connection.wrap_database_errors, connection.connection.pipeline():
-        yield
-
-
 class _Writes:
-    """A move's writes as statements, their SQL written once per process: INSERT the MoveRecord,
-    INSERT its Attempts (their record found by match and version, so nothing waits for the
-    record's id), UPDATE the match. No statement returns a row or a count, so they can all go to
-    the server at once (``_pipelined``, ``async_db.locked_write``); each value is prepared by its
-    model field, as the ORM would (``get_db_prep_save``)."""
+    """A write's statements, their SQL written once per process: INSERT the MoveRecord, INSERT its
+    Attempts (their record found by match and version, so nothing waits for the record's id),
+    UPDATE the match (or only its count of connected players). No statement returns a row or a
+    count, so they can all go to the server at once (``closing``, and on Django's connection
+    ``games.services.writes._pipelined``); each value is prepared by its model field, as the ORM
+    would (``get_db_prep_save``)."""
 
     _cache: dict[str, _Writes] = {}
     _MATCH_FIELDS = (
@@ -187,6 +184,10 @@ class _Writes:
             f"UPDATE {quote(Match._meta.db_table)} SET {assignments}"
             f" WHERE {column(Match, 'id')} = %s"
         )
+        self.players_connected_sql = (
+            f"UPDATE {quote(Match._meta.db_table)} SET {column(Match, 'players_connected')} = %s"
+            f" WHERE {column(Match, 'id')} = %s"
+        )
 
     def insert(self, record: MoveRecord, attempts: Sequence[Attempt]) -> list[Statement]:
         conn = connections[self.alias]
@@ -204,6 +205,9 @@ class _Writes:
     def update(self, match: Match) -> Statement:
         conn = connections[self.alias]
         return self.match_sql, [*self._values(self.match_fields, match, conn), match.pk]
+
+    def players_connected(self, match_id: int, count: int) -> Statement:
+        return self.players_connected_sql, [count, match_id]
 
     @staticmethod
     def _values(fields, instance, conn) -> list:

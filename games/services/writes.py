@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import weakref
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove
 from engine.mistakes import classify as classify_mistake
-from games import async_db, broadcast, hooks
+from games import async_db, delivery, hooks
 from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord
 from games.services.bots import _bots, _due_bot, _plan
@@ -28,7 +29,7 @@ from games.services.common import (
     log,
     now_ms,
 )
-from games.services.sql import SeatRow, _LockStatement, _pipelined, _Writes
+from games.services.sql import SeatRow, _LockStatement, _Writes, closing, opening
 
 PAUSED = "paused"  # a move while the teacher has paused the game
 
@@ -42,15 +43,17 @@ def submit_move(
     """Apply ``user``'s move to the match. Raises ``MatchError`` or ``engine.IllegalMove`` (the
     match is then unchanged). A ``client_id`` already applied for this seat is answered with the
     current state and not applied again."""
-    return _write(_PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms))
+    return write_match(
+        _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
+    )
 
 
 async def submit_move_async(
     *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
 ) -> MoveResult:
-    """``submit_move`` as a server's socket makes it (``_write_on_loop``)."""
+    """``submit_move`` as a server's socket makes it (``write_match_async``)."""
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
-    return await _write_on_loop(write)
+    return await write_match_async(write)
 
 
 def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:
@@ -58,12 +61,12 @@ def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8)
     may call it at any time, as often as it likes: under the lock it acts only on what is due in
     the state it finds, so a late or repeated wake-up changes nothing. Returns the next wake-up
     (epoch ms) or None."""
-    return _write(_Wake(match_id, at_ms=at_ms, max_changes=max_changes))
+    return write_match(_Wake(match_id, at_ms=at_ms, max_changes=max_changes))
 
 
 async def match_wake_async(*, match_id: int) -> int | None:
-    """``match_wake`` as a server's clock makes it (``_write_on_loop``)."""
-    return await _write_on_loop(_Wake(match_id, at_ms=None, max_changes=8))
+    """``match_wake`` as a server's clock makes it (``write_match_async``)."""
+    return await write_match_async(_Wake(match_id, at_ms=None, max_changes=8))
 
 
 def match_abandon(*, match_id: int) -> None:
@@ -79,9 +82,9 @@ def match_abandon(*, match_id: int) -> None:
         return True
 
     def tell(match: Match) -> None:
-        broadcast.match_stopped(match.pk, match.version, match.state)
+        delivery.match_stopped(match.pk, match.version, match.state)
 
-    _write(_TeacherControl(match_id, stop, tell))
+    write_match(_TeacherControl(match_id, stop, tell))
 
 
 @transaction.atomic
@@ -126,7 +129,7 @@ def match_pause(*, match_id: int) -> bool:
         match.paused_at_ms = now_ms()
         return True
 
-    return _write(_TeacherControl(match_id, pause, _tell_the_clock))
+    return write_match(_TeacherControl(match_id, pause, _tell_the_clock))
 
 
 def match_resume(*, match_id: int) -> bool:
@@ -140,7 +143,7 @@ def match_resume(*, match_id: int) -> bool:
         match.paused_at_ms = None
         return True
 
-    return _write(_TeacherControl(match_id, resume, _tell_the_clock))
+    return write_match(_TeacherControl(match_id, resume, _tell_the_clock))
 
 
 def match_add_time(*, match_id: int, seconds: int) -> bool:
@@ -155,7 +158,7 @@ def match_add_time(*, match_id: int, seconds: int) -> bool:
         _hold_the_clock(match, seconds * 1000)
         return True
 
-    return _write(_TeacherControl(match_id, add_time, _tell_the_clock))
+    return write_match(_TeacherControl(match_id, add_time, _tell_the_clock))
 
 
 # --- a match that waits for its players ----------------------------------------------------------
@@ -165,22 +168,22 @@ def match_player_arrived(*, match_id: int) -> bool:
     """A seated player's socket opened on a match that waits for its players: counted, and if the
     match stood still for want of them, its clock runs on from where it stood (every deadline and
     bot that much later). Returns whether it resumed."""
-    return _write(_Presence(match_id, +1))
+    return write_match(_Presence(match_id, +1))
 
 
 def match_player_left(*, match_id: int) -> bool:
     """A seated player's socket closed: when it was the last, a match that waits for its players
     stands still (paused, as a teacher's pause: no timer, no bot, not even the sweep's) until one
     comes back. Returns whether it paused."""
-    return _write(_Presence(match_id, -1))
+    return write_match(_Presence(match_id, -1))
 
 
 async def match_player_arrived_async(*, match_id: int) -> bool:
-    return await _write_on_loop(_Presence(match_id, +1))
+    return await write_match_async(_Presence(match_id, +1))
 
 
 async def match_player_left_async(*, match_id: int) -> bool:
-    return await _write_on_loop(_Presence(match_id, -1))
+    return await write_match_async(_Presence(match_id, -1))
 
 
 def _hold_the_clock(match: Match, held_ms: int) -> None:
@@ -190,7 +193,7 @@ def _hold_the_clock(match: Match, held_ms: int) -> None:
 
 
 def _tell_the_clock(match: Match) -> None:
-    broadcast.match_clock(
+    delivery.match_clock(
         match.pk,
         paused_at_ms=match.paused_at_ms,
         clock_offset_ms=match.clock_offset_ms,
@@ -202,45 +205,60 @@ class _MatchWrite:
     """One write of a match, apart from how it reaches the database: the lock statement
     (``_LockStatement``: the match row locked, with its seats), the decision taken from its rows
     (the result, and the statements that save it), and the news told once it has committed.
-    ``_write`` runs it on Django's connection and ``_write_on_loop`` on a server's event loop;
-    both take every decision here."""
+    ``write_match`` and ``write_match_async`` run it; every decision is taken here."""
 
     client_id = ""
 
     def __init__(self, match_id):
         self.match_id = _match_id(match_id)
-        self._lock = _LockStatement.get(connection, with_client_id=bool(self.client_id))
+        self._lock = _LockStatement.get(connection)
         self.changes: list[Change] = []
         self.wake_at_ms: int | None = None
 
     def lock(self) -> Statement:
-        return self._lock.sql, self._lock.params(self.match_id, self.client_id)
+        return self._lock.statement(self.match_id, self.client_id)
 
     def decide(self, rows) -> tuple[Any, list[Statement]]:
         raise NotImplementedError
 
-    def tell(self, *, on_loop: bool) -> None:
-        """The news of what was committed, to the match's sockets and the teaching layer."""
-        if not self.changes:
-            return
-        tell = broadcast.match_changed_from_loop if on_loop else broadcast.match_changed
-        tell(self.match_id, self.changes, self.wake_at_ms)
+    def tell(self) -> None:
+        """The news of what was committed, to the match's sockets and the teaching layer, from
+        wherever it committed (``games.delivery``)."""
+        if self.changes:
+            delivery.match_changed(self.match_id, self.changes, self.wake_at_ms)
 
 
-def _write(write: _MatchWrite):
-    """``write`` in one transaction on Django's connection (a savepoint inside the caller's),
-    its news on commit: the embedded set-up's server (SQLite), Celery, the teaching layer."""
+# --- the runner ----------------------------------------------------------------------------------
+
+
+def write_match(write: _MatchWrite):
+    """``write`` in one transaction on Django's connection (a savepoint inside the caller's), its
+    news on commit: Celery, the teaching layer, tests, and a server's writes where they cannot run
+    on its event loop (``write_match_async``)."""
     with transaction.atomic(), _pipelined():
         with connection.cursor() as cursor:
             cursor.execute(*write.lock())
             result, statements = write.decide(cursor.fetchall())
             for sql, params in statements:
                 cursor.execute(sql, params)
-        transaction.on_commit(lambda: write.tell(on_loop=False))
+        transaction.on_commit(write.tell)
     return result
 
 
-_write_on_thread = database_sync_to_async(_write)
+async def write_match_async(write: _MatchWrite):
+    """``write`` from a server's event loop, in the match's turn. On PostgreSQL the transaction
+    runs on the loop's own connections in two round trips (``games.async_db``): on a thread each
+    round trip had to win the GIL back from the loop (docs/capacity.md). SQLite has no such
+    driver: there ``write_match`` runs on the thread Channels shares for database work."""
+    async with _turn_of(write.match_id):
+        if not async_db.enabled():
+            return await _write_match_on_thread(write)
+        result = await async_db.transaction(opening(write.lock()), write.decide, closing)
+        write.tell()
+        return result
+
+
+_write_match_on_thread = database_sync_to_async(write_match)
 
 # One write of a match at a time per process, on top of the row lock: its news then leaves in
 # commit order (the lock orders the commits, not the coroutines that tell of them afterwards),
@@ -256,17 +274,29 @@ def _turn_of(match_id: int) -> asyncio.Lock:
     return turn
 
 
-async def _write_on_loop(write: _MatchWrite):
-    """``write`` from a server's event loop. On PostgreSQL the transaction runs on the loop's own
-    connections in two round trips (``games.async_db``): on a thread each round trip had to win
-    the GIL back from the loop (docs/capacity.md). SQLite has no such driver: there it runs
-    ``_write`` on the thread Channels shares for database work."""
-    async with _turn_of(write.match_id):
-        if not async_db.enabled():
-            return await _write_on_thread(write)
-        result = await async_db.locked_write(write.lock(), write.decide)
-        write.tell(on_loop=True)
-        return result
+@contextlib.contextmanager
+def _pipelined():
+    """On PostgreSQL, the statements of a write whose results nobody reads (its writes and the
+    roll-ups') go to the server together, in psycopg's pipeline mode: a write on Django's
+    connection takes four round trips (BEGIN, the lock, the writes, the COMMIT) whatever it
+    writes, where each statement took one. In a busy server process every round trip also waits
+    for the GIL again (docs/capacity.md).
+
+    It is entered inside the transaction, after Django's autocommit switch, and left before the
+    COMMIT: psycopg syncs the pipeline to switch autocommit, and on-commit hooks (the news, the
+    teaching layer's look-ups) then run outside it. A failed write raises as the pipeline ends,
+    inside the transaction, which rolls back."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    # Errors raised as the pipeline ends come from psycopg itself: Django's wrapper makes them
+    # django.db errors (IntegrityError, ...), as they would be from a cursor.
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+# --- the kinds of write --------------------------------------------------------------------------
 
 
 class _PlayerMove(_MatchWrite):
@@ -281,7 +311,7 @@ class _PlayerMove(_MatchWrite):
         self.received_at = timezone.now()
 
     def decide(self, rows) -> tuple[MoveResult, list[Statement]]:
-        match, seats, replayed = self._lock.read(rows, client_id=self.client_id)
+        match, seats, replayed = self._lock.read(rows)
         seat = next((i for i, row in seats.items() if row.user_id == self.user.pk), None)
         if seat is None:
             raise MatchError("not_seated", "you have no seat at this match")
@@ -328,7 +358,7 @@ class _Wake(_MatchWrite):
     def decide(self, rows) -> tuple[int | None, list[Statement]]:
         if not rows:
             return None, []  # gone: nothing will be due
-        match, seats, _replayed = self._lock.read(rows, client_id="")
+        match, seats, _replayed = self._lock.read(rows)
         if match.paused_at_ms is not None:
             return None, []  # nothing is due while paused; the resume schedules the next wake
         if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > self.wall_ms:
@@ -411,14 +441,14 @@ class _TeacherControl(_MatchWrite):
         self.changed: Match | None = None
 
     def decide(self, rows) -> tuple[bool, list[Statement]]:
-        match, _seats, _replayed = self._lock.read(rows, client_id="")
+        match, _seats, _replayed = self._lock.read(rows)
         if not self.change(match):
             return False, []
         match.updated_at = timezone.now()
         self.changed = match
         return True, [_Writes.get(connection).update(match)]
 
-    def tell(self, *, on_loop: bool) -> None:
+    def tell(self) -> None:
         if self.changed is not None:
             self.told(self.changed)
 
@@ -434,18 +464,11 @@ class _Presence(_MatchWrite):
         self.changed: Match | None = None
 
     def decide(self, rows) -> tuple[bool, list[Statement]]:
-        match, _seats, _replayed = self._lock.read(rows, client_id="")
+        match, _seats, _replayed = self._lock.read(rows)
         if not match.waits_for_players:
             return False, []
         count = max(0, match.players_connected + self.delta)
-        quote = connection.ops.quote_name
-        statements: list[Statement] = [
-            (
-                f"UPDATE {quote(Match._meta.db_table)} SET {quote('players_connected')} = %s"
-                f" WHERE {quote('id')} = %s",
-                [count, match.pk],
-            )
-        ]
+        statements = [_Writes.get(connection).players_connected(match.pk, count)]
         changed = False
         if match.is_playing and count == 0 and match.paused_at_ms is None:
             match.paused_at_ms = now_ms()
@@ -460,7 +483,7 @@ class _Presence(_MatchWrite):
             statements.append(_Writes.get(connection).update(match))
         return changed, statements
 
-    def tell(self, *, on_loop: bool) -> None:
+    def tell(self) -> None:
         if self.changed is not None:
             _tell_the_clock(self.changed)
 

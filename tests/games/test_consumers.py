@@ -10,7 +10,7 @@ import engine
 from accounts import sockets
 from config.asgi import application
 from games import consumers, services
-from games.hub import MatchHub
+from games.delivery import MatchHub
 from games.models import Match, MoveRecord
 from tests.factories import (
     close_code_after_accept,

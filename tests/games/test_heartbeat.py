@@ -1,5 +1,5 @@
 """A socket whose news was lost (Redis restarted between two moves, say) notices within about
-two seconds, without any further move, and syncs itself (games/hub.py, the heartbeat)."""
+two seconds, without any further move, and syncs itself (games/delivery.py, the heartbeat)."""
 
 import time
 
@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 import engine
 from config.asgi import application
-from games import broadcast, hub
+from games import delivery
 from games.services import submit_move
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 
@@ -29,7 +29,7 @@ def a_table():
 
 @database_sync_to_async
 def a_move_whose_news_is_lost(match, ana, monkeypatch):
-    monkeypatch.setattr(broadcast, "match_changed", lambda *args, **kwargs: None)
+    monkeypatch.setattr(delivery, "match_changed", lambda *args, **kwargs: None)
     rules = engine.get_game(match.game)
     match.refresh_from_db()
     state = rules.load(match.state)
@@ -47,11 +47,11 @@ async def test_a_socket_that_missed_a_move_syncs_itself_within_two_seconds(monke
         assert (await ws.receive_json_from(timeout=5))["version"] == 0
         version = await a_move_whose_news_is_lost(match, ana, monkeypatch)
         lost_at = time.monotonic()
-        state = await ws.receive_json_from(timeout=2 * hub.HEARTBEAT_SECONDS + 1)
+        state = await ws.receive_json_from(timeout=2 * delivery.HEARTBEAT_SECONDS + 1)
         caught_up_after = time.monotonic() - lost_at
         assert state["type"] == "state" and state["version"] == version == 1
-        assert caught_up_after <= 2 * hub.HEARTBEAT_SECONDS + 0.5
+        assert caught_up_after <= 2 * delivery.HEARTBEAT_SECONDS + 0.5
         # Up to date: the heartbeat sends nothing more.
-        assert await ws.receive_nothing(timeout=2.5 * hub.HEARTBEAT_SECONDS, interval=0.05)
+        assert await ws.receive_nothing(timeout=2.5 * delivery.HEARTBEAT_SECONDS, interval=0.05)
     finally:
         await ws.disconnect()

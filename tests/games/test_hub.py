@@ -1,4 +1,4 @@
-"""games.hub.MatchHub: each process hears a match's news once and hands it to its own sockets;
+"""games.delivery.MatchHub: each process hears a match's news once and hands it to its own sockets;
 its own news reaches its own sockets without the channel layer and the other processes through
 it, once each. Two hubs on one layer stand for two server processes."""
 
@@ -8,7 +8,7 @@ import uuid
 import channels.layers
 import pytest
 
-from games.hub import MatchHub, match_group
+from games.delivery import MatchHub, match_group
 from games.layers import BatchingRedisChannelLayer, InMemoryChannelLayer
 
 TIMEOUT = 5

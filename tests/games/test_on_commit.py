@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
-from games import hub, signals
+from games import delivery, signals
 from games.services import match_wake
 from tests.factories import make_class, make_match, make_session, make_student
 
@@ -22,7 +22,7 @@ T0 = 1_700_000_000_000
 async def returns_while_the_event_loop_is_busy(work) -> bool:
     """Runs ``work`` on the thread Channels shares for database work while this event loop is
     blocked: whether it returned within 5 s."""
-    hub.serving_here()  # as a server's loop is recorded (config/asgi.py)
+    delivery.serving_here()  # as a server's loop is recorded (config/asgi.py)
     started, go, done = threading.Event(), threading.Event(), threading.Event()
 
     def work_when_told():

@@ -1,6 +1,7 @@
 """Redis restarted mid-game under two Daphne processes: the news of the next moves never reaches
 the other process (the groups went with Redis), yet every socket converges on the match's version
-within about two seconds (the hub's heartbeat, games/hub.py) and the game plays on to its end."""
+within about two seconds (the hub's heartbeat, games/delivery.py) and the game plays on to its
+end."""
 
 import asyncio
 import json

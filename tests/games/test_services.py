@@ -10,7 +10,7 @@ import engine
 from engine import IllegalMove, SetupError
 from games import async_db, services
 from games.models import Attempt, Match, MoveRecord
-from games.services import MatchError, SeatSpec, match_create, match_wake, submit_move
+from games.services import MatchError, SeatSpec, match_create, match_wake, sql, submit_move
 from games.tasks import wake_overdue_matches
 from tests.factories import make_class, make_match, make_student, make_teacher
 
@@ -325,10 +325,25 @@ def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
 
 
 def locked_through_django(match_id, *, client_id):
-    statement = services._LockStatement.get(connection, with_client_id=bool(client_id))
+    statement = services._LockStatement.get(connection)
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql, statement.params(match_id, client_id))
-        return statement.read(cursor.fetchall(), client_id=client_id)
+        cursor.execute(*statement.statement(match_id, client_id))
+        return statement.read(cursor.fetchall())
+
+
+def test_moves_sent_without_a_client_id_are_never_taken_for_repeats(table):
+    # The lock statement asks every write whether its client_id was applied; a write without one
+    # asks about NULL, which no record has (a bot's and a timer's records have "").
+    _, ana, ben = table
+    match = make_match(players=[ana, ben], seed=7, at_ms=T0)
+    first = submit_move(match_id=match.pk, user=ana, move={"type": "pass"})
+    assert match_wake(match_id=match.pk, at_ms=T0 + 60_000) is not None  # a timer's record
+    assert MoveRecord.objects.filter(match=match, client_id="").count() == 2
+    with transaction.atomic():
+        assert locked_through_django(match.pk, client_id="")[2] == set()
+    second = submit_move(match_id=match.pk, user=ben, move={"type": "pass"})
+    assert not first.duplicate and not second.duplicate
+    assert MoveRecord.objects.filter(match=match).count() == 3
 
 
 @pytest.mark.django_db(transaction=True)
@@ -344,13 +359,14 @@ def test_the_event_loops_lock_reads_the_match_as_the_orm_does(table):
         outcome={"scores": [1, 2], "note": "é"}, label="Table 9", finished_at=timezone.now()
     )
     expected = Match.objects.get(pk=match.pk)
-    statement = services._LockStatement.get(connection, with_client_id=True)
+    statement = services._LockStatement.get(connection)
 
     async def read():
         try:
-            return await async_db.locked_write(
-                (statement.sql, statement.params(match.pk, "nobody-sent-this")),
-                lambda rows: (statement.read(rows, client_id="nobody-sent-this"), []),
+            return await async_db.transaction(
+                sql.opening(statement.statement(match.pk, "nobody-sent-this")),
+                lambda rows: (statement.read(rows), []),
+                sql.closing,
             )
         finally:
             await async_db.close_pool()

@@ -1,40 +1,44 @@
-"""games.hub.serving_loop: news committed in a sync thread is handed to the event loop that serves
-the process's sockets, recorded by the server itself (config/asgi.py, a match hub), not read
-from asgiref's thread-locals."""
+"""games.delivery.serving_loop: news committed in a sync thread is handed to the event loop that
+serves the process's sockets, recorded by the server itself (config/asgi.py, a match hub), not
+read from asgiref's thread-locals."""
 
 import asyncio
 import threading
 
 import pytest
 
-from games import hub
+from games import delivery
 
 TIMEOUT = 5
+# The marker bounds a test with its fixtures, and a worker's last test also tears down the
+# session's test database, which PostgreSQL may take seconds to drop (it waits for other sessions
+# to leave): the marker leaves room for that, and the test's own waits have TIMEOUT.
+WHOLE_TEST_TIMEOUT = 60
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 async def test_any_thread_of_a_serving_process_finds_its_loop():
-    hub.serving_here()
+    delivery.serving_here()
     loop = asyncio.get_running_loop()
     found = []
     # A plain thread, not one of asgiref's sync_to_async threads.
-    thread = threading.Thread(target=lambda: found.append(hub.serving_loop()))
+    thread = threading.Thread(target=lambda: found.append(delivery.serving_loop()))
     thread.start()
     await asyncio.to_thread(thread.join, TIMEOUT)
     assert found == [loop]
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 def test_a_loop_that_stopped_serving_is_not_handed_news():
     async def serve():
-        hub.serving_here()
-        return hub.serving_loop()
+        delivery.serving_here()
+        return delivery.serving_loop()
 
     assert asyncio.run(serve()) is not None
-    assert hub.serving_loop() is None
+    assert delivery.serving_loop() is None
 
 
-@pytest.mark.timeout(TIMEOUT)
+@pytest.mark.timeout(WHOLE_TEST_TIMEOUT)
 async def test_the_asgi_application_records_its_loop():
     from config.asgi import application
 
@@ -44,8 +48,8 @@ async def test_the_asgi_application_records_its_loop():
     async def send(message):
         pass
 
-    hub._serving = None
+    delivery._serving = None
     # An unknown protocol is refused after the loop is recorded.
     with pytest.raises(ValueError):
         await application({"type": "no-such-protocol"}, receive, send)
-    assert hub.serving_loop() is asyncio.get_running_loop()
+    assert delivery.serving_loop() is asyncio.get_running_loop()

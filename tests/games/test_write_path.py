@@ -34,7 +34,7 @@ def _first_read_of_the_match(queries) -> str:
 
 
 def _the_lock_statement() -> str:
-    sql = services._LockStatement.get(connection, with_client_id=False).sql
+    sql = services._LockStatement.get(connection).sql
     return sql.split(" WHERE ")[0]  # its parameters differ from write to write
 
 

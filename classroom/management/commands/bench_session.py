@@ -133,7 +133,7 @@ class Command(BaseCommand):
 
     async def _start_as_a_server_does(self, session) -> tuple[float, float]:
         """Start as the view runs it on a server: in a worker thread of the event loop, which the
-        news of the seats is handed to, not waited for (games.broadcast); then how long until
+        news of the seats is handed to, not waited for (games.delivery); then how long until
         that news has left (over Redis when REDIS_URL is set)."""
 
         def start():

@@ -1,13 +1,23 @@
-"""Each server process hears a match's news once and hands it to its own sockets of that match.
+"""A match's news, from the commit that made it to every socket of the match.
 
-Channels gives every consumer a channel of its own, so a move's news went through Redis once per
-socket: serialised, stored and popped three times for a table of three, and each time woken in
-its consumer by Channels' per-consumer receive machinery (a task and a wait per message), about a
-third of a server process's CPU under load. The mover's own socket, in the very process that
-applied the move, waited for two Redis round trips and a blocking read (docs/capacity.md).
+A write of a match (games/services/writes.py) tells of what it committed through one of three
+functions here: ``match_changed`` (new versions), ``match_clock`` (paused, resumed, more time) and
+``match_stopped``. Each works wherever the write ran, and the caller need not say where:
 
-Here the process's ``MatchHub`` is the one member of a match's group for all its sockets of that
-match:
+- on a server's event loop (a write on the loop's own connections): the news is queued at once
+  behind what this process has already queued for the match;
+- in a sync thread of a server (SQLite's writes, a teacher's page): it is handed to the server's
+  event loop and the thread returns at once;
+- elsewhere (a Celery worker, a shell), where this process has no sockets: it is sent through the
+  channel layer from here.
+
+On the server's loop the news goes to the process's ``MatchHub``, the one member of a match's
+group for all its sockets of that match. Channels gives every consumer a channel of its own, so a
+move's news went through Redis once per socket: serialised, stored and popped three times for a
+table of three, and each time woken in its consumer by Channels' per-consumer receive machinery
+(a task and a wait per message), about a third of a server process's CPU under load; the mover's
+own socket, in the very process that applied the move, waited for two Redis round trips and a
+blocking read (docs/capacity.md). Through the hub:
 
 - news made in this process (a move applied by one of its sockets, a bot or timer it woke, a
   teacher's page it served) reaches its own sockets at once, and through the channel layer only
@@ -15,26 +25,38 @@ match:
 - news from anywhere else (another process, a Celery task, a shell) comes through the hub's
   channel and is handed to each socket of the match.
 
-Delivery stays at most once, as with Channels (docs/architecture.md): a socket that misses news
-sees a gap in the versions and asks for ``sync``. News that never arrives at all (Redis
-restarted between two moves, and the groups it kept went with it) is caught by the heartbeat: every
-``HEARTBEAT_SECONDS`` the hub reads the current version of each of its matches in one query and
-hands it to the match's sockets as ``match.version``; a socket still behind it a beat later syncs
-itself. Where the hub itself missed a match's news, it joins the match's group again.
+One match's news leaves in the order its changes were committed (``_enqueue``). The teaching layer
+hears ``games.signals.match_changed`` after the players' news: on the server's loop when there is
+one (``on_server_loop=True``), else from here.
+
+The message carries the new engine state, not a view: every socket computes its own seat's view,
+so nothing one seat may not see is ever put in another seat's message.
+
+Delivery is at most once (docs/architecture.md): the state itself lives in the database, and a
+socket that misses news sees a gap in the versions and asks for ``sync``. News that never arrives
+at all (Redis restarted between two moves, and the groups it kept went with it) is caught by the
+heartbeat: every ``HEARTBEAT_SECONDS`` the hub reads the current version of each of its matches in
+one query and hands it to the match's sockets as ``match.version``; a socket still behind it a
+beat later syncs itself. Where the hub itself missed a match's news, it joins the match's group
+again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import logging
 import os
 import weakref
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.sockets import OUTAGES
-from games import selectors
+from games import selectors, signals
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +72,232 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-# The event loop that serves this process's sockets, and the process it was recorded in (a fork
-# inherits the record, not the loop).
+# --- what a write tells ---------------------------------------------------------------------------
+
+
+def match_changed(match_id: int, changes: Sequence, wake_at_ms: int | None) -> None:
+    """New versions of the match (``games.services.Change``, in commit order): to its sockets,
+    then to the teaching layer (teaching displays must never delay a move)."""
+    messages = [
+        {
+            "type": "match.changed",
+            "match_id": match_id,
+            "version": change.version,
+            "state": change.state,
+            "events": change.events,
+            "actor_seat": change.actor_seat,
+            "client_id": change.client_id,
+            "wake_at_ms": wake_at_ms,
+        }
+        for change in changes
+    ]
+    _publish(match_id, messages, changes)
+
+
+def match_clock(
+    match_id: int, *, paused_at_ms: int | None, clock_offset_ms: int, wake_at_ms: int | None
+) -> None:
+    """The match's clock was paused, resumed or given more time: its sockets tell their pages
+    and schedule the next wake-up."""
+    message = {
+        "type": "match.clock",
+        "match_id": match_id,
+        "paused_at_ms": paused_at_ms,
+        "clock_offset_ms": clock_offset_ms,
+        "wake_at_ms": wake_at_ms,
+    }
+    _publish(match_id, [message], ())
+
+
+def match_stopped(match_id: int, version: int, state: dict) -> None:
+    message = {"type": "match.stopped", "match_id": match_id, "version": version, "state": state}
+    _publish(match_id, [message], ())
+
+
+def group_send_soon(group: str, message: dict, *, in_order_with: str | None = None) -> None:
+    """``message`` to ``group`` through the channel layer, from any thread, without waiting for
+    an event loop (the layers above use it for their own news, after a commit). Messages that
+    name the same ``in_order_with`` leave in the order they were sent, whatever their groups."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = serving_loop()
+        again = functools.partial(group_send_soon, group, message, in_order_with=in_order_with)
+        if loop is None or not _handed(loop, again):
+            _send_from_here(group, message)
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        _enqueue(loop, layer, in_order_with or group, group, message, through_hub=False)
+
+
+# --- from wherever the write committed ------------------------------------------------------------
+
+
+def _publish(match_id: int, messages: list[dict], changes: Sequence) -> None:
+    """On the server's event loop (a write on the loop's own connections): the news is queued at
+    once, then the teaching layer is told. In a sync thread of a server: this same call is handed
+    to its loop. Elsewhere: sent from here."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        _publish_from_a_thread(match_id, messages, changes)
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        for message in messages:
+            _enqueue(loop, layer, match_group(match_id), match_group(match_id), message)
+    if changes:
+        _tell_on_loop(loop, match_id, changes)
+
+
+def _publish_from_a_thread(match_id: int, messages: list[dict], changes: Sequence) -> None:
+    loop = serving_loop()
+    if loop is not None:
+        if _handed(loop, functools.partial(_publish, match_id, messages, changes)):
+            return
+        changes = ()  # that loop has closed, and its monitors with it: nobody is left to tell
+    for message in messages:
+        _send_from_here(match_group(match_id), message)
+    _tell_from_here(match_id, changes)
+
+
+def _handed(loop: asyncio.AbstractEventLoop, call: Callable[[], None]) -> bool:
+    """``call()`` handed from a sync thread of a server to its event loop, and whether it
+    was (not if that loop has closed). The thread returns at once: waiting for Redis here would
+    hold a thread that applies moves (or the one Channels shares for all database work) for round
+    trips (docs/capacity.md). In a context of its own: the writing thread's (asgiref's "inside a
+    sync thread" marks) would make the sockets' later database calls, such as a clock's wake-up
+    scheduled while handing out this news, refuse to run."""
+    try:
+        loop.call_soon_threadsafe(call, context=contextvars.Context())
+    except RuntimeError:
+        return False
+    return True
+
+
+def _send_from_here(group: str, message: dict) -> None:
+    """Elsewhere (a Celery worker, a shell) this process has no sockets: the layer takes the news
+    to every process's hub."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # The move is committed; a socket that missed the news resyncs (news is at most once).
+        log.exception("could not send %s to %s", message.get("type"), group)
+
+
+# Per event loop, the last send queued in each chain (a match's group, say): the next one waits
+# for it, so one match's news leaves in the order its changes were committed while other matches'
+# news is not held up.
+_chains: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Task]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _enqueue(
+    loop: asyncio.AbstractEventLoop,
+    layer,
+    chain: str,
+    group: str,
+    message: dict,
+    *,
+    through_hub: bool = True,
+) -> None:
+    chains = _chains.setdefault(loop, {})
+    previous = chains.get(chain)
+    task = loop.create_task(_send_after(previous, layer, loop, group, message, through_hub))
+    chains[chain] = task
+
+    def forget(done: asyncio.Task) -> None:
+        if chains.get(chain) is done:
+            del chains[chain]
+
+    task.add_done_callback(forget)
+
+
+async def _send_after(
+    previous: asyncio.Task | None,
+    layer,
+    loop: asyncio.AbstractEventLoop,
+    group: str,
+    message: dict,
+    through_hub: bool,
+) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])
+    try:
+        hub = MatchHub.of(loop) if through_hub else None
+        if hub is None:  # not a match's news, or no socket of any match in this process yet
+            await layer.group_send(group, message)
+        else:
+            await hub.publish(message["match_id"], message)
+    except Exception:
+        log.exception("could not broadcast to %s", group)
+
+
+# --- the teaching layer ---------------------------------------------------------------------------
+
+# The teaching layer's tasks, kept until done (the event loop keeps only weak references).
+_telling: set[asyncio.Task] = set()
+
+
+def _tell_on_loop(loop: asyncio.AbstractEventLoop, match_id: int, changes: Sequence) -> None:
+    # The receivers are coroutines, run on the server's loop, never awaited from a thread:
+    # waiting for the loop (as ``Signal.send`` does for them) held the shared thread, and so every
+    # database call of the process, for as long as the loop was busy, and for ever when it
+    # stopped before it ran them.
+    telling = loop.create_task(_tell_the_teaching_layer_on_loop(match_id, changes))
+    _telling.add(telling)
+    telling.add_done_callback(_told)
+
+
+async def _tell_the_teaching_layer_on_loop(match_id: int, changes: Sequence) -> None:
+    # Receivers that are coroutines run on the loop (the teaching layer's is one); a plain
+    # function would go to a thread, one per move.
+    for change in changes:
+        await signals.match_changed.asend(
+            sender=None,
+            match_id=match_id,
+            version=change.version,
+            events=change.events,
+            finished=change.finished,
+            actor_seat=change.actor_seat,
+            on_server_loop=True,
+        )
+
+
+def _tell_from_here(match_id: int, changes: Sequence) -> None:
+    # No server's loop is involved: a loop of its own runs the receivers here.
+    for change in changes:
+        signals.match_changed.send(
+            sender=None,
+            match_id=match_id,
+            version=change.version,
+            events=change.events,
+            finished=change.finished,
+            actor_seat=change.actor_seat,
+            on_server_loop=False,
+        )
+
+
+def _told(task: asyncio.Task) -> None:
+    _telling.discard(task)
+    if task.cancelled() or task.exception() is None:
+        return
+    if isinstance(task.exception(), OUTAGES):
+        # Its database or Redis is out for now: one line, as for every outage; the teacher's
+        # page catches up with the next news or its tick.
+        log.warning("the teaching layer could not hear of a move (%s)", task.exception())
+        return
+    log.error("the teaching layer could not hear of a move", exc_info=task.exception())
+
+
+# --- the event loop that serves this process's sockets --------------------------------------------
+
+# The loop, and the process it was recorded in (a fork inherits the record, not the loop).
 _serving: tuple[int, asyncio.AbstractEventLoop] | None = None
 
 
@@ -71,6 +317,9 @@ def serving_loop() -> asyncio.AbstractEventLoop | None:
         return None
     pid, loop = _serving
     return loop if pid == os.getpid() and loop.is_running() else None
+
+
+# --- the hub: each process hears a match's news once ----------------------------------------------
 
 
 class Listener(Protocol):

@@ -9,8 +9,9 @@ A simulated class does the same amount of homework two ways:
   answers so far.
 
 A day's homework is a fixed number of answers per child, the same both ways: deals of the
-``HOMEWORK`` games in turn (a ¡Mía! solo square, SUM and ¡Mía! express against easy bots), each
-played out by the engine's bots; the facts the child's seat answers are the child's questions.
+``HOMEWORK`` in turn (two ¡Mía! 3 x 3 solo puzzles from the product's puzzle maker, whose
+solution lines are claimed, then a SUM deal played out by the engine's easy bots, the child at
+seat 0); the facts the child claims are the child's questions.
 The learner model (``learner``) answers them (right or wrong, in how many milliseconds), and
 each answer on a table fact goes back as a ``FactAnswer``, so tomorrow's working set follows.
 

@@ -6,24 +6,33 @@ import argparse
 import datetime
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import engine
 from classroom.practice.working_set import FactAnswer, new_fact_order, working_set
-from classroom.progress.mastery import RECENT_ANSWERS, TABLES, Level, Mastery, is_fluent
+from classroom.progress.mastery import (
+    MIN_ANSWERS,
+    RECENT_ANSWERS,
+    TABLES,
+    Level,
+    Mastery,
+    is_fluent,
+)
 from engine import mia_puzzles
 from engine.core import attempt_fact, same_fact
 from engine.simulate import bot_chooser
 from tools.practice_bench.learner import DAY_S, Learner
 
-# The deals of a day's homework, in turn, until the child has given ANSWERS_PER_DAY answers:
+# The deals of a day's homework, in turn, until the child has given the day's answers:
 # a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the square
 # holds no times table) twice, then a SUM deal against an easy bot (the child is seat 0), the
 # one focus game that deals products. Each is (game, variant or puzzle size, players).
 HOMEWORK = (("mia", 3, 1), ("mia", 3, 1), ("sum", "standard", 2))
 PUZZLE_DIFFICULTY = 2
 MASTERED_SHARE = 0.8
+# Lines below it, printed too: where the two ways part when neither reaches 80 % by the cap.
+LOWER_LINES = (0.5, 0.6, 0.7)
 HOMEWORK_START_S = 16 * 3600  # homework after school
 GAP_BETWEEN_ANSWERS_S = 5
 PRIOR_DAYS = 90  # the earlier weeks a child's starting knowledge was built over
@@ -33,7 +42,7 @@ FIRST_DAY = datetime.date(2026, 9, 7)  # a Monday
 
 @dataclass(frozen=True)
 class Config:
-    children: int = 20
+    children: int = 20  # a class of 30 doubles the focused deals' cost (--children 30)
     answers_per_day: int = 40
     month_days: int = 20  # school days
     cap_days: int = 60  # school days, when the class has not reached the line within the month
@@ -157,6 +166,20 @@ class Child:
         )
         return mastery.level == Level.MASTERED
 
+    def shortfall(self, fact: tuple, as_of: datetime.date) -> str | None:
+        """The first of the product's conditions for Mastered that the fact misses, or None."""
+        if self.mastered(fact, as_of):
+            return None
+        answers = self.by_fact.get(fact, [])
+        latest = answers[-RECENT_ANSWERS:]
+        if len(latest) < MIN_ANSWERS:
+            return f"fewer than {MIN_ANSWERS} answers"
+        if sum(a.correct for a in latest) * 10 < 9 * len(latest):
+            return "under 90 % right"
+        if sum(is_fluent(a.correct, a.elapsed_ms) for a in latest) * 10 < 8 * len(latest):
+            return "under 80 % fluent"
+        return "fluent on too few days or due for review"
+
 
 def make_class(config: Config, universe: list[tuple]) -> list[Child]:
     """Children of varied starting knowledge: the ablest has met each fact up to ``prior_max``
@@ -207,7 +230,10 @@ class Result:
     answers_at_end: int = 0
     days_to_line: int | None = None
     mastered_by_day: list[float] = field(default_factory=list)
+    answers_by_day: list[int] = field(default_factory=list)
     table_mastered_end: float = 0.0
+    # (operation, reason) -> (child, fact) pairs of the line's facts not mastered at the end
+    shortfalls: Counter = field(default_factory=Counter)
 
     @property
     def focus_share(self) -> float:
@@ -257,6 +283,7 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
         mastered = sum(child.mastered(f, day) for child in children for f in universe)
         share = mastered / (len(children) * len(universe))
         result.mastered_by_day.append(share)
+        result.answers_by_day.append(answers)
         if result.answers_to_line is None and share >= MASTERED_SHARE:
             result.answers_to_line, result.days_to_line = answers, number + 1
         if number + 1 >= config.month_days and result.answers_to_line is not None:
@@ -267,7 +294,20 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     result.table_mastered_end = sum(
         child.mastered(f, last) for child in children for f in everything
     ) / (len(children) * len(everything))
+    for child in children:
+        for fact in universe:
+            reason = child.shortfall(fact, last)
+            if reason is not None:
+                result.shortfalls[fact[0], reason] += 1
     return result
+
+
+def answers_to(result: Result, share: float) -> str:
+    """The class's answers until ``share`` of its (child, fact) pairs were mastered."""
+    for answers, mastered in zip(result.answers_by_day, result.mastered_by_day, strict=True):
+        if mastered >= share:
+            return str(answers)
+    return f">{result.answers_at_end}"
 
 
 def to_line(result: Result) -> str:
@@ -314,13 +354,25 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"{result.way}: {reached}; mastered share by week "
-            + " ".join(f"{s:.2f}" for s in result.mastered_by_day[4::5])
+            + " ".join(
+                f"{s:.2f}" for s in result.mastered_by_day[4::5] or result.mastered_by_day[-1:]
+            )
             + f"; all {len(everything)} table facts mastered at the end "
             f"{result.table_mastered_end:.2f};"
             f" turnaround-inclusive focus share {result.turnaround_share:.2f}"
             f" ({time.perf_counter() - started:.0f} s)"
         )
+        missed = ", ".join(
+            f"{count} {operation} {reason}"
+            for (operation, reason), count in sorted(result.shortfalls.items())
+        )
+        print(f"  (child, fact) pairs not mastered at the end: {missed or 'none'}")
     personal, class_wide = results
+    for share in LOWER_LINES:
+        print(
+            f"answers to {share:.0%} mastered: personal {answers_to(personal, share)}, "
+            f"class-wide {answers_to(class_wide, share)}"
+        )
     print(
         f"focus share: personal {personal.focus_share:.2f}, class-wide {class_wide.focus_share:.2f}"
     )

@@ -1,0 +1,95 @@
+"""The practice benchmark (tools/practice_bench): its learner model keeps the properties it
+documents, and a tiny class run through the real entry point ends with the two comparable lines.
+The figures themselves are the benchmark's to report (docs/capacity.md), not a test's."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tools.practice_bench.learner import (
+    DAY_S,
+    FactMemory,
+    Learner,
+    count_seconds,
+    recall_probability,
+    recall_seconds,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSWERS = 400
+
+
+def _practised(times: int, *, every_s: float = 30, weight: float = 1.0) -> FactMemory:
+    memory = FactMemory()
+    for j in range(times):
+        memory.practise(j * every_s, weight)
+    return memory
+
+
+def test_recall_improves_with_practice():
+    activations = [_practised(n).activation(DAY_S) for n in (1, 3, 10, 30)]
+    assert activations == sorted(activations) and activations[0] < activations[-1]
+    chances = [recall_probability(m) for m in activations]
+    assert chances == sorted(chances) and chances[-1] > chances[0]
+    assert recall_seconds(activations[-1]) < recall_seconds(activations[0])
+
+
+def test_recall_fades_with_time():
+    memory = _practised(10)
+    later = [memory.activation(t) for t in (600, DAY_S, 7 * DAY_S, 30 * DAY_S)]
+    assert later == sorted(later, reverse=True) and later[0] > later[-1]
+
+
+def test_spaced_practice_lasts_longer_than_massed():
+    massed = _practised(6, every_s=10)
+    spaced = _practised(6, every_s=DAY_S)
+    month_later = 40 * DAY_S
+    assert spaced.activation(month_later) > massed.activation(month_later)
+
+
+def test_counting_is_slower_than_recall_and_slower_for_bigger_numbers():
+    known = _practised(30, every_s=DAY_S).activation(31 * DAY_S)
+    assert count_seconds("add", 4, 5) > recall_seconds(known)
+    assert count_seconds("add", 8, 7) > count_seconds("add", 8, 2)
+    assert count_seconds("mul", 7, 8) > count_seconds("add", 7, 8)
+
+
+def test_counted_answers_build_recall_more_slowly_than_recalled_ones():
+    counted = _practised(10, weight=0.5).activation(DAY_S)
+    recalled = _practised(10).activation(DAY_S)
+    assert counted < recalled
+
+
+def test_a_learner_counts_an_unknown_fact_and_recalls_a_practised_one():
+    learner = Learner(random.Random(3))
+    fact = ("add", 8, 7)
+    first = [learner.answer(fact, DAY_S * day + 10 * j) for day in range(2) for j in range(1)]
+    assert not any(outcome.retrieved for outcome in first)
+    for day in range(2, 40):
+        for j in range(8):
+            learner.answer(fact, DAY_S * day + 10 * j)
+    late = [learner.answer(fact, DAY_S * 41 + 10 * j) for j in range(20)]
+    assert sum(o.retrieved for o in late) > 10
+    quick = [o.elapsed_ms for o in late if o.retrieved]
+    assert max(quick) < min(o.elapsed_ms for o in first)
+
+
+def test_the_bench_ends_with_the_two_comparable_lines():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.practice_bench", "--small"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    last_two = done.stdout.strip().splitlines()[-2:]
+    assert re.fullmatch(r"focus share: personal \d\.\d\d, class-wide \d\.\d\d", last_two[0])
+    assert re.fullmatch(r"answers to mastery: personal >?\d+, class-wide >?\d+", last_two[1])

@@ -1,0 +1,380 @@
+"""The simulated month of homework, both ways (see the package docstring)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import engine
+from classroom.practice.working_set import FactAnswer, new_fact_order, working_set
+from classroom.progress.mastery import (
+    MIN_ANSWERS,
+    RECENT_ANSWERS,
+    TABLES,
+    Level,
+    Mastery,
+    is_fluent,
+)
+from engine import mia_puzzles
+from engine.core import attempt_fact, same_fact
+from engine.simulate import bot_chooser
+from tools.practice_bench.learner import DAY_S, Learner
+
+# The deals of a day's homework, in turn, until the child has given the day's answers:
+# a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the square
+# holds no times table) twice, then a SUM deal against an easy bot (the child is seat 0), the
+# one focus game that deals products. Each is (game, variant or puzzle size, players).
+HOMEWORK = (("mia", 3, 1), ("mia", 3, 1), ("sum", "standard", 2))
+PUZZLE_DIFFICULTY = 2
+MASTERED_SHARE = 0.8
+# Lines below it, printed too: where the two ways part when neither reaches 80 % by the cap.
+LOWER_LINES = (0.5, 0.6, 0.7)
+HOMEWORK_START_S = 16 * 3600  # homework after school
+GAP_BETWEEN_ANSWERS_S = 5
+PRIOR_DAYS = 90  # the earlier weeks a child's starting knowledge was built over
+PRIOR_SESSIONS = 6
+FIRST_DAY = datetime.date(2026, 9, 7)  # a Monday
+
+
+@dataclass(frozen=True)
+class Config:
+    children: int = 20  # a class of 30 doubles the focused deals' cost (--children 30)
+    answers_per_day: int = 40
+    month_days: int = 20  # school days
+    cap_days: int = 60  # school days, when the class has not reached the line within the month
+    prior_max: int = 60  # prior exposures of the easiest fact for the ablest child
+    seed: int = 1
+
+
+SMALL = Config(children=3, answers_per_day=12, month_days=3, cap_days=4)
+
+
+def school_days(count: int) -> list[datetime.date]:
+    days, day = [], FIRST_DAY
+    while len(days) < count:
+        if day.weekday() < 5:
+            days.append(day)
+        day += datetime.timedelta(days=1)
+    return days
+
+
+def day_seconds(day: datetime.date) -> float:
+    return (day - FIRST_DAY).days * DAY_S
+
+
+def table_facts() -> list[tuple[str, int, int]]:
+    return [(t.operation, a, b) for t in TABLES for a in t.numbers for b in t.numbers]
+
+
+TABLE_FACTS = frozenset(table_facts())
+
+
+def _variant(slug: str, kind) -> str:
+    return engine.get_game(slug).puzzles.variant(kind) if isinstance(kind, int) else kind
+
+
+def dealable_facts() -> list[tuple[str, int, int]]:
+    """The table facts some homework deal can steer toward: the line is drawn over these."""
+    games = [(engine.get_game(slug), _variant(slug, kind)) for slug, kind, _players in HOMEWORK]
+    return [
+        fact
+        for fact in table_facts()
+        if any(
+            fact[0] in game.focus.operations and game.focus.shows(variant, fact)
+            for game, variant in games
+        )
+    ]
+
+
+def _played_facts(game, state, players: int, seed: int, wanted: int) -> list[tuple]:
+    """The facts of the child's (seat 0) first ``wanted`` attempts when easy bots play the deal
+    (as ``engine.simulate.play`` drives a table, stopped once the day has its answers)."""
+    rng = random.Random(seed)
+    chooser = bot_chooser("easy")
+    now = 0
+    facts: list[tuple] = []
+    while game.outcome(state) is None and len(facts) < wanted:
+        wanting = [(seat, chooser(game, state, seat, rng)) for seat in sorted(game.active(state))]
+        wanting = [(seat, move) for seat, move in wanting if move is not None]
+        due = game.deadline(state)
+        now += rng.randint(300, 2500)
+        if wanting and (due is None or now < due):
+            seat, move = rng.choice(wanting)
+            step = game.apply(state, seat, move, now)
+        elif due is not None:
+            now = max(now, due)
+            step = game.tick(state, now)
+        else:
+            break
+        state = step.state
+        for event in step.events:
+            if event.get("type") == "attempt" and event.get("seat") == 0:
+                fact = attempt_fact(event)
+                if fact is not None:
+                    facts.append(fact)
+    return facts[:wanted]
+
+
+def deal_facts(homework: tuple, seed: int, focus, wanted: int) -> list[tuple]:
+    """The facts the child answers in one deal of ``homework``, focused on ``focus``."""
+    slug, kind, players = homework
+    game = engine.get_game(slug)
+    focus = [fact for fact in focus if fact[0] in game.focus.operations] or None
+    if isinstance(kind, int):
+        puzzle = game.puzzles.generate(kind, PUZZLE_DIFFICULTY, seed, focus=focus)
+        state = game.new(puzzle.variant, 1, puzzle.seed, focus=puzzle.focus)
+        return [tuple(fact) for fact in mia_puzzles.solution_facts(state, puzzle.solution)][:wanted]
+    return _played_facts(game, game.new(kind, players, seed, focus=focus), players, seed, wanted)
+
+
+def day_facts(config: Config, seed_of, focus) -> list[tuple]:
+    facts: list[tuple] = []
+    deal = 0
+    while len(facts) < config.answers_per_day:
+        homework = HOMEWORK[deal % len(HOMEWORK)]
+        facts += deal_facts(homework, seed_of(deal), focus, config.answers_per_day - len(facts))
+        deal += 1
+    return facts
+
+
+@dataclass
+class Child:
+    learner: Learner
+    answers: list[FactAnswer] = field(default_factory=list)
+    by_fact: dict[tuple, list[FactAnswer]] = field(default_factory=lambda: defaultdict(list))
+
+    def record(self, answer: FactAnswer) -> None:
+        self.answers.append(answer)
+        self.by_fact[answer.operation, answer.first, answer.second].append(answer)
+
+    def mastered(self, fact: tuple, as_of: datetime.date) -> bool:
+        """The product's own line: the fact's level over its latest answers is Mastered."""
+        answers = self.by_fact.get(fact)
+        if not answers:
+            return False
+        latest = answers[-RECENT_ANSWERS:]
+        fluent_days = len({a.day for a in answers if is_fluent(a.correct, a.elapsed_ms)})
+        mastery = Mastery.of(
+            [(a.correct, a.elapsed_ms, a.times_recall) for a in latest],
+            fluent_days=fluent_days,
+            last_seen=answers[-1].day,
+            as_of=as_of,
+        )
+        return mastery.level == Level.MASTERED
+
+    def shortfall(self, fact: tuple, as_of: datetime.date) -> str | None:
+        """The first of the product's conditions for Mastered that the fact misses, or None."""
+        if self.mastered(fact, as_of):
+            return None
+        answers = self.by_fact.get(fact, [])
+        latest = answers[-RECENT_ANSWERS:]
+        if len(latest) < MIN_ANSWERS:
+            return f"fewer than {MIN_ANSWERS} answers"
+        if sum(a.correct for a in latest) * 10 < 9 * len(latest):
+            return "under 90 % right"
+        if sum(is_fluent(a.correct, a.elapsed_ms) for a in latest) * 10 < 8 * len(latest):
+            return "under 80 % fluent"
+        return "fluent on too few days or due for review"
+
+
+def make_class(config: Config, universe: list[tuple]) -> list[Child]:
+    """Children of varied starting knowledge: the ablest has met each fact up to ``prior_max``
+    times over the last weeks, fewer the later the fact comes in the product's family order."""
+    rng = random.Random(config.seed)
+    order = {fact: i for op in ("add", "mul") for i, fact in enumerate(new_fact_order(op))}
+    children = []
+    for index in range(config.children):
+        ability = 0.2 + 0.8 * index / max(1, config.children - 1)
+        learner = Learner(random.Random(f"{config.seed}-{index}"))
+        for fact in universe:
+            ease = 1 - order[fact] / len(new_fact_order(fact[0]))
+            exposures = round(config.prior_max * ability * ease * rng.uniform(0.5, 1.5))
+            sessions = min(exposures, PRIOR_SESSIONS)
+            for s in range(sessions):
+                days_before = PRIOR_DAYS - s * PRIOR_DAYS // max(1, sessions)
+                learner.fact(fact).practise(
+                    -days_before * DAY_S + HOMEWORK_START_S, exposures / sessions
+                )
+        children.append(Child(learner))
+    return children
+
+
+def answer(child: Child, fact: tuple, day: datetime.date, clock_s: float) -> float:
+    """The child answers ``fact``; a table fact's answer is recorded as the product records it
+    (other answers, differences or numbers past the tables, are practice the tables ignore)."""
+    outcome = child.learner.answer(fact, clock_s)
+    if fact in TABLE_FACTS:
+        child.record(FactAnswer(*fact, outcome.correct, outcome.elapsed_ms, day))
+    return clock_s + outcome.elapsed_ms / 1000 + GAP_BETWEEN_ANSWERS_S
+
+
+def pretest(children: list[Child], universe: list[tuple], day: datetime.date) -> None:
+    """Every child answers each fact once the week before (what the working set starts from)."""
+    for child in children:
+        clock = day_seconds(day) + HOMEWORK_START_S
+        for fact in universe:
+            clock = answer(child, fact, day, clock)
+
+
+@dataclass
+class Result:
+    way: str
+    focus_answers: int = 0
+    focus_turnaround: int = 0
+    month_answers: int = 0
+    answers_to_line: int | None = None
+    answers_at_end: int = 0
+    days_to_line: int | None = None
+    mastered_by_day: list[float] = field(default_factory=list)
+    answers_by_day: list[int] = field(default_factory=list)
+    table_mastered_end: float = 0.0
+    # (operation, reason) -> (child, fact) pairs of the line's facts not mastered at the end
+    shortfalls: Counter = field(default_factory=Counter)
+
+    @property
+    def focus_share(self) -> float:
+        return self.focus_answers / max(1, self.month_answers)
+
+    @property
+    def turnaround_share(self) -> float:
+        return self.focus_turnaround / max(1, self.month_answers)
+
+
+def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
+    result = Result("personal" if personal else "class-wide")
+    children = make_class(config, universe)
+    days = school_days(config.cap_days)
+    pretest(children, universe, FIRST_DAY - datetime.timedelta(days=3))
+    answers = 0
+    for number, day in enumerate(days):
+        in_month = number < config.month_days
+        shared = None
+        if not personal:
+            shared = day_facts(config, lambda deal, n=number: 1_000 * n + deal, ())
+        for index, child in enumerate(children):
+            focus = []
+            if personal or in_month:
+                focus = [
+                    (i.operation, i.first, i.second) for i in working_set(child.answers, day).items
+                ]
+            if personal:
+                facts = day_facts(
+                    config,
+                    lambda deal, n=number, c=index: (
+                        (config.seed * 1_000 + c) * 100_000 + 1_000 * n + deal
+                    ),
+                    focus,
+                )
+            else:
+                facts = shared
+            clock = day_seconds(day) + HOMEWORK_START_S
+            for fact in facts:
+                clock = answer(child, fact, day, clock)
+                if in_month:
+                    result.focus_answers += fact in focus
+                    result.focus_turnaround += any(same_fact(fact, w) for w in focus)
+            answers += len(facts)
+            if in_month:
+                result.month_answers += len(facts)
+        mastered = sum(child.mastered(f, day) for child in children for f in universe)
+        share = mastered / (len(children) * len(universe))
+        result.mastered_by_day.append(share)
+        result.answers_by_day.append(answers)
+        if result.answers_to_line is None and share >= MASTERED_SHARE:
+            result.answers_to_line, result.days_to_line = answers, number + 1
+        if number + 1 >= config.month_days and result.answers_to_line is not None:
+            break
+    result.answers_at_end = answers
+    last = days[len(result.mastered_by_day) - 1]
+    everything = table_facts()
+    result.table_mastered_end = sum(
+        child.mastered(f, last) for child in children for f in everything
+    ) / (len(children) * len(everything))
+    for child in children:
+        for fact in universe:
+            reason = child.shortfall(fact, last)
+            if reason is not None:
+                result.shortfalls[fact[0], reason] += 1
+    return result
+
+
+def answers_to(result: Result, share: float) -> str:
+    """The class's answers until ``share`` of its (child, fact) pairs were mastered."""
+    for answers, mastered in zip(result.answers_by_day, result.mastered_by_day, strict=True):
+        if mastered >= share:
+            return str(answers)
+    return f">{result.answers_at_end}"
+
+
+def to_line(result: Result) -> str:
+    if result.answers_to_line is None:
+        return f">{result.answers_at_end}"
+    return str(result.answers_to_line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.practice_bench", description=__doc__)
+    parser.add_argument("--small", action="store_true", help="a tiny class for a quick check")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--children", type=int)
+    parser.add_argument("--cap-days", type=int)
+    args = parser.parse_args(argv)
+    config = SMALL if args.small else Config()
+    overrides = {"seed": args.seed}
+    if args.children:
+        overrides["children"] = args.children
+    if args.cap_days:
+        overrides["cap_days"] = args.cap_days
+    config = Config(**{**config.__dict__, **overrides})
+    universe = dealable_facts()
+    everything = table_facts()
+    print(
+        f"class of {config.children}, {config.answers_per_day} answers a day each, a month of "
+        f"{config.month_days} school days (up to {config.cap_days} toward the line), "
+        f"seed {config.seed}"
+    )
+    print(
+        f"the homework's deals can steer {len(universe)} of the {len(everything)} table facts "
+        f"({sum(f[0] == 'add' for f in universe)} addition, {sum(f[0] == 'mul' for f in universe)} "
+        "multiplication); the line is 80 % of those mastered"
+    )
+    results = []
+    for personal in (True, False):
+        started = time.perf_counter()
+        result = run_way(config, personal, universe)
+        results.append(result)
+        reached = (
+            f"line reached on school day {result.days_to_line}"
+            if result.days_to_line
+            else f"line not reached in {len(result.mastered_by_day)} school days"
+        )
+        print(
+            f"{result.way}: {reached}; mastered share by week "
+            + " ".join(
+                f"{s:.2f}" for s in result.mastered_by_day[4::5] or result.mastered_by_day[-1:]
+            )
+            + f"; all {len(everything)} table facts mastered at the end "
+            f"{result.table_mastered_end:.2f};"
+            f" turnaround-inclusive focus share {result.turnaround_share:.2f}"
+            f" ({time.perf_counter() - started:.0f} s)"
+        )
+        missed = ", ".join(
+            f"{count} {operation} {reason}"
+            for (operation, reason), count in sorted(result.shortfalls.items())
+        )
+        print(f"  (child, fact) pairs not mastered at the end: {missed or 'none'}")
+    personal, class_wide = results
+    for share in LOWER_LINES:
+        print(
+            f"answers to {share:.0%} mastered: personal {answers_to(personal, share)}, "
+            f"class-wide {answers_to(class_wide, share)}"
+        )
+    print(
+        f"focus share: personal {personal.focus_share:.2f}, class-wide {class_wide.focus_share:.2f}"
+    )
+    print(f"answers to mastery: personal {to_line(personal)}, class-wide {to_line(class_wide)}")
+    return 0

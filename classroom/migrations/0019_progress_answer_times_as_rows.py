@@ -82,15 +82,14 @@ class RemoveBucketColumns(migrations.operations.base.Operation):
         for bucket in range(BUCKETS):
             field = model._meta.get_field(_column(bucket))
             definition, params = schema_editor.column_sql(model, field, include_default=True)
-            assert not params, params
             check = field.db_parameters(connection=schema_editor.connection)["check"]
             if check:
                 definition += " " + schema_editor.sql_check_constraint % {"check": check}
-            adds.append(f"ADD COLUMN {quote(field.column)} {definition}")
+            adds.append((f"ADD COLUMN {quote(field.column)} {definition}", params))
         if schema_editor.connection.vendor == "postgresql":
-            adds = [", ".join(adds)]
-        for add in adds:
-            schema_editor.execute(f"ALTER TABLE {quote(model._meta.db_table)} {add}")
+            adds = [(", ".join(sql for sql, _ in adds), [p for _, params in adds for p in params])]
+        for add, params in adds:
+            schema_editor.execute(f"ALTER TABLE {quote(model._meta.db_table)} {add}", params)
 
     def describe(self):
         return f"Remove the answer-time bucket columns of {self.model_name}"

@@ -334,7 +334,8 @@ class ProgressReport(models.Model):
 
 # The analytics rollups live with the code that keeps them (classroom/progress/models.py).
 from classroom.progress.models import (  # noqa: E402, F401
-    TIME_BUCKET_FIELDS,
+    AnswerTimesDay,
+    AnswerTimesWeek,
     FactMissDay,
     FactMissWeek,
     SkillDay,
@@ -371,9 +372,27 @@ class SessionSkillFigures(models.Model):
         return f"{self.student_id} {self.skill}: {self.correct}/{self.attempts}"
 
 
-# The answer-time histogram (classroom/progress/models.py): medians within the rollups' bound.
-for _field in TIME_BUCKET_FIELDS:
-    SessionSkillFigures.add_to_class(_field, models.PositiveIntegerField(default=0, db_default=0))
+class SessionAnswerTimes(models.Model):
+    """The answer-time histogram of a ``SessionSkillFigures`` row, a row per bucket that has
+    answers (classroom/progress/models.py, ``AnswerTimes``): medians within the rollups' bound."""
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    skill = models.CharField(max_length=32)
+    bucket = models.PositiveSmallIntegerField()
+    answers = models.PositiveIntegerField(default=0, db_default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "student", "skill", "bucket"], name="session_times_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.skill} t{self.bucket}: {self.answers}"
 
 
 # --- who looked at children's data ---------------------------------------------------------------

@@ -26,11 +26,14 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from classroom.models import (
+    AnswerTimesDay,
+    AnswerTimesWeek,
     ClassSession,
     DataAccess,
     FactMissDay,
     FactMissWeek,
     ProgressReport,
+    SessionAnswerTimes,
     SessionPresence,
     SessionSkillFigures,
     SkillDay,
@@ -71,14 +74,15 @@ def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
         first_kept_week = first_kept_day - datetime.timedelta(days=first_kept_day.weekday())
         deleted["rollups"] = sum(
             model.objects.filter(day__lt=first_kept_day).delete()[0]
-            for model in (SkillDay, FactMissDay)
+            for model in (SkillDay, AnswerTimesDay, FactMissDay)
         ) + sum(
             model.objects.filter(week__lt=first_kept_week).delete()[0]
-            for model in (SkillWeek, FactMissWeek)
+            for model in (SkillWeek, AnswerTimesWeek, FactMissWeek)
         )
-        deleted["session_figures"] = SessionSkillFigures.objects.filter(
-            session__ended_at__lt=game_cutoff
-        ).delete()[0]
+        deleted["session_figures"] = sum(
+            model.objects.filter(session__ended_at__lt=game_cutoff).delete()[0]
+            for model in (SessionSkillFigures, SessionAnswerTimes)
+        )
 
     unfinished_cutoff = now - datetime.timedelta(days=days["unfinished_games"])
     deleted["unfinished_matches"] = (

@@ -9,28 +9,14 @@ attempts."""
 from django.db import migrations, models
 
 
-KINDS_0007 = (
-    "wrong_operation",
-    "regrouping",
-    "table_neighbour",
-    "operand_misread",
-    "reversed_digits",
-    "off_by_one",
-    "off_by_ten",
-    "other",
-)
-
-
 def _rebuild(apps, schema_editor):
-    # The live code's rebuild: these tables' columns are those of this migration, and a database
-    # without attempts runs nothing (a new site, the tests).
-    from classroom.progress.rollup import rollups_rebuild
+    # The rebuild of the time (answer times in columns, until 0019); a database without attempts
+    # runs nothing (a new site, the tests).
+    from classroom.migrations._columns_rollup import KINDS_0007, rollups_rebuild
 
-    Attempt = apps.get_model("games", "Attempt")
-    students = Attempt.objects.filter(user__isnull=False).values_list("user_id", flat=True)
     # The kinds of slips of this migration's columns (later kinds count as "other" here, and are
-    # counted again by the migration that adds their columns: 0015).
-    rollups_rebuild(student_ids=sorted(set(students)), kinds=KINDS_0007)
+    # counted again by the migration that adds their columns: 0018).
+    rollups_rebuild(apps, kinds=KINDS_0007)
 
 
 class Migration(migrations.Migration):

@@ -8,8 +8,7 @@ from django.db import migrations, models
 def count_past_sessions(apps, schema_editor):
     """Sessions played before the figures were kept: counted once from their answers, as the move
     path would have (classroom.sessions.figures)."""
-    from classroom.progress.models import TIME_BUCKET_FIELDS
-    from classroom.progress.rollup import time_bucket
+    from classroom.migrations._columns_rollup import TIME_BUCKET_FIELDS, time_bucket
 
     SessionTable = apps.get_model("classroom", "SessionTable")
     Attempt = apps.get_model("games", "Attempt")

@@ -17,10 +17,10 @@ def _free_placements(Attempt):
 
 
 def delete_free_placement_answers(apps, schema_editor):
-    # The live code's recounts, as 0007 does: the tables are those of this migration, and a
-    # database without such attempts runs nothing (a new site, the tests).
-    from classroom.progress.services import rollups_recount
-    from classroom.sessions.figures import figures_rebuild
+    # The recounts of the time (answer times in columns, until 0019; the slips of 0007's
+    # columns), as 0007 does; a database without such attempts runs nothing (a new site, the
+    # tests).
+    from classroom.migrations._columns_rollup import KINDS_0007, figures_rebuild, rollups_rebuild
 
     Attempt = apps.get_model("games", "Attempt")
     SessionTable = apps.get_model("classroom", "SessionTable")
@@ -35,9 +35,9 @@ def delete_free_placement_answers(apps, schema_editor):
         )
     )
     free.delete()
-    rollups_recount(student_ids=student_ids)
+    rollups_rebuild(apps, kinds=KINDS_0007, student_ids=student_ids)
     for session_id in session_ids:
-        figures_rebuild(session_id=session_id)
+        figures_rebuild(apps, session_id=session_id)
 
 
 class Migration(migrations.Migration):

@@ -9,20 +9,25 @@ time, a weekly trend, most-missed facts and error patterns, per student and per 
 range of days. So each attempt is counted once, when it is written, into:
 
 - ``SkillDay`` and ``SkillWeek``: per student, day (or Monday-to-Sunday week) and skill
-  ("add.within20"): the counts, the sum of answer times, the count of each kind of slip and a
-  histogram of answer times in fixed buckets (``TIME_BUCKET_EDGES_MS``, one integer column each,
-  so the database sums them). A period's figures are plain ``SUM`` queries, the same on both
-  databases: its whole weeks come from ``SkillWeek``, the days before the first Monday and after
-  the last Sunday from ``SkillDay``; 90 days of a class of 30 are some 6,000 rows instead of
-  200,000 attempts (or 22,000 daily rows). A median is read off the summed histogram
-  (``selectors.median_from_histogram``): within 0.2 s of the true median, or 5% of it past 4 s,
-  as the pages say (the buckets are 0.1 s wide to 4 s, then 5% wide to two minutes).
+  ("add.within20"): the counts, the sum of answer times and the count of each kind of slip. A
+  period's figures are plain ``SUM`` queries, the same on both databases: its whole weeks come
+  from ``SkillWeek``, the days before the first Monday and after the last Sunday from
+  ``SkillDay``; 90 days of a class of 30 are some 6,000 rows instead of 200,000 attempts (or
+  22,000 daily rows).
+- ``AnswerTimesDay`` and ``AnswerTimesWeek``: the same rows' histograms of answer times in fixed
+  buckets (``TIME_BUCKET_EDGES_MS``), a row per student, day (week), skill and bucket that has
+  answers, so a histogram is one ``GROUP BY`` (..., bucket) on both databases and a move adds to a
+  few short rows (a column per bucket made 112 columns a row, and migrations of a thousand lines).
+  A median is read off the summed histogram (``selectors.median_from_histogram``): within 0.2 s
+  of the true median, or 5% of it past 4 s, as the pages say (the buckets are 0.1 s wide to 4 s,
+  then 5% wide to two minutes). A lesson's running figures keep theirs the same way
+  (``classroom.models.SessionAnswerTimes``).
 - ``FactMissDay`` and ``FactMissWeek``: per student, day (week) and missed fact ("8+5"; 5+8 is
   the same fact), for wrong answers only: most-missed facts are counted over the misses, which are
   few, instead of over every answer (a table of all answers per fact would be as long as the
   attempts themselves).
 
-All four are written in the transaction that saves the attempts
+All six are written in the transaction that saves the attempts
 (``games.hooks``, see ``classroom.progress.rollup``), so they never disagree
 with the attempts; ``rollup.rollups_rebuild`` recomputes them from the attempts when needed.
 """
@@ -50,7 +55,6 @@ MEDIAN_BOUND_SHARE = 0.05
 MEDIAN_EXACT_BELOW_MS = 120_000
 TIME_BUCKET_EDGES_MS = _answer_time_edges()
 TIME_BUCKET_COUNT = len(TIME_BUCKET_EDGES_MS) + 1
-TIME_BUCKET_FIELDS = tuple(f"t{i:02d}" for i in range(TIME_BUCKET_COUNT))
 MISTAKE_FIELDS = {
     # Attempt.mistake (engine.mistakes.KINDS) -> column
     "wrong_operation": "wrong_operation",
@@ -101,10 +105,6 @@ class SkillCounts(models.Model):
         return f"{self.student_id} {self.week} {self.skill}: {self.correct}/{self.attempts}"
 
 
-for _field in TIME_BUCKET_FIELDS:
-    SkillCounts.add_to_class(_field, models.PositiveIntegerField(default=0, db_default=0))
-
-
 class SkillDay(SkillCounts):
     day = models.DateField()
 
@@ -121,6 +121,50 @@ class SkillWeek(SkillCounts):
         app_label = "classroom"
         constraints = [
             models.UniqueConstraint(fields=["student", "week", "skill"], name="skillweek_unique")
+        ]
+
+
+class AnswerTimes(models.Model):
+    """How many of a student's answers of one skill over a day or a week took a time within one
+    bucket (``TIME_BUCKET_EDGES_MS``; bucket 0 is the fastest). A row only for the buckets that
+    have answers: a practised child's answers of a week fall in a dozen or so of them."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    week = models.DateField()
+    skill = models.CharField(max_length=32)
+    operation = models.CharField(max_length=8)  # the skill's, as in SkillCounts: the trend's lines
+    bucket = models.PositiveSmallIntegerField()
+    answers = models.PositiveIntegerField(default=0, db_default=0)
+
+    class Meta:
+        abstract = True
+        app_label = "classroom"
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.week} {self.skill} t{self.bucket}: {self.answers}"
+
+
+class AnswerTimesDay(AnswerTimes):
+    day = models.DateField()
+
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["student", "day", "skill", "bucket"], name="answertimesday_unique"
+            )
+        ]
+
+
+class AnswerTimesWeek(AnswerTimes):
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["student", "week", "skill", "bucket"], name="answertimesweek_unique"
+            )
         ]
 
 

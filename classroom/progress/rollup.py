@@ -19,8 +19,10 @@ from django.utils import timezone
 from accounts.models import User, zone_named
 from classroom.progress.models import (
     MISTAKE_FIELDS,
+    TIME_BUCKET_COUNT,
     TIME_BUCKET_EDGES_MS,
-    TIME_BUCKET_FIELDS,
+    AnswerTimesDay,
+    AnswerTimesWeek,
     FactMissDay,
     FactMissWeek,
     SkillDay,
@@ -65,7 +67,7 @@ class _SkillCell:
     correct: int = 0
     elapsed_ms_sum: int = 0
     mistakes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MISTAKE_FIELDS, 0))
-    histogram: list[int] = field(default_factory=lambda: [0] * len(TIME_BUCKET_FIELDS))
+    histogram: list[int] = field(default_factory=lambda: [0] * TIME_BUCKET_COUNT)
 
     def values(self) -> tuple:
         return (
@@ -74,8 +76,11 @@ class _SkillCell:
             self.correct,
             self.elapsed_ms_sum,
             *self.mistakes.values(),
-            *self.histogram,
         )
+
+    def buckets(self):
+        """(bucket, answers) of the buckets that have answers."""
+        return [(bucket, n) for bucket, n in enumerate(self.histogram) if n]
 
     def add(self, other: _SkillCell) -> None:
         self.attempts += other.attempts
@@ -131,30 +136,25 @@ def _cells(attempts: Iterable[Attempt]):
     return skills, misses
 
 
-_SKILL_VALUES = (
-    "attempts",
-    "correct",
-    "elapsed_ms_sum",
-    *MISTAKE_FIELDS.values(),
-    *TIME_BUCKET_FIELDS,
-)
-# Rows per statement: SQLite allows 32,766 parameters (and older builds 999).
-_ROWS_PER_STATEMENT = 20
+_SKILL_VALUES = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values())
+# Parameters per statement: what every SQLite build allows (older ones stop at 999). A move's
+# rows of one table fit in one statement; a rebuild's chunk takes several.
+PARAMETERS_PER_STATEMENT = 999
 
 
 def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
-    """The statements adding ``rows`` (tuples in ``columns`` order) to ``model``'s rows. Only the
-    sums that some row of a statement adds to are written: the others are 0 by the database's
-    default. A move's answer touches four of the hundred and twenty counts of a row, and the
-    database parses every statement of a move anew: the short statement is what keeps the
-    hundred-odd answer-time buckets off the hot path (docs/capacity.md)."""
+    """The statements adding ``rows`` (tuples in ``columns`` order) to ``model``'s rows, as many
+    rows a statement as its parameters allow. Only the sums that some row of a statement adds to
+    are written: the others are 0 by the database's default (a wrong answer touches one of the
+    dozen slip counts)."""
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     conflict = ", ".join(quote(c) for c in key_columns)
     summed = set(sums)
     statements = []
-    for start in range(0, len(rows), _ROWS_PER_STATEMENT):
-        chunk = rows[start : start + _ROWS_PER_STATEMENT]
+    per_statement = max(1, PARAMETERS_PER_STATEMENT // len(columns))
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start : start + per_statement]
         kept = [
             index
             for index, column in enumerate(columns)
@@ -218,6 +218,28 @@ def rollup_statements(attempts: Iterable[Attempt]) -> list[tuple[str, list]]:
             [(*key, *cell.values()) for key, cell in sorted(skill_weeks.items())],
         ),
         *_upserts(
+            AnswerTimesDay,
+            ("student_id", "day", "skill", "bucket"),
+            ("student_id", "day", "skill", "bucket", "week", "operation", "answers"),
+            ("answers",),
+            [
+                (student_id, day, skill, bucket, week_start(day), cell.operation, answers)
+                for (student_id, day, skill), cell in sorted(skill_days.items())
+                for bucket, answers in cell.buckets()
+            ],
+        ),
+        *_upserts(
+            AnswerTimesWeek,
+            ("student_id", "week", "skill", "bucket"),
+            ("student_id", "week", "skill", "bucket", "operation", "answers"),
+            ("answers",),
+            [
+                (*key, bucket, cell.operation, answers)
+                for key, cell in sorted(skill_weeks.items())
+                for bucket, answers in cell.buckets()
+            ],
+        ),
+        *_upserts(
             FactMissDay,
             ("student_id", "day", "fact"),
             ("student_id", "day", "fact", "week", "operation", "misses"),
@@ -244,15 +266,11 @@ def attempt_writes(match, attempts) -> list[tuple[str, list]]:
 
 
 @transaction.atomic
-def rollups_rebuild(*, student_ids: Iterable[int], kinds: Iterable[str] | None = None) -> None:
+def rollups_rebuild(*, student_ids: Iterable[int]) -> None:
     """Recomputes these students' rollups from their attempts: after a bulk load (bench_progress)
-    or to repair them. Streams the attempts in chunks through the same path as live play.
-
-    ``kinds``: the kinds of slips the rollup tables have columns for, when a migration rebuilds
-    them at an older schema; any other kind is counted as "other" there."""
-    known = None if kinds is None else set(kinds)
+    or to repair them. Streams the attempts in chunks through the same path as live play."""
     student_ids = list(student_ids)
-    for model in (SkillDay, SkillWeek, FactMissDay, FactMissWeek):
+    for model in (SkillDay, SkillWeek, AnswerTimesDay, AnswerTimesWeek, FactMissDay, FactMissWeek):
         model.objects.filter(student_id__in=student_ids).delete()
     rows = (
         Attempt.objects.filter(user_id__in=student_ids)
@@ -272,8 +290,6 @@ def rollups_rebuild(*, student_ids: Iterable[int], kinds: Iterable[str] | None =
     )
     chunk = []
     for attempt in rows:
-        if known is not None and attempt.mistake and attempt.mistake not in known:
-            attempt.mistake = "other"  # in memory only: the attempt keeps its kind
         chunk.append(attempt)
         if len(chunk) >= REBUILD_CHUNK:
             rollup_add(chunk)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import functools
 import operator
 from collections import defaultdict
 from collections.abc import Iterable
@@ -33,7 +32,8 @@ from classroom.progress.models import (
     MISTAKE_FIELDS,
     TIME_BUCKET_COUNT,
     TIME_BUCKET_EDGES_MS,
-    TIME_BUCKET_FIELDS,
+    AnswerTimesDay,
+    AnswerTimesWeek,
     FactMissDay,
     FactMissWeek,
     SkillDay,
@@ -63,9 +63,8 @@ from games.models import Attempt
 WEAK_SKILL_MIN_ATTEMPTS = 5
 MISSED_FACTS = 10
 RECENT_MISTAKES = 10
-_BUCKET_KEYS = tuple(f"s_{column}" for column in TIME_BUCKET_FIELDS)
 _MISTAKE_KEYS = tuple((kind, f"s_{column}") for kind, column in MISTAKE_FIELDS.items())
-_SUMMED = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values(), *TIME_BUCKET_FIELDS)
+_SUMMED = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values())
 
 
 # --- periods -------------------------------------------------------------------------------------
@@ -154,19 +153,15 @@ class Figures:
     histogram: list[int] = field(default_factory=lambda: [0] * TIME_BUCKET_COUNT)
 
     def add_row(self, row: dict) -> None:
-        """Adds a row of summed rollup columns (``s_<column>``). A row is added to several
-        figures (its student's, its skill's, the class's): its histogram is read out once and
-        kept in the row, and added bucket by bucket in C (a page adds a few thousand rows of
-        111 buckets)."""
+        """Adds a row of summed rollup columns (``s_<column>``) and its ``histogram``, bucket by
+        bucket in C (a row is added to several figures: its student's, its skill's, the
+        class's)."""
         self.attempts += row["s_attempts"] or 0
         self.correct += row["s_correct"] or 0
         self.elapsed_ms_sum += row["s_elapsed_ms_sum"] or 0
         for kind, key in _MISTAKE_KEYS:
             self.mistakes[kind] += row[key] or 0
-        histogram = row.get("histogram")
-        if histogram is None:
-            histogram = row["histogram"] = [row[key] or 0 for key in _BUCKET_KEYS]
-        self.histogram = list(map(operator.add, self.histogram, histogram))
+        self.histogram = list(map(operator.add, self.histogram, row["histogram"]))
 
     def add(self, other: Figures) -> None:
         self.attempts += other.attempts
@@ -356,45 +351,63 @@ def _in_period(day_model, week_model, period: Period, students) -> list:
 
 
 def _skill_rows(period: Period, students, *group) -> list[dict]:
-    """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``. The
-    statement is written here, not by the ORM: with 130-odd sums, building and compiling it took
-    the ORM some 6 ms a query, more than the database took to run it."""
+    """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``, each
+    with its summed answer-time ``histogram``. Two statements whatever the period: the counts,
+    and the answer times per ``group`` and bucket, each summed over the whole weeks' rows and the
+    days' around them together (a ``UNION ALL``, which the ORM cannot group over)."""
     weeks, edges = _whole_weeks(period)
-    where_students, student_params = _students_sql(students)
-    sources = []
-    if weeks is not None:
-        sources.append((SkillWeek, '"week" >= %s AND "week" <= %s', [weeks[0], weeks[1]]))
-    if edges:
-        ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
-        sources.append((SkillDay, f"({ranges})", [day for edge in edges for day in edge]))
-    rows = []
-    for model, where_period, period_params in sources:
-        sql = (
-            f"{_summed_select(model, group)} WHERE {where_students} AND {where_period}"
-            f" GROUP BY {', '.join(_quoted(model, column) for column in group)}"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*student_params, *period_params])
-            names = [*group, *(f"s_{column}" for column in _SUMMED)]
-            rows += [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    names = (*group, *(f"s_{column}" for column in _SUMMED))
+    rows = {
+        row[: len(group)]: {
+            **dict(zip(names, row, strict=True)),
+            "histogram": [0] * TIME_BUCKET_COUNT,
+        }
+        for row in _summed(SkillWeek, SkillDay, weeks, edges, students, group, _SUMMED)
+    }
+    times = _summed(
+        AnswerTimesWeek, AnswerTimesDay, weeks, edges, students, (*group, "bucket"), ("answers",)
+    )
+    for *key, bucket, answers in times:
+        row = rows.get(tuple(key))
+        if row is not None:  # answers written between the two statements wait for the next read
+            row["histogram"][bucket] = answers
     if "week" in group:  # SQLite hands dates back as text
-        for row in rows:
+        for row in rows.values():
             if isinstance(row["week"], str):
                 row["week"] = datetime.date.fromisoformat(row["week"])
-    return rows
+    return list(rows.values())
 
 
-def _quoted(model, name: str) -> str:
+def _summed(week_model, day_model, weeks, edges, students, group, sums) -> list[tuple]:
+    """``sums`` summed per ``group`` over the whole ``weeks`` (first and last Monday) of
+    ``week_model`` and the days of ``edges`` of ``day_model``, in one statement."""
     quote = connection.ops.quote_name
-    return f"{quote(model._meta.db_table)}.{quote(model._meta.get_field(name).column)}"
-
-
-@functools.cache
-def _summed_select(model, group: tuple[str, ...]) -> str:
-    columns = [_quoted(model, name) for name in group]
+    where_students, student_params = _students_sql(students)
+    columns = ", ".join(quote(c) for c in (*group, *sums))
+    parts, params = [], []
+    if weeks is not None:
+        parts.append(
+            f"SELECT {columns} FROM {quote(week_model._meta.db_table)} "
+            f'WHERE {where_students} AND "week" >= %s AND "week" <= %s'
+        )
+        params += [*student_params, weeks[0], weeks[1]]
+    if edges:
+        ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
+        parts.append(
+            f"SELECT {columns} FROM {quote(day_model._meta.db_table)} "
+            f"WHERE {where_students} AND ({ranges})"
+        )
+        params += [*student_params, *(day for edge in edges for day in edge)]
+    grouped = ", ".join(quote(c) for c in group)
     # PostgreSQL sums a bigint as numeric (a Decimal here); the counts are whole numbers
-    columns += [f"CAST(SUM({_quoted(model, column)}) AS BIGINT)" for column in _SUMMED]
-    return f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(model._meta.db_table)}"
+    summed = ", ".join(f"CAST(SUM({quote(c)}) AS BIGINT)" for c in sums)
+    sql = (
+        f"SELECT {grouped}, {summed} FROM ({' UNION ALL '.join(parts)}) AS period_rows "
+        f"GROUP BY {grouped}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _students_sql(students) -> tuple[str, list]:

@@ -2,11 +2,12 @@
 transaction so the live monitor never re-reads a session's answers.
 
 games.services asks the registered attempt writes (games.hooks) for a move's attempts;
-``attempt_writes`` returns one upsert per student and skill. The session is found by the
-statement itself (``INSERT ... SELECT ... FROM the match's session table``): the hook may not
-query (it can run on the event loop), and a match outside any session inserts nothing. "Wrong in
-a row" restarts at the move's last right answer: a move with a right answer sets it to the wrong
-answers after that one, a move without adds its wrong answers.
+``attempt_writes`` returns one upsert per student and skill, and one for all their answer-time
+buckets (``SessionAnswerTimes``). The session is found by the statement itself (``INSERT ...
+SELECT ... FROM the match's session table``): the hook may not query (it can run on the event
+loop), and a match outside any session inserts nothing. "Wrong in a row" restarts at the move's
+last right answer: a move with a right answer sets it to the wrong answers after that one, a move
+without adds its wrong answers.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
-from classroom.models import SessionSkillFigures, SessionTable
-from classroom.progress.models import TIME_BUCKET_FIELDS
-from classroom.progress.rollup import time_bucket
+from classroom.models import SessionAnswerTimes, SessionSkillFigures, SessionTable
+from classroom.progress.rollup import PARAMETERS_PER_STATEMENT, time_bucket
 from games.models import Attempt
 
 _COUNTED = ("attempts", "correct", "elapsed_ms_sum")
@@ -36,7 +36,7 @@ def _groups(attempts: Iterable[Attempt]) -> dict[tuple[int, str], dict]:
         elapsed = max(0, int(attempt.elapsed_ms))
         group["attempts"] += 1
         group["elapsed_ms_sum"] += elapsed
-        bucket = TIME_BUCKET_FIELDS[time_bucket(elapsed)]
+        bucket = time_bucket(elapsed)
         group["buckets"][bucket] = group["buckets"].get(bucket, 0) + 1
         if attempt.correct:
             group["correct"] += 1
@@ -52,13 +52,11 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
     quote = connection.ops.quote_name
     table = quote(SessionSkillFigures._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
+    groups = sorted(_groups(attempts).items())
     statements = []
-    for (student_id, skill), group in sorted(_groups(attempts).items()):
-        buckets = sorted(group["buckets"].items())
-        summed = [*_COUNTED, *(name for name, _count in buckets)]
-        columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *summed]
-        values = [group[name] for name in _COUNTED] + [count for _name, count in buckets]
-        updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in summed]
+    for (student_id, skill), group in groups:
+        columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *_COUNTED]
+        updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in _COUNTED]
         # A right answer in this move restarts the streak at the wrong answers after it.
         updates.append(
             f"{quote('wrong_in_a_row')} = CASE WHEN excluded.{quote('correct')} > 0 "
@@ -72,7 +70,40 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
                 f"FROM {tables} WHERE {quote('match_id')} = %s "
                 f"ON CONFLICT ({quote('session_id')}, {quote('student_id')}, {quote('skill')}) "
                 f"DO UPDATE SET {', '.join(updates)}",
-                [student_id, skill, group["wrong_tail"], *values, match_id],
+                [student_id, skill, group["wrong_tail"], *(group[c] for c in _COUNTED), match_id],
+            )
+        )
+    buckets = [
+        (student_id, skill, bucket, answers)
+        for (student_id, skill), group in groups
+        for bucket, answers in sorted(group["buckets"].items())
+    ]
+    return statements + _times_statements(match_id, buckets)
+
+
+def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, list]]:
+    """The upserts adding ``buckets`` ((student, skill, bucket, answers), in key order) to the
+    session's answer times: one statement for a move's, its rows a ``VALUES`` list joined to the
+    match's session table (``columnN`` names a ``VALUES`` column on both databases)."""
+    quote = connection.ops.quote_name
+    table = quote(SessionAnswerTimes._meta.db_table)
+    tables = quote(SessionTable._meta.db_table)
+    columns = ", ".join(quote(c) for c in ("session_id", "student_id", "skill", "bucket"))
+    answers = quote("answers")
+    per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
+    statements = []
+    for start in range(0, len(buckets), per_statement):
+        chunk = buckets[start : start + per_statement]
+        statements.append(
+            (
+                f"INSERT INTO {table} ({columns}, {answers}) "
+                f"SELECT {tables}.{quote('session_id')}, "
+                "times.column1, times.column2, times.column3, times.column4 "
+                f"FROM (VALUES {', '.join(['(%s, %s, %s, %s)'] * len(chunk))}) AS times, {tables} "
+                f"WHERE {tables}.{quote('match_id')} = %s "
+                f"ON CONFLICT ({columns}) DO UPDATE SET {answers} = {table}.{answers} + "
+                f"excluded.{answers}",
+                [*(value for row in chunk for value in row), match_id],
             )
         )
     return statements
@@ -94,6 +125,7 @@ def figures_add(match_id: int, attempts: Iterable[Attempt]) -> None:
 def figures_rebuild(*, session_id: int) -> None:
     """Recomputes one session's figures from its attempts (after a bulk load, or to repair)."""
     SessionSkillFigures.objects.filter(session_id=session_id).delete()
+    SessionAnswerTimes.objects.filter(session_id=session_id).delete()
     match_ids = SessionTable.objects.filter(session_id=session_id, match__isnull=False).values_list(
         "match_id", flat=True
     )

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
@@ -31,13 +32,14 @@ from classroom.accommodations import told_apart
 from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
+    SessionAnswerTimes,
     SessionPlace,
     SessionPresence,
     SessionSkillFigures,
     SessionTable,
     TeamMode,
 )
-from classroom.progress.models import TIME_BUCKET_FIELDS
+from classroom.progress.models import TIME_BUCKET_COUNT
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.selectors import median_from_histogram
 from classroom.progress.wording import skill_label
@@ -213,28 +215,49 @@ def _accuracy(correct: int, attempts: int) -> float | None:
 def _figures_by_student(
     session: ClassSession, detailed: set[int] | None
 ) -> dict[int, dict[str, SkillFigures]]:
-    """Each student's running figures by skill; the answer-time histograms (a hundred-odd columns
-    a row) only for the ``detailed`` students (all when None), the others' medians not being
-    shown."""
-    rows = SessionSkillFigures.objects.filter(session=session)
+    """Each student's running figures by skill, in one query: the figures rows, each joined to
+    its answer-time buckets (``SessionAnswerTimes``), those only for the ``detailed`` students
+    (all when None), the others' medians not being shown."""
+    quote = connection.ops.quote_name
+    figures_table = quote(SessionSkillFigures._meta.db_table)
+    times_table = quote(SessionAnswerTimes._meta.db_table)
     counts = ("student_id", "skill", "attempts", "correct", "wrong_in_a_row", "elapsed_ms_sum")
-    if detailed is None:
-        rows = rows.values_list(*counts, *TIME_BUCKET_FIELDS)
-    else:
-        rows = rows.values_list(*counts)
-        times = {
-            (row[0], row[1]): list(row[2:])
-            for row in SessionSkillFigures.objects.filter(
-                session=session, student_id__in=detailed
-            ).values_list("student_id", "skill", *TIME_BUCKET_FIELDS)
-        }
-    figures: dict[int, dict[str, SkillFigures]] = defaultdict(dict)
-    for row in rows:
-        student_id, skill, attempts, correct, wrong_in_a_row, elapsed_ms_sum = row[:6]
-        histogram = list(row[6:]) if detailed is None else times.get((student_id, skill), [])
-        figures[student_id][skill] = SkillFigures(
-            skill, attempts, correct, wrong_in_a_row, elapsed_ms_sum, histogram
+    joined = " AND ".join(
+        f"{times_table}.{quote(c)} = {figures_table}.{quote(c)}"
+        for c in ("session_id", "student_id", "skill")
+    )
+    params: list = []
+    if detailed is not None:
+        ids = sorted(detailed)
+        joined += (
+            f" AND {times_table}.{quote('student_id')} IN ({', '.join(['%s'] * len(ids))})"
+            if ids
+            else " AND 1 = 0"
         )
+        params += ids
+    sql = (
+        f"SELECT {', '.join(f'{figures_table}.{quote(c)}' for c in counts)}, "
+        f"{times_table}.{quote('bucket')}, {times_table}.{quote('answers')} "
+        f"FROM {figures_table} LEFT JOIN {times_table} ON {joined} "
+        f"WHERE {figures_table}.{quote('session_id')} = %s"
+    )
+    figures: dict[int, dict[str, SkillFigures]] = defaultdict(dict)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, session.pk])
+        for row in cursor.fetchall():
+            student_id, skill, attempts, correct, wrong_in_a_row, elapsed_ms_sum, bucket, n = row
+            found = figures[student_id].get(skill)
+            if found is None:
+                found = figures[student_id][skill] = SkillFigures(
+                    skill,
+                    attempts,
+                    correct,
+                    wrong_in_a_row,
+                    elapsed_ms_sum,
+                    [0] * TIME_BUCKET_COUNT,
+                )
+            if bucket is not None:
+                found.histogram[bucket] = n
     return figures
 
 

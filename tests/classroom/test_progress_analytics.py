@@ -18,6 +18,8 @@ from classroom.progress.models import (
     MEDIAN_EXACT_BELOW_MS,
     TIME_BUCKET_COUNT,
     TIME_BUCKET_EDGES_MS,
+    AnswerTimesDay,
+    AnswerTimesWeek,
     FactMissDay,
     SkillDay,
 )
@@ -242,7 +244,8 @@ def test_a_real_move_reaches_the_rollup_through_the_signal():
     submit_move(match_id=match.pk, user=ana, move=claim, client_id="c-1", at_ms=1_700_000_002_300)
     row = SkillDay.objects.get(student=ana)
     assert (row.attempts, row.correct, row.elapsed_ms_sum) == (1, 1, 2300)
-    assert row.t23 == 1  # 2.3 s: the 2.25-2.35 s bucket
+    times = AnswerTimesDay.objects.filter(student=ana).values_list("skill", "bucket", "answers")
+    assert list(times) == [(row.skill, 23, 1)]  # 2.3 s: the 2.25-2.35 s bucket
     attempt = match.attempts.get()
     assert row.skill == attempt.skill and row.operation == attempt.operation
 
@@ -253,18 +256,28 @@ def test_rebuild_gives_the_same_rollups_as_live_play(class_with_answers):
     def snapshot():
         skills = sorted(
             SkillDay.objects.filter(student__in=[ana, ben]).values_list(
-                "student_id", "day", "skill", "attempts", "correct", "elapsed_ms_sum", "t05"
+                "student_id", "day", "skill", "attempts", "correct", "elapsed_ms_sum"
             )
         )
+        times = [
+            sorted(
+                model.objects.filter(student__in=[ana, ben]).values_list(
+                    "student_id", "week", "skill", "operation", "bucket", "answers"
+                )
+            )
+            for model in (AnswerTimesDay, AnswerTimesWeek)
+        ]
         facts = sorted(
             FactMissDay.objects.filter(student__in=[ana, ben]).values_list(
                 "student_id", "day", "fact", "misses"
             )
         )
-        return skills, facts
+        return skills, times, facts
 
     live = snapshot()
+    assert live[1][0] and live[1][1]
     SkillDay.objects.filter(student=ana).update(attempts=999)
+    AnswerTimesWeek.objects.filter(student=ana).update(answers=999)
     rollup.rollups_rebuild(student_ids=[ana.pk, ben.pk])
     assert snapshot() == live
 
@@ -354,8 +367,9 @@ def test_every_bucket_is_narrow_enough_for_the_bound():
 
 
 def test_a_moves_upsert_names_only_the_counts_it_adds_to():
-    """A move's answer adds to four of a roll-up row's 120-odd counts; the others are left to the
-    database's default, so the statement the move's transaction parses stays short."""
+    """A move's answer adds to three of a roll-up row's fifteen counts; the others are left to
+    the database's default, so the statement the move's transaction parses stays short. Its
+    answer time is a row of the answer times."""
     student = make_student(make_class(), "Ana")
     attempt = Attempt(
         user_id=student.pk,
@@ -371,7 +385,44 @@ def test_a_moves_upsert_names_only_the_counts_it_adds_to():
     attempt.student_time_zone = ""
     skill_day = rollup.rollup_statements([attempt])[0][0]
     counts = re.findall(r'= "?classroom_skillday"?\."?(\w+)"?', skill_day)
-    assert sorted(counts) == ["attempts", "elapsed_ms_sum", "off_by_one", "t23"]
+    assert sorted(counts) == ["attempts", "elapsed_ms_sum", "off_by_one"]
     rollup.rollup_add([attempt])
     row = SkillDay.objects.get(student=student)
-    assert (row.attempts, row.correct, row.off_by_one, row.t23, row.t00) == (1, 0, 1, 1, 0)
+    assert (row.attempts, row.correct, row.off_by_one) == (1, 0, 1)
+    times = AnswerTimesDay.objects.filter(student=student).values_list("bucket", "answers")
+    assert list(times) == [(23, 1)]
+
+
+def test_a_moves_answer_times_are_one_statement_per_table():
+    """All the buckets a move adds to, of every student and skill, go in one multi-row upsert
+    per table (the move pipelines its statements); the counts add up on a second move."""
+    ana = make_student(make_class(), "Ana")
+    attempts = []
+    for skill, operands, elapsed in [
+        ("add.within10", [3, 4], 950),
+        ("add.within10", [2, 4], 2300),
+        ("add.within20", [9, 4], 2300),
+        ("add.within20", [8, 4], 130_000),
+    ]:
+        attempt = Attempt(
+            user_id=ana.pk, skill=skill, operation="add", operator="+", operands=operands,
+            correct=True, elapsed_ms=elapsed, created_at=WEEK1,
+        )  # fmt: skip
+        attempt.student_time_zone = ""
+        attempts.append(attempt)
+    statements = rollup.rollup_statements(attempts)
+    for table in ("classroom_answertimesday", "classroom_answertimesweek"):
+        [times] = [sql for sql, _params in statements if f"INTO {_quoted(table)}" in sql]
+        assert times.count("(%s") == 4
+    rollup.rollup_add(attempts)
+    rollup.rollup_add(attempts[1:2])
+    expected = [("add.within10", 10, 1), ("add.within10", 23, 2), ("add.within20", 23, 1),
+                ("add.within20", TIME_BUCKET_COUNT - 1, 1)]  # fmt: skip
+    for model in (AnswerTimesDay, AnswerTimesWeek):
+        assert sorted(model.objects.values_list("skill", "bucket", "answers")) == expected
+
+
+def _quoted(table):
+    from django.db import connection
+
+    return connection.ops.quote_name(table)

@@ -142,3 +142,53 @@ def test_other_slips_are_named_again_with_the_added_kinds_and_counted_in_their_c
     )
     assert list(totals.values()) == [1, 1, 1, 1]
     assert SkillDay.objects.aggregate(n=Sum("other_mistake"))["n"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_answer_time_columns_become_rows_and_come_back_undone():
+    """classroom 0019: the counts of the 112 bucket columns of the day, week and session figures
+    become a row each (only the buckets with answers), and the columns come back from the rows
+    when it is undone."""
+    from classroom.models import SessionSkillFigures
+    from tests.factories import make_class, make_session, make_student
+
+    classroom = make_class()
+    ana = make_student(classroom, "Ana")
+    session = make_session(classroom)
+    day = WHEN.date()
+    week = day - datetime.timedelta(days=day.weekday())
+    common = {"student_id": ana.pk, "skill": "add.within10", "operation": "add", "week": week}
+    apps = _migrate([("classroom", "0018_progress_more_slip_kinds")])
+    apps.get_model("classroom", "SkillDay").objects.create(
+        **common, day=day, attempts=4, t00=1, t23=2, t111=1
+    )
+    apps.get_model("classroom", "SkillWeek").objects.create(**common, attempts=5, t23=4, t40=1)
+    apps.get_model("classroom", "SessionSkillFigures").objects.create(
+        session_id=session.pk, student_id=ana.pk, skill="add.within10", attempts=2, t05=2
+    )
+
+    apps = _migrate([("classroom", "0019_progress_answer_times_as_rows")])
+    rows = {
+        name: sorted(apps.get_model("classroom", name).objects.values_list("bucket", "answers"))
+        for name in ("AnswerTimesDay", "AnswerTimesWeek", "SessionAnswerTimes")
+    }
+    assert rows == {
+        "AnswerTimesDay": [(0, 1), (23, 2), (111, 1)],
+        "AnswerTimesWeek": [(23, 4), (40, 1)],
+        "SessionAnswerTimes": [(5, 2)],
+    }
+    day_rows = apps.get_model("classroom", "AnswerTimesDay").objects.values_list(
+        "student_id", "day", "week", "skill", "operation"
+    )
+    assert set(day_rows) == {(ana.pk, day, week, "add.within10", "add")}
+    assert SessionSkillFigures.objects.get().attempts == 2
+
+    apps = _migrate([("classroom", "0018_progress_more_slip_kinds")])
+    buckets = [f"t{n:02d}" for n in range(112)]
+    for name, expected in [
+        ("SkillDay", {"t00": 1, "t23": 2, "t111": 1}),
+        ("SkillWeek", {"t23": 4, "t40": 1}),
+        ("SessionSkillFigures", {"t05": 2}),
+    ]:
+        [counts] = apps.get_model("classroom", name).objects.values_list(*buckets)
+        assert {b: n for b, n in zip(buckets, counts, strict=True) if n} == expected, name

@@ -122,9 +122,15 @@ def services():
 def pytest_collection_modifyitems(config, items):
     # A test that asks for the `services` fixture is a services test: the embedded pass of
     # `make test` deselects it with -m "not services"; the services pass runs it.
+    # A test that drives a site of its own (tests/browser/conftest.py `daphne_site`) reads and
+    # writes only that site's SQLite file, whatever the environment: the services pass would run
+    # it exactly as the embedded pass did, so it is an embedded test (-m "not embedded" there).
     for item in items:
-        if "services" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "services" in fixtures:
             item.add_marker(pytest.mark.services)
+        if "daphne_site" in fixtures:
+            item.add_marker(pytest.mark.embedded)
 
 
 @pytest.fixture

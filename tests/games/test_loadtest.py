@@ -71,6 +71,7 @@ def script_on_a_sqlite_file(database, *arguments) -> subprocess.CompletedProcess
 
 
 @pytest.mark.slow
+@pytest.mark.embedded  # its own Daphne on its own SQLite file, whatever the environment
 def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
     database = tmp_path / "load.sqlite3"
     done = script_on_a_sqlite_file(database, "--daphnes=1", "--students=6", *RATE_12)
@@ -170,6 +171,7 @@ def check_race(report: str, students: int, skipped: bool = False) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.embedded  # its own Daphne on its own SQLite file, whatever the environment
 def test_the_mia_race_through_the_script_and_its_own_daphne_on_a_sqlite_file(tmp_path):
     database = tmp_path / "race.sqlite3"
     done = script_on_a_sqlite_file(database, "--game=mia", "--students=6", *RACE_3)

@@ -1,5 +1,11 @@
+import contextlib
+import fcntl
 import inspect
 import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -14,6 +20,65 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 SERVICES_REQUIRED = bool(os.environ.get("CI") or os.environ.get("REQUIRE_SERVICES"))
+ROOT = Path(__file__).resolve().parents[1]
+# What the test run's own environment must not hand to a site or a command it starts on a SQLite
+# file of its own: its service settings and an outer `make`'s variables (MAKEFLAGS would carry the
+# outer command line's DATABASE_URL).
+OUTER_VARIABLES = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_ENV",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKELEVEL",
+}
+
+
+def embedded_environment(database: Path) -> dict[str, str]:
+    """The environment of a process that runs embedded on the SQLite file ``database``."""
+    env = {k: v for k, v in os.environ.items() if k not in OUTER_VARIABLES}
+    env.update(
+        DATABASE_URL=f"sqlite:///{database}",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory) -> Path:
+    """An empty, migrated SQLite database, made once per test run: migrating costs about 20 s of
+    CPU, and some thirty sites start in a run. The xdist workers share it (the first to ask makes
+    it while the others wait on the lock); copy it with ``copy_database``, never write to it."""
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent  # the folder of this run's workers' folders
+    database = run_folder / "migrated.sqlite3"
+    made = run_folder / "migrated.done"
+    with (run_folder / "migrated.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.exists():
+            database.unlink(missing_ok=True)  # a worker that failed half-way
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=embedded_environment(database),
+                check=True,
+                timeout=600,
+            )
+            made.touch()
+    return database
+
+
+def copy_database(source: Path, destination: Path) -> None:
+    # SQLite's own backup, not a file copy: the source is in WAL mode.
+    with (
+        contextlib.closing(sqlite3.connect(source)) as original,
+        contextlib.closing(sqlite3.connect(destination)) as copy,
+    ):
+        original.backup(copy)
 
 
 @pytest.fixture(autouse=True)
@@ -122,9 +187,15 @@ def services():
 def pytest_collection_modifyitems(config, items):
     # A test that asks for the `services` fixture is a services test: the embedded pass of
     # `make test` deselects it with -m "not services"; the services pass runs it.
+    # A test that drives a site of its own (tests/browser/conftest.py `daphne_site`) reads and
+    # writes only that site's SQLite file, whatever the environment: the services pass would run
+    # it exactly as the embedded pass did, so it is an embedded test (-m "not embedded" there).
     for item in items:
-        if "services" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "services" in fixtures:
             item.add_marker(pytest.mark.services)
+        if "daphne_site" in fixtures:
+            item.add_marker(pytest.mark.embedded)
 
 
 @pytest.fixture

@@ -33,6 +33,8 @@ def wait_for(url: str, timeout: float = 90.0):
 
 # `make run` migrates and seeds the demo class (which plays its lessons) before Daphne listens:
 # about 45 s on a quiet machine, more than 90 s while the rest of the suite shares the 2 cores.
+# It runs embedded whatever the environment (its own SQLite file): the embedded pass is its pass.
+@pytest.mark.embedded
 @pytest.mark.timeout(420)
 def test_make_run_serves_the_landing_page_and_healthz(tmp_path):
     port = free_port()

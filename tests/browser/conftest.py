@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import copy_database, embedded_environment
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Flags for a sandboxed CI machine with no network but loopback (see the env notes in README).
 CHROMIUM_ARGS = [
@@ -26,18 +28,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
-# What the test run's own environment must not hand to the site it starts: its service settings
-# (the site always runs embedded, on a file of its own) and an outer `make`'s variables (MAKEFLAGS
-# would carry the outer command line's DATABASE_URL).
-OUTER_VARIABLES = {
-    "DATABASE_URL",
-    "REDIS_URL",
-    "DJANGO_ENV",
-    "DJANGO_ALLOW_ASYNC_UNSAFE",
-    "MAKEFLAGS",
-    "MFLAGS",
-    "MAKELEVEL",
-}
 
 
 @pytest.fixture(scope="module")
@@ -110,41 +100,9 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
 
 
 def _site_environment(folder: Path, database: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in OUTER_VARIABLES}
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        MEDIA_ROOT=str(folder / "media"),
-        GAMES_BOT_DELAY_SCALE="0.05",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=str(ROOT),
-        PYTHONUNBUFFERED="1",
-    )
+    env = embedded_environment(database)
+    env.update(MEDIA_ROOT=str(folder / "media"), GAMES_BOT_DELAY_SCALE="0.05")
     return env
-
-
-@pytest.fixture(scope="session")
-def migrated_database(tmp_path_factory) -> Path:
-    """An empty, migrated site database, made once per test process: migrating costs about 20 s
-    of CPU, and some thirty sites start in a run."""
-    folder = tmp_path_factory.mktemp("migrated")
-    database = folder / "site.sqlite3"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=_site_environment(folder, database),
-        check=True,
-        timeout=600,
-    )
-    return database
-
-
-def _copy_database(source: Path, destination: Path) -> None:
-    # SQLite's own backup, not a file copy: the source is in WAL mode.
-    with (
-        contextlib.closing(sqlite3.connect(source)) as original,
-        contextlib.closing(sqlite3.connect(destination)) as copy,
-    ):
-        original.backup(copy)
 
 
 @pytest.fixture(scope="session")
@@ -162,7 +120,7 @@ def daphne_site(tmp_path_factory, migrated_database):
         env = _site_environment(folder, database)
         env.update(extra_env or {})
         python = sys.executable
-        _copy_database(migrated_database, database)
+        copy_database(migrated_database, database)
         made = {}
         if setup is not None:
             script = "import django\ndjango.setup()\n" + setup

@@ -18,6 +18,7 @@ from django.conf import settings as django_settings
 
 from accounts.models import User
 from games.models import Match
+from tests.conftest import copy_database
 from tools.loadtest.cli import CommandError, run_loadtest
 
 ROOT = Path(django_settings.BASE_DIR)
@@ -53,13 +54,12 @@ def check_report(report: str, students: int) -> None:
     assert figure(report, r"cleaned up (\d+) students") == str(students)
 
 
-def script_on_a_sqlite_file(database, *arguments) -> subprocess.CompletedProcess:
-    """``python -m tools.loadtest`` with ``arguments`` on a migrated SQLite file of its own (and
-    its own Daphne), as a developer without services runs it."""
+def script_on_a_sqlite_file(migrated, database, *arguments) -> subprocess.CompletedProcess:
+    """``python -m tools.loadtest`` with ``arguments`` on a migrated SQLite file of its own (a
+    copy of ``migrated``; and its own Daphne), as a developer without services runs it."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env["DATABASE_URL"] = f"sqlite:///{database}"
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True, timeout=120)
+    copy_database(migrated, database)
     return subprocess.run(
         [sys.executable, "-m", "tools.loadtest", *arguments],
         env=env,
@@ -71,9 +71,12 @@ def script_on_a_sqlite_file(database, *arguments) -> subprocess.CompletedProcess
 
 
 @pytest.mark.slow
-def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path):
+@pytest.mark.embedded  # its own Daphne on its own SQLite file, whatever the environment
+def test_the_script_plays_through_its_own_daphne_on_a_sqlite_file(tmp_path, migrated_database):
     database = tmp_path / "load.sqlite3"
-    done = script_on_a_sqlite_file(database, "--daphnes=1", "--students=6", *RATE_12)
+    done = script_on_a_sqlite_file(
+        migrated_database, database, "--daphnes=1", "--students=6", *RATE_12
+    )
 
     assert done.returncode == 0, done.stdout + done.stderr
     check_report(done.stdout, students=6)
@@ -170,9 +173,14 @@ def check_race(report: str, students: int, skipped: bool = False) -> None:
 
 
 @pytest.mark.slow
-def test_the_mia_race_through_the_script_and_its_own_daphne_on_a_sqlite_file(tmp_path):
+@pytest.mark.embedded  # its own Daphne on its own SQLite file, whatever the environment
+def test_the_mia_race_through_the_script_and_its_own_daphne_on_a_sqlite_file(
+    tmp_path, migrated_database
+):
     database = tmp_path / "race.sqlite3"
-    done = script_on_a_sqlite_file(database, "--game=mia", "--students=6", *RACE_3)
+    done = script_on_a_sqlite_file(
+        migrated_database, database, "--game=mia", "--students=6", *RACE_3
+    )
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "playing mia/party, every seat answering each card at once" in done.stdout

@@ -55,8 +55,10 @@ def play(
     max_steps: int = 20_000,
     think_ms: tuple[int, int] = (300, 2500),
     keep_states: bool = False,
+    until: Callable[[Playthrough], bool] | None = None,
 ) -> Playthrough:
-    """Play ``state`` to the end; ``choosers[seat]`` picks that seat's moves."""
+    """Play ``state`` to the end, or until ``until(playthrough)`` holds after a step;
+    ``choosers[seat]`` picks that seat's moves."""
     now = 0
     result = Playthrough(state=state, outcome=game.outcome(state))
     if keep_states:
@@ -89,6 +91,8 @@ def play(
             result.states.append(state)
         result.state = state
         result.outcome = game.outcome(state)
+        if until is not None and until(result):
+            return result
     raise Stalled(f"{game.slug}: no end after {max_steps} steps")
 
 

@@ -258,29 +258,25 @@ async def _tell_the_teaching_layer_on_loop(match_id: int, changes: Sequence) -> 
     # Receivers that are coroutines run on the loop (the teaching layer's is one); a plain
     # function would go to a thread, one per move.
     for change in changes:
-        await signals.match_changed.asend(
-            sender=None,
-            match_id=match_id,
-            version=change.version,
-            events=change.events,
-            finished=change.finished,
-            actor_seat=change.actor_seat,
-            on_server_loop=True,
-        )
+        await signals.match_changed.asend(**_signal_arguments(match_id, change, on_loop=True))
 
 
 def _tell_from_here(match_id: int, changes: Sequence) -> None:
     # No server's loop is involved: a loop of its own runs the receivers here.
     for change in changes:
-        signals.match_changed.send(
-            sender=None,
-            match_id=match_id,
-            version=change.version,
-            events=change.events,
-            finished=change.finished,
-            actor_seat=change.actor_seat,
-            on_server_loop=False,
-        )
+        signals.match_changed.send(**_signal_arguments(match_id, change, on_loop=False))
+
+
+def _signal_arguments(match_id: int, change, *, on_loop: bool) -> dict:
+    return {
+        "sender": None,
+        "match_id": match_id,
+        "version": change.version,
+        "events": change.events,
+        "finished": change.finished,
+        "actor_seat": change.actor_seat,
+        "on_server_loop": on_loop,
+    }
 
 
 def _told(task: asyncio.Task) -> None:

@@ -58,28 +58,20 @@ def _all_cards(game, state) -> dict[str, Counter]:
 
 
 def _first_attempts(game, state, count: int, seed: int) -> list[tuple]:
-    """The facts of the first ``count`` attempts of a table of easy bots (right, plain play), as
-    ``engine.simulate.play`` drives it: the natural moves of the deal."""
-    rng = random.Random(seed)
-    chooser = bot_chooser("easy")
-    now = 0
-    facts: list[tuple] = []
-    for _ in range(2_000):
-        if game.outcome(state) is not None or len(facts) >= count:
-            break
-        wanting = [(seat, chooser(game, state, seat, rng)) for seat in sorted(game.active(state))]
-        wanting = [(seat, move) for seat, move in wanting if move is not None]
-        due = game.deadline(state)
-        now += rng.randint(300, 2500)
-        if wanting and (due is None or now < due):
-            seat, move = rng.choice(wanting)
-            step = game.apply(state, seat, move, now)
-        else:
-            now = max(now, due)
-            step = game.tick(state, now)
-        state = step.state
-        facts += [attempt_fact(e) for e in step.events if e.get("type") == "attempt"]
-    return facts[:count]
+    """The facts of the first ``count`` attempts of a table of easy bots (right, plain play):
+    the natural moves of the deal."""
+
+    def facts_of(playthrough) -> list:
+        return [attempt_fact(e) for e in playthrough.events if e.get("type") == "attempt"]
+
+    played = play(
+        game,
+        state,
+        [bot_chooser("easy")] * state.players,
+        random.Random(seed),
+        until=lambda playthrough: len(facts_of(playthrough)) >= count,
+    )
+    return facts_of(played)[:count]
 
 
 def _share(facts: list, focus) -> float:

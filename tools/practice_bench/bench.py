@@ -21,7 +21,7 @@ from classroom.progress.mastery import (
 )
 from engine import mia_puzzles
 from engine.core import attempt_fact, same_fact
-from engine.simulate import bot_chooser
+from engine.simulate import bot_chooser, play
 from tools.practice_bench.learner import DAY_S, Learner
 
 # The deals of a day's homework, in turn, until the child has given the day's answers:
@@ -92,31 +92,24 @@ def dealable_facts() -> list[tuple[str, int, int]]:
 
 def _played_facts(game, state, players: int, seed: int, wanted: int) -> list[tuple]:
     """The facts of the child's (seat 0) first ``wanted`` attempts when easy bots play the deal
-    (as ``engine.simulate.play`` drives a table, stopped once the day has its answers)."""
-    rng = random.Random(seed)
-    chooser = bot_chooser("easy")
-    now = 0
-    facts: list[tuple] = []
-    while game.outcome(state) is None and len(facts) < wanted:
-        wanting = [(seat, chooser(game, state, seat, rng)) for seat in sorted(game.active(state))]
-        wanting = [(seat, move) for seat, move in wanting if move is not None]
-        due = game.deadline(state)
-        now += rng.randint(300, 2500)
-        if wanting and (due is None or now < due):
-            seat, move = rng.choice(wanting)
-            step = game.apply(state, seat, move, now)
-        elif due is not None:
-            now = max(now, due)
-            step = game.tick(state, now)
-        else:
-            break
-        state = step.state
-        for event in step.events:
-            if event.get("type") == "attempt" and event.get("seat") == 0:
-                fact = attempt_fact(event)
-                if fact is not None:
-                    facts.append(fact)
-    return facts[:wanted]
+    (``engine.simulate.play``, stopped once the day has its answers)."""
+
+    def facts_of(playthrough) -> list[tuple]:
+        found = (
+            attempt_fact(event)
+            for event in playthrough.events
+            if event.get("type") == "attempt" and event.get("seat") == 0
+        )
+        return [fact for fact in found if fact is not None]
+
+    played = play(
+        game,
+        state,
+        [bot_chooser("easy")] * players,
+        random.Random(seed),
+        until=lambda playthrough: len(facts_of(playthrough)) >= wanted,
+    )
+    return facts_of(played)[:wanted]
 
 
 def deal_facts(homework: tuple, seed: int, focus, wanted: int) -> list[tuple]:

@@ -66,6 +66,9 @@ class Match(models.Model):
     waits_for_players = models.BooleanField(default=False)
     # The open sockets of seated players, counted only for a match that waits for its players.
     players_connected = models.PositiveIntegerField(default=0)
+    # The facts ([operation, a, b]) its deal was steered toward (engine ``Game.focus``): a child's
+    # personal practice. Bots read it to leave those facts to the child; empty for a plain deal.
+    focus = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

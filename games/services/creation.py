@@ -37,6 +37,8 @@ class NewMatch:
     label_values: dict | None = None
     # A solo game against bots: it stands still while its player is away (Match.waits_for_players).
     waits_for_players: bool = False
+    # Facts (operation, a, b) to steer the deal toward (engine ``Game.focus``); empty: a plain deal.
+    focus: Sequence[Sequence] = ()
 
 
 def match_create(
@@ -50,12 +52,23 @@ def match_create(
     seed: int | None = None,
     at_ms: int | None = None,
     waits_for_players: bool = False,
+    focus: Sequence[Sequence] = (),
 ) -> Match:
     """A new playing match. The engine validates the game, variant, options and player count
     (``engine.SetupError``); seats are validated here (``MatchError``). ``waits_for_players``: the
-    match stands still while no seated player's socket is open (``match_player_left``)."""
+    match stands still while no seated player's socket is open (``match_player_left``).
+    ``focus``: facts the deal is steered toward (``engine.SetupError`` "no_focus" for a game or
+    variant that cannot, "bad_focus" for a malformed fact)."""
     new = NewMatch(
-        game, variant, seats, options, created_by, label, seed, waits_for_players=waits_for_players
+        game,
+        variant,
+        seats,
+        options,
+        created_by,
+        label,
+        seed,
+        waits_for_players=waits_for_players,
+        focus=focus,
     )
     return match_create_many([new], at_ms=at_ms)[0]
 
@@ -102,8 +115,15 @@ def _new_match(new: NewMatch, at_ms: int, accommodations: dict[int, Accommodatio
     pace = table_pace(accommodations[spec.user.pk] for spec in seats if spec.user is not None)
     options = accommodated_options(rules, new.variant, new.options, pace)
     state = rules.new(
-        variant=new.variant, players=len(seats), seed=seed, options=options, now_ms=at_ms
+        variant=new.variant,
+        players=len(seats),
+        seed=seed,
+        options=options,
+        now_ms=at_ms,
+        focus=new.focus or None,
     )
+    # The facts as the engine took them (cut to those the variant can deal), for the bots.
+    focus = rules.focus.facts(new.variant, new.focus) if new.focus else ()
     bot_seats = {i: spec.bot_level for i, spec in enumerate(seats) if spec.bot_level}
     match = Match(
         game=new.game,
@@ -117,6 +137,7 @@ def _new_match(new: NewMatch, at_ms: int, accommodations: dict[int, Accommodatio
         label_values=new.label_values or {},
         pace_factor=pace.bots,
         waits_for_players=new.waits_for_players,
+        focus=[list(fact) for fact in focus],
     )
     _plan(match, rules, state, bot_seats, at_ms, acted=None)
     return match

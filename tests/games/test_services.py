@@ -602,3 +602,44 @@ def test_added_time_moves_the_deadline_and_a_move_sees_the_matchs_clock(table, m
     submit_move(match_id=match.pk, user=ana, move=a_move(rules, state, 0))
     record = MoveRecord.objects.get(match=match)
     assert record.now_ms == T0 + 15_000
+
+
+def test_a_focused_match_is_dealt_toward_its_facts_and_remembers_them(table):
+    """Personal practice makes a match whose deal is steered toward the child's facts (the engine's
+    focused deal, seeded as any other) and keeps the facts for the bots, which leave them to the
+    child (issue 25, items 2 and 5)."""
+    _, ana, _ben = table
+    rules = engine.get_game("mia")
+    focus = [("add", 7, 8), ("add", 6, 5)]
+    match = match_create(
+        game="mia",
+        variant="express",
+        seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
+        seed=42,
+        at_ms=T0,
+        focus=focus,
+    )
+    match.refresh_from_db()
+    assert match.focus == [["add", 7, 8], ["add", 6, 5]]
+    focused = rules.new(
+        variant="express", players=2, seed=42, options=match.options, now_ms=T0, focus=focus
+    )
+    plain = rules.new(variant="express", players=2, seed=42, options=match.options, now_ms=T0)
+    assert match.state == rules.dump(focused)
+    assert match.state != rules.dump(plain)
+    with pytest.raises(SetupError) as error:  # its deal is fixed by the rulebook
+        match_create(
+            game="add_or_multiply",
+            variant="standard",
+            seats=[SeatSpec(name="Ana", user=ana)]
+            + [SeatSpec(name=n, bot_level="easy") for n in "PB"],
+            focus=focus,
+        )
+    assert error.value.code == "no_focus"
+    plain_match = match_create(
+        game="mia",
+        variant="express",
+        seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
+    )
+    plain_match.refresh_from_db()
+    assert plain_match.focus == []

@@ -697,3 +697,54 @@ def test_a_bot_at_a_focused_table_leaves_a_focus_fact_that_the_child_then_plays(
 def _attempt(fact):
     operation, a, b = fact
     return {"operands": [a, b], "operator": {"add": "+", "sub": "-", "mul": "x"}[operation]}
+
+
+def test_a_bot_in_a_focused_mia_race_waits_for_the_child_then_claims(table, settings):
+    """¡Mía!'s race (docs/rules/mia.md, "Bots in focused practice"): a bot whose claim would
+    answer a focus fact waits through its wake-up, the child claims the card; at a table where
+    the child passes instead, the bot then claims it. Seed 0 deals a card both can solve as
+    3 + 4."""
+    from engine import mia_multi
+
+    settings.GAMES_BOT_DELAY_SCALE = 0.01
+    _, ana, _ben = table
+    focus = [("add", 3, 4), ("sub", 9, 4), ("add", 5, 6)]
+
+    def focused_match():
+        match = match_create(
+            game="mia",
+            variant="express",
+            seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
+            seed=0,
+            at_ms=T0,
+            focus=focus,
+        )
+        match.refresh_from_db()
+        rules, state = state_of(match)
+        assert rules.answers_any(state, 1, rules.bot_move(state, 1, "easy", None), focus)
+        version = match.version
+        due = match.bot_plan["1"]
+        match_wake(match_id=match.pk, at_ms=due)  # the bot's turn to think: it waits
+        match.refresh_from_db()
+        assert match.version == version and match.bot_plan["1"] is None
+        return match, rules, state, due
+
+    match, rules, state, due = focused_match()
+    hers = next(
+        move
+        for move, _wilds in mia_multi._right_claims(state, 0)
+        if rules.answers_any(state, 0, move, [("add", 3, 4)])
+    )
+    submit_move(match_id=match.pk, user=ana, move=hers, at_ms=due + 100)
+    (attempt,) = Attempt.objects.filter(match=match)
+    assert attempt.user == ana and attempt.correct
+    assert engine.core.same_fact((attempt.operation, *attempt.operands), ("add", 3, 4))
+
+    match, rules, state, due = focused_match()
+    ana_pass = {"type": "pass", "round": state.data["round"]}
+    submit_move(match_id=match.pk, user=ana, move=ana_pass, at_ms=due + 100)
+    match.refresh_from_db()
+    match_wake(match_id=match.pk, at_ms=match.bot_plan["1"])
+    (attempt,) = Attempt.objects.filter(match=match)
+    assert attempt.user is None and attempt.seat == 1 and attempt.correct
+    assert engine.core.same_fact((attempt.operation, *attempt.operands), ("add", 3, 4))

@@ -731,6 +731,61 @@ class Game:
         """The move a bot of ``level`` makes now, or None when it would rather wait (real time)."""
         raise NotImplementedError
 
+    # -- bots that leave a child's facts (docs/adding-a-game.md, "Bots in focused practice")
+    def move_facts(self, state: State, seat: int, move: Move) -> list[Fact] | None:
+        """The facts ``move`` would answer now (the facts of its attempt events), found by playing
+        it on a copy of the state; None for a move the rules refuse."""
+        due = self.deadline(state)
+        probe_ms = max(0, due - 1) if due is not None else 0
+        try:
+            step = self.apply(state, seat, move, probe_ms)
+        except IllegalMove:
+            return None
+        facts = []
+        for event in step.events:
+            if event.get("type") == "attempt" and event.get("seat") == seat:
+                fact = attempt_fact(event)
+                if fact is not None:
+                    facts.append(fact)
+        return facts
+
+    def answers_any(self, state: State, seat: int, move: Move, facts: Iterable[Fact]) -> bool:
+        """Whether ``move`` would answer one of ``facts`` (``same_fact``); a move the rules refuse
+        answers nothing."""
+        facts = tuple(facts)
+        return any(
+            same_fact(wanted, fact)
+            for fact in self.move_facts(state, seat, move) or ()
+            for wanted in facts
+        )
+
+    def leaves_all(self, state: State, seat: int, move: Move, facts: Iterable[Fact]) -> bool:
+        """Whether ``move`` is legal now and answers none of ``facts``."""
+        answered = self.move_facts(state, seat, move)
+        return answered is not None and not any(
+            same_fact(wanted, fact) for fact in answered for wanted in tuple(facts)
+        )
+
+    def bot_alternatives(self, state: State, seat: int, level: str, rng) -> list[Move]:
+        """Other moves a bot of ``level`` may make now instead of its own choice, best first: the
+        moves it turns to when its choice would answer a fact left to a child. None by default
+        (a game whose rules leave the bot no other choice)."""
+        return []
+
+    def bot_move_leaving(
+        self, state: State, seat: int, level: str, rng, leave: tuple[Fact, ...]
+    ) -> Move | None:
+        """``bot_move``, leaving the ``leave`` facts to the child at the table where the rules
+        allow: when the bot's choice would answer one, the first of its ``bot_alternatives`` that
+        answers none; with none such, its own choice (the game never stalls on a bot)."""
+        move = self.bot_move(state, seat, level, rng)
+        if move is None or not leave or not self.answers_any(state, seat, move, leave):
+            return move
+        for other in self.bot_alternatives(state, seat, level, rng):
+            if other != move and self.leaves_all(state, seat, other, leave):
+                return other
+        return move
+
     # -- storage
     def dump(self, state: State) -> dict[str, Any]:
         return {

@@ -817,6 +817,21 @@ class MathableJunior(Game):
                 return {"type": "end_turn"}
         return _front_when_stuck(data, seat, rack)
 
+    def bot_alternatives(self, state, seat, level, rng):
+        """Bots in focused practice (docs/rules/mathable_junior.md): instead of a placement that
+        answers a fact left to the child, another right placement (in the bot's own order), else
+        what the bot does when stuck (an earned draw, an exchange, the end of its turn); the
+        square stays open for the next seat."""
+        data = state.data
+        if data["end"] or seat != data["turn"] or state.variant != "front":
+            return []
+        rack = data["racks"][seat]
+        options = _front_right_placements(data["board"], rack, best_first=level == "strong")
+        moves = [_place_move(value, square) for _points, value, square in options]
+        moves.append(_front_when_stuck(data, seat, rack))
+        moves.append({"type": "end_turn"})
+        return moves
+
 
 # --- bots and hints (pure functions of the state data) -------------------------------------------
 

@@ -85,5 +85,12 @@ class Mia(Game):
     def bot_move(self, state, seat, level, rng):
         return _rules(state).bot_move(state, seat, level, rng)
 
+    def bot_move_leaving(self, state, seat, level, rng, leave):
+        if _rules(state) is not mia_multi:  # the solo square has no other seat to leave a fact to
+            return self.bot_move(state, seat, level, rng)
+        return mia_multi.bot_move_leaving(
+            state, seat, level, rng, lambda move: self.answers_any(state, seat, move, leave)
+        )
+
 
 GAME = Mia()

@@ -1180,3 +1180,36 @@ def bot_move(state: State, seat: int, level: str, rng) -> dict | None:
             if move["type"] == "extra_time":
                 return move
     return {"type": "pass", "round": current}
+
+
+# --- bots in focused practice (docs/rules/mia.md, "Bots in focused practice") ------------------
+
+
+def _another_seat_answered(state: State, seat: int) -> bool:
+    """Whether another seat is done with the top card: passed or claimed wrong (locked out of it,
+    RULINGS 1)."""
+    data = state.data
+    return any(
+        data["passed"][other] or data["locked"][other]
+        for other in range(state.players)
+        if other != seat
+    )
+
+
+def bot_move_leaving(state: State, seat: int, level: str, rng, answers) -> dict | None:
+    """The bot's move when facts are left to a child (``answers(move)`` says whether a move would
+    answer one; docs/rules/mia.md, "Bots in focused practice"). A claim that answers one waits
+    until another seat is done with the card (it passed or claimed wrong); then the bot claims
+    it. It claims no other option of the card instead: any claim takes the card from the child.
+    So the child has first chance, and the card's timer (RULINGS 1: a new card "after 20 s")
+    moves the game on: it never stalls on the bot. In its own Extra time window nobody else may
+    claim, so the bot claims. At a calm table a bot's answer takes nothing from the child (every
+    right answer scores) and a bot never waits there (no timer would move the table on): it
+    answers as it would."""
+    move = bot_move(state, seat, level, rng)
+    if move is None or move["type"] != "claim" or calm(state) or not answers(move):
+        return move
+    window = state.data["window"]
+    if (window is not None and window["seat"] == seat) or _another_seat_answered(state, seat):
+        return move
+    return None

@@ -912,6 +912,28 @@ class Sum(Game):
             return self._easy_move(state, seat)
         return self._strong_move(state, seat)
 
+    def bot_alternatives(self, state, seat, level, rng):
+        """Bots in focused practice (docs/rules/sum.md): instead of an equation that answers a fact
+        left to the child, the strong bot's other right equation (the most cards), else a draw,
+        else the end of the turn after the draws (seeds/001); the centre card stays for the next
+        seat."""
+        data = state.data
+        if seat not in self.active(state) or data["rotation"] is not None:
+            return []
+        hand = data["hands"][seat]
+        moves = []
+        if level == "strong":
+            best = most_cards_equation(hand_counts(hand), FACE[data["centre"]])
+            if best is not None:
+                moves.append({"type": "equation", "cards": tokens_to_cards(best, hand)})
+        if data["drawn"] < DRAWS_PER_TURN:
+            source = _scarcer_source(data, hand)
+            if source is not None:
+                moves.append({"type": "draw", "from": source})
+        if self._may_end_turn(data):
+            moves.append({"type": "end_turn"})
+        return moves
+
     def _easy_move(self, state, seat):
         """Plain play: the right equation with the fewest cards as soon as there is one;
         otherwise draw from the deck whose kind the hand has fewer of, then play any usable wild,

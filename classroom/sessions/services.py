@@ -29,6 +29,7 @@ from classroom.models import (
     SessionTable,
     TeamMode,
 )
+from classroom.progress.selectors import levels_in_game
 from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Match, Seat
@@ -143,17 +144,30 @@ def session_join(*, session: ClassSession, student) -> SessionPresence:
 
 
 @transaction.atomic
-def session_deal(*, session: ClassSession, calm_together: bool | None = None) -> bool:
+def session_deal(
+    *,
+    session: ClassSession,
+    calm_together: bool | None = None,
+    seat_by_level: bool | None = None,
+) -> bool:
     """Deal the present students to tables afresh (in the order they joined), undoing moves.
     ``calm_together`` (kept for the session's later deals and newcomers; None: as before): the
     children who need a calm table (a calm table or no clock, accounts.Accommodations) are
     dealt to tables of their own, whose matches are then calm where the game has calm tables.
-    Returns whether tables had been dealt before (the teacher's message says "again" only then)."""
+    ``seat_by_level`` (kept likewise): children of similar level at the session's game share
+    tables (``_by_level``). Returns whether tables had been dealt before (the teacher's message
+    says "again" only then)."""
     session = _locked(session)
     _require_lobby(session)
+    changed = []
     if calm_together is not None and calm_together != session.calm_together:
         session.calm_together = calm_together
-        session.save(update_fields=["calm_together"])
+        changed.append("calm_together")
+    if seat_by_level is not None and seat_by_level != session.seat_by_level:
+        session.seat_by_level = seat_by_level
+        changed.append("seat_by_level")
+    if changed:
+        session.save(update_fields=changed)
     dealt_before, _deleted = session.tables.all().delete()
     _deal(session, _present_student_ids(session))
     push.session_changed(session.pk)
@@ -374,6 +388,7 @@ def session_next_round(*, session: ClassSession) -> ClassSession:
         table_size=session.table_size,
         bot_level=session.bot_level,
         calm_together=session.calm_together,
+        seat_by_level=session.seat_by_level,
         team_mode=session.team_mode,
         projector_names=session.projector_names,
         projector_top=session.projector_top,
@@ -428,7 +443,10 @@ def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
     """New tables after the existing ones, dealt round-robin so their sizes differ by one at most
     (seven students at tables of four: four and three, not four and three bots beside one child).
     With ``calm_together`` the children who need a calm table are dealt the same way to tables
-    of their own, after the others'. Returns the new tables' numbers."""
+    of their own, after the others'. With ``seat_by_level`` each group is ordered by level
+    (``_by_level``) and dealt in runs, not round-robin: the first tables take the strongest
+    children, the last ones the weakest, the sizes still within one. Returns the new tables'
+    numbers."""
     if not student_ids:
         return []
     groups = [student_ids]
@@ -438,6 +456,8 @@ def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
             [sid for sid in student_ids if sid not in calm],
             [sid for sid in student_ids if sid in calm],
         ]
+    if session.seat_by_level:
+        groups = [_by_level(session, group) for group in groups]
     first = (session.tables.aggregate(last=Max("number"))["last"] or 0) + 1
     numbers: list[int] = []
     for group in groups:
@@ -448,12 +468,41 @@ def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
             SessionTable.objects.create(session=session, number=first + len(numbers) + i)
             for i in range(count)
         ]
+        spots = (
+            _runs(len(group), count) if session.seat_by_level else _round_robin(len(group), count)
+        )
         SessionPlace.objects.bulk_create(
-            SessionPlace(table=tables[i % count], seat=i // count, student_id=student_id)
-            for i, student_id in enumerate(group)
+            SessionPlace(table=tables[table], seat=seat, student_id=student_id)
+            for (table, seat), student_id in zip(spots, group, strict=True)
         )
         numbers += [table.number for table in tables]
     return numbers
+
+
+def _round_robin(children: int, tables: int) -> list[tuple[int, int]]:
+    """(table index, seat) of each child in turn: one to each table, and round again."""
+    return [(i % tables, i // tables) for i in range(children)]
+
+
+def _runs(children: int, tables: int) -> list[tuple[int, int]]:
+    """(table index, seat) of each child in turn: the first table filled before the next, its
+    size the even share (the first ``children % tables`` tables one more), so neighbours in the
+    order sit together and the sizes differ by one at most."""
+    base, extra = divmod(children, tables)
+    return [(table, seat) for table in range(tables) for seat in range(base + (table < extra))]
+
+
+def _by_level(session: ClassSession, student_ids: list[int]) -> list[int]:
+    """The children strongest first by their level at the session's game
+    (``classroom.progress.selectors.levels_in_game``); children with no answers on its skills yet
+    come last, beside the weakest (their level is "not started"); ties keep the joining order."""
+    levels = levels_in_game(student_ids=student_ids, game=session.game)
+
+    def strongest_first(sid: int) -> tuple:
+        level = levels.get(sid)
+        return (1, 0.0, 0.0) if level is None else (0, -level.mean_level, -level.accuracy)
+
+    return sorted(student_ids, key=strongest_first)
 
 
 def _needing_calm(student_ids) -> set[int]:

@@ -287,7 +287,9 @@ def sessions_deal(request, session_id):
     session = _teacher_session(request, session_id)
     try:
         again = services.session_deal(
-            session=session, calm_together=request.POST.get("calm_together") == "on"
+            session=session,
+            calm_together=request.POST.get("calm_together") == "on",
+            seat_by_level=request.POST.get("seat_by_level") == "on",
         )
     except services.SessionError as error:
         messages.error(request, error.message)

@@ -403,7 +403,10 @@ class _Wake(_MatchWrite):
             if bot_seat is None:
                 break
             thinker = random.Random(f"{match.seed}:{state.version}:{bot_seat}")
-            move = engine.bots.choose(rules, state, bot_seat, bots[bot_seat], thinker)
+            # A focused match's facts are the child's to answer: its bots leave them where the
+            # rules allow (docs/rules/<slug>.md, "Bots in focused practice").
+            leave = [tuple(fact) for fact in match.focus or ()]
+            move = engine.bots.choose(rules, state, bot_seat, bots[bot_seat], thinker, leave=leave)
             if move is None:  # it would rather wait: think again after the next change
                 waiting.add(bot_seat)
                 match.bot_plan[str(bot_seat)] = None

@@ -643,3 +643,108 @@ def test_a_focused_match_is_dealt_toward_its_facts_and_remembers_them(table):
     )
     plain_match.refresh_from_db()
     assert plain_match.focus == []
+
+
+def test_a_bot_at_a_focused_table_leaves_a_focus_fact_that_the_child_then_plays(table, settings):
+    """Bots that teach (issue 25, item 5): the write path hands the match's focus to its bots, so
+    a bot whose plain move would answer a focus fact does something else (Mathable Junior: another
+    placement or the end of its turn; the square stays open), and the child answers the fact on
+    her own turn. Seed 3 is a deal where the bot moves first and its plain move is 4 + 2."""
+    from engine import mathable_junior
+
+    settings.GAMES_BOT_DELAY_SCALE = 0.01
+    _, ana, _ben = table
+    focus = [("add", 3, 4), ("sub", 4, 2), ("add", 2, 4)]
+
+    def focus_facts_of(events):
+        facts = [engine.core.attempt_fact(e) for e in events if e["type"] == "attempt"]
+        return [f for f in facts if f and any(engine.core.same_fact(f, w) for w in focus)]
+
+    match = match_create(
+        game="mathable_junior",
+        variant="front",
+        seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
+        seed=3,
+        at_ms=T0,
+        focus=focus,
+    )
+    rules, state = state_of(match)
+    assert rules.active(state) == {1}
+    plain = rules.bot_move(state, 1, "easy", None)
+    left = rules.move_facts(state, 1, plain)
+    assert focus_facts_of([{"type": "attempt", **_attempt(f)} for f in left])
+    for _ in range(10):  # the bot's turn, through the services' wake-ups
+        match.refresh_from_db()
+        match_wake(match_id=match.pk, at_ms=match.wake_at_ms)
+        rules, state = state_of(match)
+        if 0 in rules.active(state):
+            break
+    bot_records = MoveRecord.objects.filter(match=match, actor="bot")
+    assert bot_records.exists() and rules.active(state) == {0}
+    assert not any(focus_facts_of(record.events) for record in bot_records)
+    # The square the bot left is open, and Ana's rack answers it.
+    data = state.data
+    placements = mathable_junior._front_right_placements(data["board"], data["racks"][0])
+    moves = [mathable_junior._place_move(value, square) for _p, value, square in placements]
+    hers = next(move for move in moves if rules.answers_any(state, 0, move, left))
+    submit_move(match_id=match.pk, user=ana, move=hers)
+    record = MoveRecord.objects.filter(match=match, actor="player").last()
+    answered = [a for a in Attempt.objects.filter(move=record, user=ana) if a.correct]
+    facts = [(a.operation, *a.operands) for a in answered]
+    assert any(engine.core.same_fact(f, w) for f in facts for w in left), (facts, left)
+
+
+def _attempt(fact):
+    operation, a, b = fact
+    return {"operands": [a, b], "operator": {"add": "+", "sub": "-", "mul": "x"}[operation]}
+
+
+def test_a_bot_in_a_focused_mia_race_waits_for_the_child_then_claims(table, settings):
+    """¡Mía!'s race (docs/rules/mia.md, "Bots in focused practice"): a bot whose claim would
+    answer a focus fact waits through its wake-up, the child claims the card; at a table where
+    the child passes instead, the bot then claims it. Seed 0 deals a card both can solve as
+    3 + 4."""
+    from engine import mia_multi
+
+    settings.GAMES_BOT_DELAY_SCALE = 0.01
+    _, ana, _ben = table
+    focus = [("add", 3, 4), ("sub", 9, 4), ("add", 5, 6)]
+
+    def focused_match():
+        match = match_create(
+            game="mia",
+            variant="express",
+            seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
+            seed=0,
+            at_ms=T0,
+            focus=focus,
+        )
+        match.refresh_from_db()
+        rules, state = state_of(match)
+        assert rules.answers_any(state, 1, rules.bot_move(state, 1, "easy", None), focus)
+        version = match.version
+        due = match.bot_plan["1"]
+        match_wake(match_id=match.pk, at_ms=due)  # the bot's turn to think: it waits
+        match.refresh_from_db()
+        assert match.version == version and match.bot_plan["1"] is None
+        return match, rules, state, due
+
+    match, rules, state, due = focused_match()
+    hers = next(
+        move
+        for move, _wilds in mia_multi._right_claims(state, 0)
+        if rules.answers_any(state, 0, move, [("add", 3, 4)])
+    )
+    submit_move(match_id=match.pk, user=ana, move=hers, at_ms=due + 100)
+    (attempt,) = Attempt.objects.filter(match=match)
+    assert attempt.user == ana and attempt.correct
+    assert engine.core.same_fact((attempt.operation, *attempt.operands), ("add", 3, 4))
+
+    match, rules, state, due = focused_match()
+    ana_pass = {"type": "pass", "round": state.data["round"]}
+    submit_move(match_id=match.pk, user=ana, move=ana_pass, at_ms=due + 100)
+    match.refresh_from_db()
+    match_wake(match_id=match.pk, at_ms=match.bot_plan["1"])
+    (attempt,) = Attempt.objects.filter(match=match)
+    assert attempt.user is None and attempt.seat == 1 and attempt.correct
+    assert engine.core.same_fact((attempt.operation, *attempt.operands), ("add", 3, 4))

@@ -1,0 +1,150 @@
+"""Seating by level (issue 25, item 4): with the teacher's "Seat children of similar level
+together", a deal orders the present children by their level at the session's game
+(classroom.progress.selectors.levels_in_game) and seats neighbours together; without it the deal
+is round-robin in joining order, as before."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import SessionPlace
+from classroom.progress.selectors import levels_in_game
+from classroom.roster.services import student_accommodations_set
+from classroom.sessions import services
+from tests.factories import make_attempts, make_class, make_session, make_student
+
+pytestmark = pytest.mark.django_db
+
+FACTS = [(3, "+", 4), (5, "+", 2), (6, "+", 3), (8, "-", 3), (9, "-", 4)]
+
+
+def history(student, right, wrong, ms=1500, game="mia"):
+    """``right`` right and ``wrong`` wrong answers on FACTS, over the last days."""
+    now = timezone.now()
+    answers = []
+    for i in range(right + wrong):
+        a, op, b = FACTS[i % len(FACTS)]
+        value = a + b if op == "+" else a - b
+        answer = value if i < right else value + 1
+        answers.append((a, op, b, answer, ms, now - timedelta(days=i % 3, minutes=i)))
+    make_attempts(student, answers, game=game)
+
+
+def a_lesson(names, table_size=3):
+    classroom = make_class()
+    students = {name: make_student(classroom, name) for name in names}
+    session = make_session(classroom, game="mia", variant="express", table_size=table_size)
+    for student in students.values():
+        services.session_join(session=session, student=student)
+    return classroom, students, session
+
+
+def tables_of(session):
+    """{student name: table number}."""
+    return {
+        place.student.display_name: place.table.number
+        for place in SessionPlace.objects.filter(table__session=session).select_related(
+            "table", "student"
+        )
+    }
+
+
+# Joined strong, middling, weak, in turn: a round-robin deal mixes them at every table.
+NAMES = ["Sol", "Mia", "Wil", "Sam", "Max", "Wes", "Sue", "Meg", "Wyn"]
+STRONG, MIDDLE, WEAK = {"Sol", "Sam", "Sue"}, {"Mia", "Max", "Meg"}, {"Wil", "Wes", "Wyn"}
+
+
+def scripted(students):
+    for name, student in students.items():
+        if name in STRONG:
+            history(student, right=20, wrong=0)
+        elif name in MIDDLE:
+            history(student, right=14, wrong=6)
+        else:
+            history(student, right=4, wrong=16, ms=6000)
+
+
+def test_the_deal_seats_children_of_similar_level_together(client):
+    classroom, students, session = a_lesson(NAMES)
+    scripted(students)
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert 'name="seat_by_level"' in page and "Seat children of similar level together" in page
+    client.post(reverse("classroom:sessions_deal", args=[session.pk]), {"seat_by_level": "on"})
+    session.refresh_from_db()
+    assert session.seat_by_level
+    tables = tables_of(session)
+    assert len({tables[n] for n in STRONG}) == 1  # the strongest share a table
+    assert len({tables[n] for n in WEAK}) == 1  # the weakest share another
+    assert len({tables[n] for n in MIDDLE}) == 1
+    assert tables["Sol"] == 1 and tables["Wil"] == 3  # strongest first
+    # The option is kept: the page shows it ticked, and dealing again keeps it.
+    page = client.get(reverse("classroom:sessions_detail", args=[session.pk])).content.decode()
+    assert 'name="seat_by_level" checked' in page
+    services.session_deal(session=session)
+    assert tables_of(session) == tables
+
+
+def test_without_the_option_the_deal_is_round_robin_as_before(client):
+    classroom, students, session = a_lesson(NAMES)
+    scripted(students)
+    client.force_login(classroom.teacher)
+    client.post(reverse("classroom:sessions_deal", args=[session.pk]), {})
+    session.refresh_from_db()
+    assert not session.seat_by_level
+    tables = tables_of(session)
+    assert [tables[name] for name in NAMES] == [1, 2, 3] * 3
+    # Ticked, then unticked: round-robin again.
+    client.post(reverse("classroom:sessions_deal", args=[session.pk]), {"seat_by_level": "on"})
+    client.post(reverse("classroom:sessions_deal", args=[session.pk]), {})
+    assert tables_of(session) == tables
+
+
+def test_children_with_no_answers_yet_sit_with_the_weakest_and_sizes_stay_within_one():
+    names = ["Sol", "New", "Wil", "Sam", "Ned", "Wes", "Sue"]  # 7 at tables of 3: 3, 2, 2
+    _classroom, students, session = a_lesson(names)
+    for name in ("Sol", "Sam", "Sue"):
+        history(students[name], right=20, wrong=0)
+    for name in ("Wil", "Wes"):
+        history(students[name], right=4, wrong=16, ms=6000)
+    services.session_deal(session=session, seat_by_level=True)
+    tables = tables_of(session)
+    sizes = sorted(list(tables.values()).count(n) for n in set(tables.values()))
+    assert sizes == [2, 2, 3]
+    assert {tables["Sol"], tables["Sam"], tables["Sue"]} == {1}
+    assert tables["Wil"] == tables["Wes"] == 2
+    assert tables["New"] == tables["Ned"] == 3  # no figures: last, after the weakest
+
+
+def test_answers_in_other_games_on_the_games_skills_count_and_calm_tables_stay_apart():
+    names = ["Sol", "Wil", "Cal", "Sam", "Wes", "Cat"]
+    _classroom, students, session = a_lesson(names, table_size=2)
+    history(students["Sol"], right=20, wrong=0)
+    history(students["Sam"], right=20, wrong=0, game="sum")  # the same facts, another game
+    history(students["Wil"], right=4, wrong=16)
+    history(students["Wes"], right=4, wrong=16, game="sum")
+    history(students["Cal"], right=20, wrong=0)
+    history(students["Cat"], right=4, wrong=16)
+    for name in ("Cal", "Cat"):
+        student_accommodations_set(student=students[name], calm_table=True)
+    services.session_deal(session=session, calm_together=True, seat_by_level=True)
+    tables = tables_of(session)
+    assert tables["Sol"] == tables["Sam"] == 1
+    assert tables["Wil"] == tables["Wes"] == 2
+    assert tables["Cal"] == tables["Cat"] == 3  # the calm table, apart from the others
+
+
+def test_the_levels_of_a_class_take_a_fixed_number_of_queries():
+    classroom = make_class()
+    students = [make_student(classroom, f"S{i}") for i in range(8)]
+    for i, student in enumerate(students):
+        history(student, right=10 + i, wrong=10 - i)
+    ids = [s.pk for s in students]
+    with CaptureQueriesContext(connection) as queries:
+        levels = levels_in_game(student_ids=ids, game="mia")
+    assert len(queries) <= 3
+    assert sorted(ids, key=lambda sid: levels[sid]) == ids  # more right, higher level

@@ -22,6 +22,7 @@ from games.services.common import (
     MatchError,
     MoveResult,
     SeatSpec,
+    ServerBusy,
     now_ms,
 )
 from games.services.creation import (
@@ -65,6 +66,7 @@ __all__ = [
     "NewMatch",
     "SeatRow",
     "SeatSpec",
+    "ServerBusy",
     "TablePace",
     "_LockStatement",
     "_plan",

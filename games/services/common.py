@@ -22,6 +22,11 @@ class MatchError(Exception):
         self.message = message
 
 
+class ServerBusy(Exception):
+    """This server process already has as many players' moves in flight as it takes
+    (``GAMES_MOVES_IN_FLIGHT``): the move is answered try_again at once, and nothing applied."""
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits at a seat: a user, or a bot of a level."""

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -26,6 +27,7 @@ from games.services.common import (
     Change,
     MatchError,
     MoveResult,
+    ServerBusy,
     log,
     now_ms,
 )
@@ -51,9 +53,26 @@ def submit_move(
 async def submit_move_async(
     *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
 ) -> MoveResult:
-    """``submit_move`` as a server's socket makes it (``write_match_async``)."""
+    """``submit_move`` as a server's socket makes it (``write_match_async``). Raises
+    ``ServerBusy`` when the process already has ``GAMES_MOVES_IN_FLIGHT`` players' moves in
+    flight: past saturation a move is refused at once rather than queued behind the others, so
+    the moves taken keep their pace and the page sends the refused one again (docs/capacity.md,
+    "The ramp and saturation")."""
+    if _moves_in_flight.count >= settings.GAMES_MOVES_IN_FLIGHT:
+        raise ServerBusy(f"{_moves_in_flight.count} moves in flight")
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
-    return await write_match_async(write)
+    _moves_in_flight.count += 1
+    try:
+        return await write_match_async(write)
+    finally:
+        _moves_in_flight.count -= 1
+
+
+class _MovesInFlight:
+    count = 0  # players' moves this process is working on (its event loop's)
+
+
+_moves_in_flight = _MovesInFlight()
 
 
 def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:

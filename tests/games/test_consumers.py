@@ -1,5 +1,6 @@
 """The match socket, through the whole ASGI application (origin check, session auth, routing)."""
 
+import asyncio
 import json
 
 import pytest
@@ -500,3 +501,38 @@ async def test_a_pause_reaches_the_sockets_and_their_clock_stands_still():
     assert resumed["type"] == "clock" and resumed["paused"] is False
     assert resumed["server_time"] >= frozen
     await ana.disconnect()
+
+
+async def test_past_its_moves_in_flight_a_server_says_it_is_busy_at_once(monkeypatch, settings):
+    """Past saturation a server answers a move "try_again" (busy) at once instead of queueing it
+    behind every move it is already working on; nothing is applied, and the page sends it again
+    (static/js/play/connection.js). Bots, timers and the teacher's controls are never refused."""
+    settings.GAMES_MOVES_IN_FLIGHT = 1
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    ben, _, _ = await connect(match.pk, t["ben"])
+    for ws in (ana, ben):
+        await receive_state(ws)
+    rules, state = await current(match)
+    claim = rules.hint(state, 0)
+    release = asyncio.Event()
+    write = services.writes.write_match_async
+
+    async def held_write(move_write):
+        await asyncio.wait_for(release.wait(), timeout=5)
+        return await write(move_write)
+
+    monkeypatch.setattr(services.writes, "write_match_async", held_write)
+    await ana.send_json_to({"type": "move", "move": claim, "client_id": "a-1"})
+    await asyncio.sleep(0.1)  # Ana's move is in flight
+    await ben.send_json_to({"type": "move", "move": rules.hint(state, 1), "client_id": "b-1"})
+    busy = await receive_state(ben)
+    assert busy["type"] == "error" and busy["code"] == "try_again"
+    assert "busy" in busy["message"] and busy["client_id"] == "b-1"
+    assert (await current(match))[1].version == 0
+    release.set()
+    assert (await receive_state(ana))["version"] == 1
+    assert (await receive_state(ben))["version"] == 1
+    for ws in (ana, ben):
+        await ws.disconnect()

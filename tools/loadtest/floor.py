@@ -25,14 +25,16 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-import django  # noqa: E402
+import django
+from django.apps import apps
 
-django.setup()
+if not apps.ready:  # as Daphne imports it; the load test has set Django up already
+    django.setup()
 
-from channels.consumer import get_handler_name  # noqa: E402
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import path
 
 APPLICATION = "tools.loadtest.floor:application"
 START_VERSION = 0

@@ -103,9 +103,10 @@ def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]
             f"trips, bare): p50 {commit['p50']:.2f} ms  p95 {_ms(commit['p95'])} ms "
             f"(n={commit['n']})"
         )
-    commit_p50 = statistics.median(c["p50"] for c in commits) if commits else 0.0
     rounds = sorted({run.round for run in runs})
     for n in rounds:
+        # each round's bound with the commit measured right after it (none: no PostgreSQL)
+        commit_p50 = commits[n - 1]["p50"] if n <= len(commits) else 0.0
         floor = next((r for r in runs if r.round == n and r.server == "floor"), None)
         real = next((r for r in runs if r.round == n and r.server == "real"), None)
         if floor is None or real is None or not floor.p50 or real.p50 is None:

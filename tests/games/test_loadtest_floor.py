@@ -134,6 +134,7 @@ def test_trace_prints_every_stage_of_a_move_through_the_real_server(services):
         (["--floor", "--url=ws://127.0.0.1:1"], "give --daphnes N"),
         (["--floor", "--daphnes=2", "--route=socket"], "--route match"),
         (["--floor", "--daphnes=1", "--rounds=0"], "--rounds"),
+        (["--floor", "--daphnes=1", "--ramp=10,20"], "not a --ramp"),
         (["--trace", "--url=ws://127.0.0.1:1"], "servers it starts"),
     ],
 )

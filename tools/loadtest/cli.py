@@ -199,6 +199,8 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
             )
         if options["rounds"] < 1:
             raise CommandError("--rounds is 1 or more")
+        if options["ramp"]:
+            raise CommandError("--floor compares one rate (--rate), not a --ramp")
     if options["trace"] and not daphnes:
         raise CommandError("--trace turns the trace on in the servers it starts: give --daphnes N")
     trace_dir = tempfile.TemporaryDirectory(prefix="move-trace-") if options["trace"] else None

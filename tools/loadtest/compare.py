@@ -211,6 +211,8 @@ def trace_report(
                     durations.setdefault(CLIENT_OUT, []).append(out * 1000)
                     break
     lines = [f"a move through the server (games/trace.py): {len(timed)} moves traced"]
+    if not timed:
+        lines.append("  (moves are traced on PostgreSQL, where they are written on the event loop)")
     lines.append(f"  {'stage':42s} {'p50 ms':>7} {'p95 ms':>7}")
     order = (
         ([CLIENT_IN] if acknowledged else [])

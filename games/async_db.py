@@ -41,6 +41,7 @@ from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from accounts.database_waits import DATABASE_WAIT_S, DatabaseTimeout, cut
+from games import trace
 
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
@@ -123,6 +124,8 @@ async def _transaction(opening, decide, closing):
     pool = await _pool()
     wrapper = connections["default"]
     async with pool.connection() as conn:
+        if trace.ON:
+            trace.stamp("connection")
         cursor = conn.cursor()
         with _deadline(conn) as deadline:
             try:
@@ -136,12 +139,18 @@ async def _transaction(opening, decide, closing):
                     while cursor.nextset():  # to the last statement's rows
                         pass
                     rows = await cursor.fetchall()
+                    if trace.ON:
+                        trace.stamp("read")
                     try:
                         result, statements = decide(rows)
                     except BaseException:
                         await conn.rollback()
                         raise
+                    if trace.ON:
+                        trace.stamp("decided")
                     await cursor.execute(*closing(statements))
+                    if trace.ON:
+                        trace.stamp("committed")
             except BaseException:
                 # A write the server refused leaves the transaction failed; a cancelled one may
                 # leave it open. Either way it must not go back to the pool like that.

@@ -37,7 +37,7 @@ from accounts.sockets import (
     refuse,
 )
 from engine import EngineError
-from games import selectors, services, wire
+from games import selectors, services, trace, wire
 from games.clock import clock
 from games.delivery import MatchHub
 from games.models import Match
@@ -123,6 +123,7 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     # --- from the client -------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        received_ns = trace.now() if trace.ON else 0
         if await self.refused_as_flood():
             return
         try:
@@ -136,7 +137,15 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
         elif kind == "sync":
             await self._send_current()
         elif kind == "move":
-            await self._move(message)
+            if trace.ON:  # the move's timeline (games/trace.py), off by default
+                token = trace.begin(self.match_id, received_ns)
+                try:
+                    trace.stamp("checked")
+                    await self._move(message)
+                finally:
+                    trace.end(token)
+            else:
+                await self._move(message)
         else:
             await self._error("unknown_type", "send move, sync or ping")
 
@@ -277,6 +286,8 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             payload["client_id"] = client_id
         self.version = max(self.version, version)
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        if trace.ON:
+            trace.stamp("sent:mover" if client_id else "sent:other")
 
     def _clock_from(self, clock_offset_ms: int, paused_at_ms: int | None) -> None:
         self.clock_offset_ms = clock_offset_ms

@@ -56,7 +56,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.sockets import OUTAGES
-from games import selectors, signals
+from games import selectors, signals, trace
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +216,8 @@ def _enqueue(
             del chains[chain]
 
     task.add_done_callback(forget)
+    if trace.ON and through_hub:
+        trace.stamp("queued")
 
 
 async def _send_after(
@@ -228,6 +230,8 @@ async def _send_after(
 ) -> None:
     if previous is not None:
         await asyncio.wait([previous])
+    if trace.ON and through_hub:
+        trace.stamp("hub")
     try:
         hub = MatchHub.of(loop) if through_hub else None
         if hub is None:  # not a match's news, or no socket of any match in this process yet
@@ -236,6 +240,9 @@ async def _send_after(
             await hub.publish(message["match_id"], message)
     except Exception:
         log.exception("could not broadcast to %s", group)
+    if trace.ON and through_hub:
+        trace.stamp("relayed")
+        trace.finish()
 
 
 # --- the teaching layer ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.utils import timezone
 import engine
 from engine import IllegalMove
 from engine.mistakes import classify as classify_mistake
-from games import async_db, delivery, hooks
+from games import async_db, delivery, hooks, trace
 from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord
 from games.services.bots import _bots, _due_bot, _plan
@@ -269,10 +269,16 @@ async def write_match_async(write: _MatchWrite):
     runs on the loop's own connections in two round trips (``games.async_db``): on a thread each
     round trip had to win the GIL back from the loop (docs/capacity.md). SQLite has no such
     driver: there ``write_match`` runs on the thread Channels shares for database work."""
+    if trace.ON:
+        trace.stamp("turn_asked")
     async with _turn_of(write.match_id):
+        if trace.ON:
+            trace.stamp("turn")
         if not async_db.enabled():
             return await _write_match_on_thread(write)
         result = await async_db.transaction(opening(write.lock()), write.decide, closing)
+        if trace.ON:
+            trace.stamp("returned")
         write.tell()
         return result
 

@@ -3,6 +3,7 @@
     python -m tools.loadtest --daphnes 2 --students 900 --rate 180 --duration 60
     python -m tools.loadtest --daphnes 2 --students 900 --ramp 60,120,180,240,300 --duration 30
     python -m tools.loadtest --url ws://127.0.0.1:8001 --url ws://127.0.0.1:8002 --students 30
+    python -m tools.loadtest --daphnes 2 --students 900 --rate 180 --duration 30 --floor --trace
 
 It creates its students (signed-in sessions) and their matches in this process's database, so a
 server given with --url must use the same database. docs/capacity.md explains the figures.
@@ -16,12 +17,15 @@ import contextlib
 import json
 import secrets
 import sys
+import tempfile
 import time
+
+from django.db import connection
 
 import engine
 from tools import nginx_loopback
+from tools.loadtest import compare, floor, mia
 from tools.loadtest import driver as loadtest
-from tools.loadtest import mia
 from tools.loadtest.driver import TABLE_SIZE
 from tools.loadtest.servers import DaphneFleet
 
@@ -106,6 +110,22 @@ def parser() -> argparse.ArgumentParser:
         help="with --daphnes: every socket through the project's nginx configuration on loopback "
         "(Debian's nginx; tools/nginx_loopback.py), which picks the server by the match's id",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="run the same load against the floor (tools/loadtest/floor.py: a bare Channels "
+        "server of the same shape, no database) and the real servers, alternating, and compare "
+        'them (docs/capacity.md, "Where a move\'s time goes")',
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --floor: floor and real runs, each this often"
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="the servers started here stamp each move (GAMES_MOVE_TRACE, games/trace.py): "
+        "print each stage's p50 and p95",
+    )
     parser.add_argument("--json", dest="json_path", default=None, help="also write figures")
     parser.add_argument(
         "--timeline", action="store_true", help="also print each step second by second"
@@ -168,10 +188,27 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
         raise CommandError("--nginx goes in front of --daphnes N")
     if options["nginx"] and not nginx_loopback.available():
         raise CommandError("--nginx needs Debian's nginx: scripts/system-deps nginx")
+    if options["floor"]:
+        if racing:
+            raise CommandError("--floor plays turn-based games: the floor cannot race ¡Mía!")
+        if not daphnes or urls:
+            raise CommandError("--floor starts its servers: give --daphnes N, not --url")
+        if options["nginx"] or (daphnes > 1 and options["route"] != "match"):
+            raise CommandError(
+                "--floor keeps each match in one process: its sockets are routed --route match"
+            )
+        if options["rounds"] < 1:
+            raise CommandError("--rounds is 1 or more")
+        if options["ramp"]:
+            raise CommandError("--floor compares one rate (--rate), not a --ramp")
+    if options["trace"] and not daphnes:
+        raise CommandError("--trace turns the trace on in the servers it starts: give --daphnes N")
+    trace_dir = tempfile.TemporaryDirectory(prefix="move-trace-") if options["trace"] else None
     fleet = None
     if daphnes:
         try:
-            fleet = DaphneFleet(daphnes)
+            env = compare.trace_env(trace_dir.name) if trace_dir else None
+            fleet = DaphneFleet(daphnes, env=env)
         except ValueError as error:
             raise CommandError(str(error)) from None
 
@@ -189,19 +226,27 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
     if loadtest.database_vacuum():
         out("vacuumed the database, so that earlier runs' dead rows do not slow this one")
     created = loadtest.students_create(run=run, count=students)
-    specs = [
-        loadtest.table_create(
-            students=created[i : i + TABLE_SIZE],
-            game=game.slug,
-            variant=options["variant"],
-            options=mia.OPTIONS if racing else None,
-        )
-        for i in range(0, students, TABLE_SIZE)
-    ]
+
+    def tables():
+        return [
+            loadtest.table_create(
+                students=created[i : i + TABLE_SIZE],
+                game=game.slug,
+                variant=options["variant"],
+                options=mia.OPTIONS if racing else None,
+            )
+            for i in range(0, students, TABLE_SIZE)
+        ]
+
+    specs = [] if options["floor"] else tables()
     out(f"set-up: students, sessions and matches in {time.monotonic() - started:.1f} s")
     stack = contextlib.ExitStack()
+    if trace_dir is not None:
+        stack.callback(trace_dir.cleanup)
     try:
-        if fleet is not None:
+        if options["floor"]:
+            results = _floor_rounds(fleet, tables, rates, options, out, trace_dir)
+        elif fleet is not None:
             try:
                 urls = fleet.start()
             except RuntimeError as error:
@@ -218,7 +263,16 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
         else:
             pids = loadtest.listening_pids(urls)
             out(f"servers: {', '.join(urls)}")
-        results = asyncio.run(_load(specs, urls, pids, rates, options, out))
+        if not options["floor"]:
+            acked, on_acknowledged = compare.acknowledgements()
+            results, steps = asyncio.run(
+                _load(specs, urls, pids, rates, options, out, on_acknowledged=on_acknowledged)
+            )
+            if trace_dir is not None:
+                out("")
+                records = compare.read_trace(trace_dir.name)
+                for line in compare.trace_report(records, compare.windows_of(steps), acked):
+                    out(line)
     finally:
         stack.close()
         if fleet is not None:
@@ -239,7 +293,71 @@ def run_loadtest(options: dict | list[str], *, stdout=None, stderr=None) -> dict
     return results
 
 
-async def _load(specs, urls, pids, rates, options, out) -> dict:
+def _floor_rounds(fleet, tables, rates, options, out, trace_dir) -> dict:
+    """``--floor``: the floor's servers and the real ones, each started once, then the same load
+    against each in turn, ``--rounds`` times (floor, real, floor, real, ...), each run on new
+    matches; then the comparison."""
+    daphnes = fleet.count
+    floor_fleet = DaphneFleet(daphnes, application=floor.APPLICATION)
+    runs: list[compare.Run] = []
+    commits: list[dict] = []
+    try:
+        try:
+            floor_urls = floor_fleet.start()
+            real_urls = fleet.start()
+        except RuntimeError as error:
+            raise CommandError(str(error)) from None
+        out(f"started {daphnes} floor Daphne process(es): {', '.join(floor_urls)}")
+        out(f"started {daphnes} real Daphne process(es): {', '.join(real_urls)}")
+        if daphnes > 1:
+            out(f"sockets routed {ROUTED[options['route']]}")
+        for n in range(1, options["rounds"] + 1):
+            for server, serving in (("floor", floor_fleet), ("real", fleet)):
+                specs = tables()
+                if server == "floor" and any(
+                    spec.state.version != floor.START_VERSION for spec in specs
+                ):
+                    raise CommandError("a new match does not start where the floor starts it")
+                out("")
+                out(f"round {n}/{options['rounds']}: {server}")
+                acked, on_acknowledged = compare.acknowledgements()
+                _results, steps = asyncio.run(
+                    _load(
+                        specs,
+                        serving.urls,
+                        serving.pids,
+                        rates,
+                        options,
+                        out,
+                        on_acknowledged=on_acknowledged,
+                    )
+                )
+                runs.extend(compare.Run(n, server, figures) for figures in steps)
+                if server == "real" and trace_dir is not None:
+                    records = compare.read_trace(trace_dir.name)
+                    for line in compare.trace_report(records, compare.windows_of(steps), acked):
+                        out(line)
+            if connection.vendor == "postgresql":
+                commits.append(compare.commit_round_trip_ms())
+    finally:
+        died = floor_fleet.died()
+        floor_fleet.stop()
+        if died:
+            out(f"floor Daphne process(es) {died} died:\n{floor_fleet.log_tail()}")
+    out("")
+    if not commits:
+        out("no PostgreSQL here: the commit is not measured (counted as 0 ms)")
+    for line in compare.comparison_report(runs, commits):
+        out(line)
+    return {
+        "runs": [
+            {"round": run.round, "server": run.server, **run.figures.as_dict()} for run in runs
+        ],
+        "commit_ms": commits,
+    }
+
+
+async def _load(specs, urls, pids, rates, options, out, on_acknowledged=None):
     racing = options["game"] == "mia"
     report = mia if racing else loadtest
     unit = "cards raced" if racing else "moves"
@@ -254,6 +372,7 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
         route=options["route"],
         daphne_pids=pids,
         log=out,
+        **({"on_acknowledged": on_acknowledged} if on_acknowledged and not racing else {}),
     )
     steps = []
     try:
@@ -290,4 +409,4 @@ async def _load(specs, urls, pids, rates, options, out) -> dict:
         "urls": urls,
         "steps": [figures.as_dict() for figures in steps],
         "saturation": loadtest.saturation_line(steps, unit) if steps else None,
-    }
+    }, steps

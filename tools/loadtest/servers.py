@@ -18,6 +18,7 @@ from urllib.parse import quote, urlsplit
 from django.conf import settings
 
 DAPHNE = [sys.executable, "-m", "daphne", "-v", "0"]
+APPLICATION = "config.asgi:application"
 
 
 def database_url() -> str:
@@ -55,9 +56,18 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 class DaphneFleet:
     """``count`` Daphne processes serving this project on free ports, sharing this process's
-    database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases."""
+    database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases.
+    ``application``: the ASGI application they serve (the project's; the load test's floor,
+    tools.loadtest.floor, to compare with it)."""
 
-    def __init__(self, count: int, *, host: str = "127.0.0.1", env: dict | None = None):
+    def __init__(
+        self,
+        count: int,
+        *,
+        host: str = "127.0.0.1",
+        env: dict | None = None,
+        application: str = APPLICATION,
+    ):
         if count < 1:
             raise ValueError("start at least one Daphne process")
         if count > 1 and not shared_services():
@@ -67,6 +77,7 @@ class DaphneFleet:
             )
         self.count = count
         self.host = host
+        self.application = application
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
@@ -101,7 +112,7 @@ class DaphneFleet:
     def _spawn(self, port: int, log_path: Path) -> subprocess.Popen:
         with open(log_path, "ab") as log_file:
             return subprocess.Popen(
-                [*DAPHNE, "-b", self.host, "-p", str(port), "config.asgi:application"],
+                [*DAPHNE, "-b", self.host, "-p", str(port), self.application],
                 cwd=settings.BASE_DIR,
                 env=self.env,
                 stdout=log_file,

@@ -1,0 +1,240 @@
+"""The load test against its floor, and a move's timeline (docs/capacity.md, "Where a move's time
+goes"):
+
+- ``--floor``: the same load against the floor servers (tools/loadtest/floor.py, no database) and
+  the real ones, alternating in one invocation; each run's latency and Daphne CPU per move side by
+  side, the ratio of the real p50 to the floor's, and the bound "2 x floor p50 + one commit", the
+  commit measured here on the same PostgreSQL (``commit_round_trip_ms``).
+- ``--trace``: the real servers stamp each move (games/trace.py); ``trace_report`` reads their
+  files and prints each stage's p50 and p95 over the measured steps.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import secrets
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tools.loadtest.driver import Figures, _ms, _percentile
+
+# --- the commit: one move's transaction, bare -------------------------------------------------
+
+
+def commit_round_trip_ms(samples: int = 500) -> dict[str, float]:
+    """A move's transaction with nothing else around it, as games/async_db.py sends it: ``BEGIN``
+    with a ``SELECT ... FOR UPDATE`` in one message, an ``UPDATE`` with ``COMMIT`` in another, on
+    a psycopg connection of its own to this process's PostgreSQL. Its row is in a table made for
+    the measurement (and dropped), an ordinary one, so the commit flushes the WAL as a move's does.
+    Returns p50 and p95 in ms over ``samples``."""
+    import psycopg
+    from django.db import connections
+
+    params = connections["default"].get_connection_params()
+    params["cursor_factory"] = psycopg.ClientCursor
+    params["autocommit"] = True
+    table = f"loadtest_commit_probe_{secrets.token_hex(4)}"
+    times = []
+    with psycopg.connect(**params) as conn:
+        conn.execute(f"CREATE TABLE {table} (id integer PRIMARY KEY, n integer NOT NULL)")
+        try:
+            conn.execute(f"INSERT INTO {table} VALUES (1, 0)")
+            cursor = conn.cursor()
+            opening = f"BEGIN; SELECT n FROM {table} WHERE id = 1 FOR UPDATE"
+            closing = f"UPDATE {table} SET n = n + 1 WHERE id = 1; COMMIT"
+            for _ in range(samples + 20):
+                started = time.perf_counter()
+                cursor.execute(opening)
+                while cursor.nextset():
+                    pass
+                cursor.fetchall()
+                cursor.execute(closing)
+                times.append((time.perf_counter() - started) * 1000)
+        finally:
+            conn.execute(f"DROP TABLE {table}")
+    measured = sorted(times[20:])  # the first few warm the connection and the plan
+    return {"p50": statistics.median(measured), "p95": _percentile(measured, 95), "n": samples}
+
+
+# --- floor against real -------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    round: int
+    server: str  # "floor" or "real"
+    figures: Figures
+
+    @property
+    def p50(self) -> float | None:
+        return self.figures.latency("mover")["p50"]
+
+    def cpu_ms_per_move(self) -> float | None:
+        """Daphne's CPU (all its processes) per acknowledged move, in ms."""
+        percent = sum(v for name, v in self.figures.cpu.items() if name.startswith("daphne#"))
+        if not self.figures.achieved:
+            return None
+        return percent * 10 / self.figures.achieved
+
+
+def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]:
+    lines = [
+        "floor against real (mover latency from send to its state; others: the table's other "
+        "sockets)",
+        "  round  server  moves/s   mover p50/p95/p99    others p50/p95/p99   daphne cpu ms/move",
+    ]
+    for run in runs:
+        figures = run.figures
+        mover, others = figures.latency("mover"), figures.latency("others")
+        cpu = run.cpu_ms_per_move()
+        lines.append(
+            f"  {run.round:5d}  {run.server:6s} {figures.achieved:8.1f} "
+            f"{_ms(mover['p50']):>7}/{_ms(mover['p95']):>5}/{_ms(mover['p99']):>6} "
+            f"{_ms(others['p50']):>8}/{_ms(others['p95']):>5}/{_ms(others['p99']):>6} "
+            f"{_ms(cpu):>12}"
+        )
+    for n, commit in enumerate(commits, 1):
+        lines.append(
+            f"commit after round {n} (BEGIN; SELECT ... FOR UPDATE | UPDATE; COMMIT, two round "
+            f"trips, bare): p50 {commit['p50']:.2f} ms  p95 {_ms(commit['p95'])} ms "
+            f"(n={commit['n']})"
+        )
+    rounds = sorted({run.round for run in runs})
+    for n in rounds:
+        # each round's bound with the commit measured right after it (none: no PostgreSQL)
+        commit_p50 = commits[n - 1]["p50"] if n <= len(commits) else 0.0
+        floor = next((r for r in runs if r.round == n and r.server == "floor"), None)
+        real = next((r for r in runs if r.round == n and r.server == "real"), None)
+        if floor is None or real is None or not floor.p50 or real.p50 is None:
+            lines.append(f"round {n}: no ratio (a run has no figures)")
+            continue
+        bound = 2 * floor.p50 + commit_p50
+        verdict = "within" if real.p50 <= bound else "over"
+        lines.append(
+            f"round {n}: real p50 / floor p50 = {real.p50:.2f} / {floor.p50:.2f} = "
+            f"{real.p50 / floor.p50:.2f}x; bound 2 x floor p50 + one commit = "
+            f"2 x {floor.p50:.2f} + {commit_p50:.2f} = {bound:.2f} ms: real p50 {verdict}"
+        )
+    return lines
+
+
+# --- the trace ----------------------------------------------------------------------------------
+
+# (stage, from stamp, to stamp): each a stretch of the move's timeline, in its order
+STAGES = (
+    ("flood, wire checks", "received", "checked"),
+    ("shape check, the write made", "checked", "turn_asked"),
+    ("wait for the match's turn", "turn_asked", "turn"),
+    ("connection from the pool", "turn", "connection"),
+    ("round trip 1: BEGIN + lock read", "connection", "read"),
+    ("decide (engine, records)", "read", "decided"),
+    ("round trip 2: writes + COMMIT", "decided", "committed"),
+    ("connection back, runner resumes", "committed", "returned"),
+    ("news queued", "returned", "queued"),
+    ("news task waits for the loop", "queued", "hub"),
+    ("to the first socket's send", "hub", "sent:first"),
+    ("to the last socket's send", "sent:first", "sent:last"),
+    ("relay to other processes", "sent:last", "relayed"),
+)
+TOTAL = ("server: receive -> last socket's send", "received", "sent:last")
+CLIENT_IN = "client send -> server receive"
+CLIENT_OUT = "mover's send -> client has it"
+
+
+def trace_env(directory: str) -> dict[str, str]:
+    """The environment that turns the trace on in the servers a fleet starts."""
+    return {
+        "GAMES_MOVE_TRACE": "1",
+        "GAMES_MOVE_TRACE_FILE": os.path.join(directory, "move-trace-{pid}.jsonl"),
+    }
+
+
+def read_trace(directory: str) -> list[dict]:
+    records = []
+    for path in sorted(glob.glob(os.path.join(directory, "move-trace-*.jsonl"))):
+        with open(path) as handle:
+            for line in handle:
+                line = line.strip()
+                if line:
+                    records.append(json.loads(line))
+    return records
+
+
+def _points(record: dict) -> dict[str, int]:
+    points: dict[str, int] = {}
+    sent = []
+    for name, ns in record["stamps"]:
+        if name.startswith("sent:"):
+            sent.append(ns)
+            if name == "sent:mover":
+                points.setdefault("sent:mover", ns)
+        else:
+            points.setdefault(name, ns)
+    if sent:
+        points["sent:first"], points["sent:last"] = min(sent), max(sent)
+    return points
+
+
+def trace_report(
+    records: Sequence[dict],
+    windows: Sequence[tuple[float, float]],
+    acknowledged: Sequence[tuple[int, float, float]] = (),
+) -> list[str]:
+    """Each stage's p50 and p95 (ms) over the moves received within ``windows`` (perf_counter
+    seconds: the measured steps). ``acknowledged``: the load test's (match, sent, received) per
+    move, perf_counter seconds, which add the legs outside the server (the same clock: one host)."""
+    timed = []
+    for record in records:
+        points = _points(record)
+        received = points.get("received", 0) / 1e9
+        if any(start <= received <= stop for start, stop in windows):
+            timed.append((record["match"], points))
+    durations: dict[str, list[float]] = {}
+    for _match, points in timed:
+        for name, first, then in (*STAGES, TOTAL):
+            if first in points and then in points:
+                durations.setdefault(name, []).append((points[then] - points[first]) / 1e6)
+    if acknowledged:
+        by_match: dict[int, list[dict[str, int]]] = {}
+        for match, points in timed:
+            by_match.setdefault(match, []).append(points)
+        for match, sent, received in acknowledged:
+            for points in by_match.get(match, ()):
+                arrived = points.get("received", 0) / 1e9
+                if sent <= arrived <= received and "sent:mover" in points:
+                    durations.setdefault(CLIENT_IN, []).append((arrived - sent) * 1000)
+                    out = received - points["sent:mover"] / 1e9
+                    durations.setdefault(CLIENT_OUT, []).append(out * 1000)
+                    break
+    lines = [f"a move through the server (games/trace.py): {len(timed)} moves traced"]
+    if not timed:
+        lines.append("  (moves are traced on PostgreSQL, where they are written on the event loop)")
+    lines.append(f"  {'stage':42s} {'p50 ms':>7} {'p95 ms':>7}")
+    order = (
+        ([CLIENT_IN] if acknowledged else [])
+        + [name for name, _, _ in (*STAGES, TOTAL)]
+        + ([CLIENT_OUT] if acknowledged else [])
+    )
+    for name in order:
+        values = sorted(durations.get(name, ()))
+        lines.append(
+            f"  {name:42s} {_ms(_percentile(values, 50)):>7} {_ms(_percentile(values, 95)):>7}"
+        )
+    return lines
+
+
+def windows_of(steps: Sequence[Figures]) -> list[tuple[float, float]]:
+    return [(f.started, f.started + f.duration) for f in steps]
+
+
+Acknowledged = tuple[int, float, float]  # (match, sent, received): LoadRun.on_acknowledged's
+
+
+def acknowledgements() -> tuple[list[Acknowledged], Callable[[int, float, float], None]]:
+    """A list and the LoadRun callback that fills it."""
+    acked: list[Acknowledged] = []
+    return acked, lambda match, sent, received: acked.append((match, sent, received))

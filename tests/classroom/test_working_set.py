@@ -113,6 +113,17 @@ def test_new_facts_come_in_family_order():
     assert [item.reason for item in result.new] == ["next new fact (twos)"] * 2
 
 
+def test_facts_answered_right_and_quick_are_placed_not_new():
+    # A first check of 30 sums, all right within 3 seconds: as a placement quiz places them, they
+    # are known facts due for review, and the new places go to facts not yet met.
+    checked = new_fact_order("add")[:30]
+    placed = [FactAnswer(*fact, True, 1500, DAY) for fact in checked]
+    result = working_set(placed, DAY + days(1))
+    assert result.learning == []
+    assert facts(result.reviews) == checked[:4]
+    assert facts(result.new) == new_fact_order("add")[30:32]
+
+
 def test_the_set_is_small():
     slips = [FactAnswer("add", a, 9, False, 1000, DAY) for a in range(2, 9)]
     result = working_set(slips, DAY + days(1))

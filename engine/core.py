@@ -297,6 +297,19 @@ class Focus:
             kept = kept[:MAX_FOCUS_FACTS]
         return tuple(kept)
 
+    def dealable(self, variant: str, facts: Iterable[Fact]) -> frozenset[Fact]:
+        """Which of ``facts`` a focused deal of ``variant`` can steer toward: of an operation the
+        deal steers, shown by the variant's deck (``shows``); none for a variant whose deal is
+        not focused. The teaching layer asks for its working set among these, so it offers no
+        fact the game would leave to chance."""
+        if variant not in self.variants:
+            return frozenset()
+        return frozenset(
+            (fact[0], fact[1], fact[2])
+            for fact in facts
+            if fact[0] in self.operations and self.shows(variant, (fact[0], fact[1], fact[2]))
+        )
+
 
 def swap_in(
     cards: list, position: int, wanted: Callable[[Any], bool], rng: Rng, keep: set[int]

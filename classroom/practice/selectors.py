@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Collection
 
 from django.utils import timezone
 
 import engine
 from classroom.practice.working_set import NUMBERS, FactAnswer, WorkingSet, working_set
 from games.models import Attempt
+
+Fact = tuple[str, int, int]
 
 # The longest interval is 30 days: four months of answers hold every fact's recent boxes.
 HISTORY_DAYS = 120
@@ -45,18 +48,30 @@ def _answers_by_student(student_ids: list[int], as_of: datetime.date) -> dict[in
     return answers
 
 
-def student_working_set(*, student_id: int, as_of: datetime.date | None = None) -> WorkingSet:
+def student_working_set(
+    *,
+    student_id: int,
+    as_of: datetime.date | None = None,
+    dealable: Collection[Fact] | None = None,
+) -> WorkingSet:
+    """The child's working set; ``dealable`` (``working_set.dealable_facts(games)``): only
+    facts those games can deal (None: any table fact)."""
     as_of = as_of or timezone.localdate()
-    return working_set(_answers_by_student([student_id], as_of).get(student_id, []), as_of)
+    answers = _answers_by_student([student_id], as_of).get(student_id, [])
+    return working_set(answers, as_of, dealable=dealable)
 
 
 def class_working_sets(
-    *, student_ids: list[int], as_of: datetime.date | None = None
+    *,
+    student_ids: list[int],
+    as_of: datetime.date | None = None,
+    dealable: Collection[Fact] | None = None,
 ) -> dict[int, WorkingSet]:
     if not student_ids:
         return {}
     as_of = as_of or timezone.localdate()
     answers = _answers_by_student(student_ids, as_of)
     return {
-        student_id: working_set(answers.get(student_id, []), as_of) for student_id in student_ids
+        student_id: working_set(answers.get(student_id, []), as_of, dealable=dealable)
+        for student_id in student_ids
     }

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -32,6 +32,7 @@ from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+import engine
 from classroom.progress.mastery import TABLES, counts_for_fluency, is_fluent
 
 # Days until a fact comes back after its first, second, ... fluent day (expanding intervals).
@@ -134,6 +135,25 @@ def new_fact_order(operation: str) -> list[tuple[str, int, int]]:
     numbers = NUMBERS[operation]
     facts = [(operation, a, b) for a in numbers for b in numbers]
     return sorted(facts, key=lambda fact: _order_key(*fact))
+
+
+def table_facts() -> list[tuple[str, int, int]]:
+    """Every table fact: the addition table's, then the times table's, row by row."""
+    return [(t.operation, a, b) for t in TABLES for a in t.numbers for b in t.numbers]
+
+
+def dealable_facts(games: Iterable[tuple[str, str]]) -> frozenset[tuple[str, int, int]]:
+    """The table facts a focused deal of one of ``games`` ((game slug, variant) pairs) can steer
+    toward (``engine.core.Focus.dealable``): the ``dealable`` to ask a working set for when
+    those games will deal it. ¡Mía!'s cards hold no 0 and SUM's centre card is 1 to 9, so
+    neither can deal 0 + 5 or 3 x 4: a set offering those would be left to chance."""
+    facts = table_facts()
+    found: set[tuple[str, int, int]] = set()
+    for slug, variant in games:
+        focus = engine.get_game(slug).focus
+        if focus is not None:
+            found |= focus.dealable(variant, facts)
+    return frozenset(found)
 
 
 # --- the boxes -----------------------------------------------------------------------------------
@@ -243,9 +263,22 @@ def _review_reason(state: FactState) -> str:
     }
 
 
-def working_set(answers: Iterable[FactAnswer], as_of: datetime.date) -> WorkingSet:
-    """The child's working set on ``as_of`` from their table-fact answers (any order)."""
+def working_set(
+    answers: Iterable[FactAnswer],
+    as_of: datetime.date,
+    *,
+    dealable: Collection[tuple[str, int, int]] | None = None,
+) -> WorkingSet:
+    """The child's working set on ``as_of`` from their table-fact answers (any order).
+
+    ``dealable``: the facts ``(operation, a, b)`` the caller's games can deal (``None``: every
+    table fact). When given, the set is drawn from those alone: a fact no game can deal is no
+    use in a set the games are focused on, and would hold a place a dealable fact could have."""
     states = fact_states(answers, as_of)
+    answered_operations = {fact[0] for fact in states}
+    if dealable is not None:
+        dealable = frozenset(tuple(fact) for fact in dealable)
+        states = {fact: state for fact, state in states.items() if fact in dealable}
     in_learning = sorted(
         (fact for fact, state in states.items() if state.box == 0),
         key=lambda fact: (
@@ -263,16 +296,20 @@ def working_set(answers: Iterable[FactAnswer], as_of: datetime.date) -> WorkingS
         ),
         key=lambda fact: (states[fact].due, fact[0], _order_key(*fact)),
     )[:REVIEWS_MAX]
-    # New facts in the tables the child plays (addition when there is none yet).
-    operations = [
-        table.operation for table in TABLES if any(f[0] == table.operation for f in states)
+    # New facts in the tables the child plays (the first table with a dealable fact when there
+    # is none yet: addition).
+    tables = [
+        table.operation
+        for table in TABLES
+        if dealable is None or any(fact[0] == table.operation for fact in dealable)
     ]
+    operations = [operation for operation in tables if operation in answered_operations]
     candidates = sorted(
         (
             fact
-            for operation in operations or [TABLES[0].operation]
+            for operation in operations or tables[:1]
             for fact in new_fact_order(operation)
-            if fact not in states
+            if fact not in states and (dealable is None or fact in dealable)
         ),
         key=lambda fact: (_order_key(*fact), fact[0]),
     )

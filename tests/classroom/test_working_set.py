@@ -11,6 +11,7 @@ from classroom.practice.working_set import (
     INTERVALS,
     LEARNING_MAX,
     FactAnswer,
+    dealable_facts,
     new_fact_order,
     working_set,
 )
@@ -112,11 +113,57 @@ def test_new_facts_come_in_family_order():
     assert [item.reason for item in result.new] == ["next new fact (twos)"] * 2
 
 
+def test_facts_answered_right_and_quick_are_placed_not_new():
+    # A first check of 30 sums, all right within 3 seconds: as a placement quiz places them, they
+    # are known facts due for review, and the new places go to facts not yet met.
+    checked = new_fact_order("add")[:30]
+    placed = [FactAnswer(*fact, True, 1500, DAY) for fact in checked]
+    result = working_set(placed, DAY + days(1))
+    assert result.learning == []
+    assert facts(result.reviews) == checked[:4]
+    assert facts(result.new) == new_fact_order("add")[30:32]
+
+
 def test_the_set_is_small():
     slips = [FactAnswer("add", a, 9, False, 1000, DAY) for a in range(2, 9)]
     result = working_set(slips, DAY + days(1))
     assert len(result.learning) == LEARNING_MAX
     assert result.new == []
+
+
+HOMEWORK_GAMES = [("mia", "solo3"), ("sum", "standard")]
+
+
+def test_the_dealable_facts_are_those_the_games_can_deal():
+    dealable = dealable_facts(HOMEWORK_GAMES)
+    # No ¡Mía! or SUM card is 0 or 10; SUM's centre card, a product's value, is 1 to 9.
+    assert ("add", 3, 4) in dealable and ("mul", 3, 3) in dealable
+    assert not {("add", 0, 5), ("add", 10, 2), ("mul", 3, 4), ("mul", 2, 10)} & dealable
+    assert dealable_facts([("add_up", "standard")]) == frozenset()  # differences only
+
+
+def test_a_set_for_games_holds_only_facts_they_can_deal():
+    dealable = dealable_facts(HOMEWORK_GAMES)
+    slips = [
+        FactAnswer(op, a, b, False, 1000, DAY)
+        for op, a, b in (("add", 0, 5), ("mul", 7, 8), ("add", 6, 7))
+    ]
+    known = [FactAnswer("add", 10, 3, True, 1000, DAY - days(1))]
+    everything = working_set(slips + known, DAY + days(1))
+    assert ("add", 0, 5) in facts(everything.learning)
+    assert facts(everything.reviews) == [("add", 10, 3)]
+    # The same answers: the games cannot deal 0 + 5, 7 x 8 or 10 + 3, so the set leaves them out
+    # and its new facts are the first in family order that they can deal (no + 0 fact).
+    for_games = working_set(slips + known, DAY + days(1), dealable=dealable)
+    assert facts(for_games.learning) == [("add", 6, 7)]
+    assert for_games.reviews == []
+    assert everything.new == []  # three facts being learned: no place for a new one
+    # Twos first, as ever, but 2 x 1 and 1 x 2, not 2 x 10 (a product SUM cannot deal).
+    assert facts(for_games.new) == [("mul", 2, 1), ("mul", 1, 2)]
+    expected = [f for f in new_fact_order("add") if f in dealable]
+    assert expected[:2] == [("add", 1, 1), ("add", 2, 1)]
+    # A child with no answers yet starts on the first dealable addition facts.
+    assert facts(working_set([], DAY, dealable=dealable).new) == expected[:2]
 
 
 def test_a_class_is_read_in_one_query(ana, django_assert_num_queries):
@@ -158,3 +205,16 @@ def test_reasons_are_in_spanish():
         result = working_set(slips, DAY + days(1))
         assert result.learning[0].text == "7 × 8: mal 2 veces esta semana"
         assert result.new[0].reason == "siguiente operación nueva (tabla del 2)"
+
+
+def test_the_selectors_ask_for_a_set_among_the_dealable_facts(ana, django_assert_num_queries):
+    make_attempts(ana, [(0, "+", 5, 4, 1000, at(DAY)), (3, "+", 4, 8, 1000, at(DAY))])
+    dealable = dealable_facts(HOMEWORK_GAMES)
+    with django_assert_num_queries(1):
+        sets = class_working_sets(student_ids=[ana.pk], as_of=DAY + days(1), dealable=dealable)
+    assert facts(sets[ana.pk].learning) == [("add", 3, 4)]
+    alone = student_working_set(student_id=ana.pk, as_of=DAY + days(1), dealable=dealable)
+    assert alone == sets[ana.pk]
+    # Without it, the set is among every table fact, as before.
+    anything = student_working_set(student_id=ana.pk, as_of=DAY + days(1))
+    assert ("add", 0, 5) in facts(anything.learning)

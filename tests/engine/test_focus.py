@@ -232,3 +232,25 @@ def test_a_puzzle_without_focus_is_the_puzzle_it_always_was():
     game = engine.get_game("mia")
     assert game.puzzles.generate(3, 2, 7, focus=None) == game.puzzles.generate(3, 2, 7)
     assert game.puzzles.generate(3, 2, 7, focus=()) == game.puzzles.generate(3, 2, 7)
+
+
+def test_a_variant_says_which_facts_it_can_deal_toward():
+    table = [(op, a, b) for op in ("add", "mul") for a in range(11) for b in range(11)]
+    square = engine.get_game("mia").focus
+    dealt = square.dealable("solo3", table)
+    # ¡Mía!'s cards hold no 0 and its operations are sums and differences: no product, no + 0;
+    # the solo square's 1-point cards ask for sums up to 13.
+    assert ("add", 3, 4) in dealt and ("add", 9, 4) in dealt
+    assert ("add", 0, 5) not in dealt and ("mul", 2, 3) not in dealt
+    assert ("add", 9, 8) not in dealt
+    sums = engine.get_game("sum").focus.dealable("standard", table)
+    # SUM's centre card is 1-9: the products up to 9 of two cards 1-9.
+    assert {f for f in sums if f[0] == "mul"} == {
+        ("mul", a, b) for a in range(1, 10) for b in range(1, 10) if a * b <= 9
+    }
+    # A variant whose deal is not focused can deal toward nothing.
+    assert engine.get_game("mathable_junior").focus.dealable("back", table) == frozenset()
+    # What it says is what a focused deal keeps: the facts it can deal, and no other.
+    for fact in table:
+        kept = square.facts("solo3", [fact]) if fact[0] == "add" else ()
+        assert (fact in dealt) == (kept == (fact,))

@@ -5,8 +5,8 @@ A simulated class does the same amount of homework two ways:
 
 - *class-wide*, as today: every child is dealt the same deals (the same seeds), unfocused;
 - *personal*: each child's deals are focused (``Game.new(..., focus=...)``) on that child's
-  working set of the day (``classroom.practice.working_set``), replayed from the child's own
-  answers so far.
+  working set of the day (``classroom.practice.working_set``, asked among the facts the
+  homework's games can deal: ``dealable=``), replayed from the child's own answers so far.
 
 A day's homework is a fixed number of answers per child, the same both ways: deals of the
 ``HOMEWORK`` in turn (two ¡Mía! 3 x 3 solo puzzles from the product's puzzle maker, whose
@@ -22,7 +22,8 @@ Two figures, over the month (20 school days):
 - *answers to mastery*: the class's answers until 80 % of (child, fact) pairs are Mastered by
   the product's own rule (``classroom.progress.mastery``), over the table facts the homework
   deals can steer at all (the others are in no deck: see docs/capacity.md). If the class is not
-  there after the month, the days go on up to a cap; a figure with ">" was not reached by then.
+  there after the month, the days go on up to a cap (120 school days); a figure with ">" was not
+  reached by then. The same line over each table alone is printed above it.
 
 The class: children of abilities spread evenly, each having met each fact before the month a
 number of times that falls with the fact's place in the product's family order; everyone

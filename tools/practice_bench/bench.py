@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import engine
 from classroom.practice.working_set import FactAnswer, new_fact_order, working_set
+from classroom.practice.working_set import dealable_facts as working_set_dealable
 from classroom.progress.mastery import (
     MIN_ANSWERS,
     RECENT_ANSWERS,
@@ -45,7 +46,9 @@ class Config:
     children: int = 20  # a class of 30 doubles the focused deals' cost (--children 30)
     answers_per_day: int = 40
     month_days: int = 20  # school days
-    cap_days: int = 60  # school days, when the class has not reached the line within the month
+    # School days (six months) toward the line when the month has not reached it: the products'
+    # line is not reached within three months either way (docs/capacity.md).
+    cap_days: int = 120
     prior_max: int = 60  # prior exposures of the easiest fact for the ablest child
     seed: int = 1
 
@@ -78,16 +81,12 @@ def _variant(slug: str, kind) -> str:
 
 
 def dealable_facts() -> list[tuple[str, int, int]]:
-    """The table facts some homework deal can steer toward: the line is drawn over these."""
-    games = [(engine.get_game(slug), _variant(slug, kind)) for slug, kind, _players in HOMEWORK]
-    return [
-        fact
-        for fact in table_facts()
-        if any(
-            fact[0] in game.focus.operations and game.focus.shows(variant, fact)
-            for game, variant in games
-        )
-    ]
+    """The table facts some homework deal can steer toward (the product's
+    ``working_set.dealable_facts``): the line is drawn over these, and the personal way asks
+    for its working sets among them."""
+    games = {(slug, _variant(slug, kind)) for slug, kind, _players in HOMEWORK}
+    dealable = working_set_dealable(games)
+    return [fact for fact in table_facts() if fact in dealable]
 
 
 def _played_facts(game, state, players: int, seed: int, wanted: int) -> list[tuple]:
@@ -223,6 +222,8 @@ class Result:
     answers_at_end: int = 0
     days_to_line: int | None = None
     mastered_by_day: list[float] = field(default_factory=list)
+    # operation -> the share of (child, fact) pairs of that table's line facts mastered, by day
+    table_mastered_by_day: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     answers_by_day: list[int] = field(default_factory=list)
     table_mastered_end: float = 0.0
     # (operation, reason) -> (child, fact) pairs of the line's facts not mastered at the end
@@ -239,6 +240,8 @@ class Result:
 
 def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     result = Result("personal" if personal else "class-wide")
+    dealable = frozenset(universe)
+    table_sizes = Counter(fact[0] for fact in universe)
     children = make_class(config, universe)
     days = school_days(config.cap_days)
     pretest(children, universe, FIRST_DAY - datetime.timedelta(days=3))
@@ -252,7 +255,8 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
             focus = []
             if personal or in_month:
                 focus = [
-                    (i.operation, i.first, i.second) for i in working_set(child.answers, day).items
+                    (i.operation, i.first, i.second)
+                    for i in working_set(child.answers, day, dealable=dealable).items
                 ]
             if personal:
                 facts = day_facts(
@@ -273,8 +277,15 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
             answers += len(facts)
             if in_month:
                 result.month_answers += len(facts)
-        mastered = sum(child.mastered(f, day) for child in children for f in universe)
-        share = mastered / (len(children) * len(universe))
+        by_table: Counter = Counter()
+        for child in children:
+            for fact in universe:
+                by_table[fact[0]] += child.mastered(fact, day)
+        for operation, count in table_sizes.items():
+            result.table_mastered_by_day[operation].append(
+                by_table[operation] / (len(children) * count)
+            )
+        share = sum(by_table.values()) / (len(children) * len(universe))
         result.mastered_by_day.append(share)
         result.answers_by_day.append(answers)
         if result.answers_to_line is None and share >= MASTERED_SHARE:
@@ -295,9 +306,13 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     return result
 
 
-def answers_to(result: Result, share: float) -> str:
-    """The class's answers until ``share`` of its (child, fact) pairs were mastered."""
-    for answers, mastered in zip(result.answers_by_day, result.mastered_by_day, strict=True):
+def answers_to(result: Result, share: float, operation: str | None = None) -> str:
+    """The class's answers until ``share`` of its (child, fact) pairs were mastered (of one
+    table's facts when ``operation`` is given)."""
+    shares = (
+        result.mastered_by_day if operation is None else result.table_mastered_by_day[operation]
+    )
+    for answers, mastered in zip(result.answers_by_day, shares, strict=True):
         if mastered >= share:
             return str(answers)
     return f">{result.answers_at_end}"
@@ -365,6 +380,14 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"answers to {share:.0%} mastered: personal {answers_to(personal, share)}, "
             f"class-wide {answers_to(class_wide, share)}"
+        )
+    for operation, name in (("add", "addition"), ("mul", "times-table")):
+        print(
+            f"answers to {MASTERED_SHARE:.0%} of the {name} facts mastered: personal "
+            f"{answers_to(personal, MASTERED_SHARE, operation)}, class-wide "
+            f"{answers_to(class_wide, MASTERED_SHARE, operation)} (at the end: personal "
+            f"{personal.table_mastered_by_day[operation][-1]:.2f}, class-wide "
+            f"{class_wide.table_mastered_by_day[operation][-1]:.2f})"
         )
     print(
         f"focus share: personal {personal.focus_share:.2f}, class-wide {class_wide.focus_share:.2f}"

@@ -1,0 +1,207 @@
+"""Personal practice (issue 25): each child gets their own items toward their own facts; the
+teacher sees, per child, the facts in focus, what was practised and what moved."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from classroom.models import Assignment, AssignmentWork, PersonalPlan
+from classroom.practice import services as practice
+from games.models import Match
+from tests.factories import make_attempts, make_class, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+SUM = engine.get_game("sum")
+MIA = engine.get_game("mia")
+
+
+def at(day: datetime.date, hour=10) -> datetime.datetime:
+    return datetime.datetime.combine(day, datetime.time(hour), timezone.get_current_timezone())
+
+
+YESTERDAY = timezone.localdate() - datetime.timedelta(days=1)
+
+
+@pytest.fixture
+def classroom():
+    return make_class(make_teacher(name="Ms Rivera"), name="Class 3B")
+
+
+def facts_of(plan):
+    return [(f["operation"], f["first"], f["second"]) for f in plan.facts]
+
+
+def post_personal(client, classroom, **data):
+    due = (timezone.localtime() + datetime.timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+    body = {
+        "title": "Our facts",
+        "due_at": due,
+        "games": ["mia", "sum"],
+        "count": 3,
+        "bot_level": "easy",
+        **data,
+    }
+    return client.post(reverse("classroom:homework_personal_create", args=[classroom.pk]), body)
+
+
+def play(client, student, assignment, item):
+    client.force_login(student)
+    response = client.post(
+        reverse("classroom:homework_play", args=[assignment.pk]), {"item": str(item)}
+    )
+    return response
+
+
+def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(client, classroom):
+    students = [make_student(classroom, f"Child {n:02}", kind="", secret=None) for n in range(30)]
+    ana, ben = students[0], students[1]
+    # Ana slipped on 7 x 8 yesterday, Ben on 3 + 4: their working sets differ.
+    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    make_attempts(ben, [(3, "+", 4, 8, 2500, at(YESTERDAY))])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_personal_create", args=[classroom.pk]))
+    assert page.status_code == 200
+    # Only games that can deal toward table facts are offered: ADD-UP deals differences only.
+    assert 'value="sum"' in page.content.decode()
+    assert 'value="add_up"' not in page.content.decode()
+    response = post_personal(client, classroom)
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert response.status_code == 302
+    assert response.url == reverse("classroom:homework_detail", args=[assignment.pk])
+    plans = {plan.student_id: plan for plan in PersonalPlan.objects.filter(assignment=assignment)}
+    assert set(plans) == {s.pk for s in students}
+    assert facts_of(plans[ana.pk])[0] == ("mul", 7, 8)
+    assert facts_of(plans[ben.pk])[0] == ("add", 3, 4)
+    assert plans[ana.pk].facts[0]["kind"] == "learning"
+    assert plans[ana.pk].facts[0]["reason"] == "wrong once this week"
+    # A child without answers gets the set's new facts.
+    assert [f["kind"] for f in plans[students[2].pk].facts] == ["new", "new"]
+    # Ana's facts are all multiplication: only SUM can deal them.
+    assert {item["game"] for item in plans[ana.pk].items} == {"sum"}
+    assert all(len(plan.items) == 3 for plan in plans.values())
+
+    # Ana opens her first item: a SUM match dealt toward her facts.
+    response = play(client, ana, assignment, 0)
+    work = AssignmentWork.objects.get(assignment=assignment, student=ana)
+    assert response.url == reverse("games:play", args=[work.match_id])
+    match = Match.objects.get(pk=work.match_id)
+    assert match.game == "sum"
+    expected = SUM.focus.facts("standard", [f for f in facts_of(plans[ana.pk]) if f[0] == "mul"])
+    assert expected and match.focus == [list(f) for f in expected]
+    assert match.seats.filter(user=ana).exists() and match.seats.count() == 2
+    # Ben's item 0 is his own match, toward his facts (his addition facts in its game).
+    play(client, ben, assignment, 0)
+    ben_match = AssignmentWork.objects.get(assignment=assignment, student=ben).match
+    game = engine.get_game(ben_match.game)
+    cut = game.focus.facts(
+        ben_match.variant, [f for f in facts_of(plans[ben.pk]) if f[0] in game.focus.operations]
+    )
+    assert ben_match.focus == [list(f) for f in cut]
+    assert ["add", 3, 4] in ben_match.focus
+    assert ben_match.focus != match.focus
+
+    # The child's page lists their own items, with their games.
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert page.status_code == 200
+    assert page.context["items"][0].match_id == ben_match.pk
+    assert [item.title for item in page.context["items"]] == [
+        practice_title(entry) for entry in plans[ben.pk].items
+    ]
+
+
+def practice_title(entry):
+    from classroom.practice.plans import item_title
+
+    return item_title(entry)
+
+
+def test_the_teachers_page_reads_the_class_in_the_same_queries_for_3_or_30_children(
+    client, classroom
+):
+    students = [make_student(classroom, f"Child {n:02}", kind="", secret=None) for n in range(30)]
+    for student in students[:5]:
+        make_attempts(student, [(6, "x", 7, 41, 2500, at(YESTERDAY))])
+    due = timezone.now() + datetime.timedelta(days=3)
+    few = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Few",
+        allowed=["sum"],
+        count=2,
+        due_at=due,
+        student_ids=[s.pk for s in students[:3]],
+    )
+    all_ = practice.personal_assignment_create(
+        classroom=classroom, title="All", allowed=["sum"], count=2, due_at=due
+    )
+    client.force_login(classroom.teacher)
+    counts = []
+    for assignment in (few, all_):
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+        assert page.status_code == 200
+        counts.append(len(queries))
+    assert len(page.context["personal"]) == 30
+    assert counts[0] == counts[1]
+
+
+def test_a_child_cannot_open_another_childs_items(client, classroom):
+    ana = make_student(classroom, "Ana", secret="1111")
+    ben = make_student(classroom, "Ben", secret="2222")
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Ana's facts",
+        allowed=["sum", "mia"],
+        count=2,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        student_ids=[ana.pk],
+    )
+    client.force_login(ben)
+    assert (
+        client.get(reverse("classroom:homework_student", args=[assignment.pk])).status_code == 404
+    )
+    response = client.post(reverse("classroom:homework_play", args=[assignment.pk]), {"item": "0"})
+    assert response.status_code == 404
+    assert not AssignmentWork.objects.filter(assignment=assignment).exists()
+    # Nor is it on Ben's home page; it is on Ana's.
+    assert "Ana&#x27;s facts" not in client.get(reverse("classroom:student_home")).content.decode()
+    client.force_login(ana)
+    assert "Ana&#x27;s facts" in client.get(reverse("classroom:student_home")).content.decode()
+    response = client.post(reverse("classroom:homework_play", args=[assignment.pk]), {"item": "1"})
+    assert response.status_code == 302
+    assert AssignmentWork.objects.get(assignment=assignment).student == ana
+
+
+def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Facts",
+        allowed=["sum"],
+        count=1,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+    )
+    # Since: Ana answers 7 x 8 right and quick twice, and wrongly 8 x 7 (another fact).
+    later = timezone.now() + datetime.timedelta(seconds=1)
+    make_attempts(ana, [(7, "x", 8, 56, 1400, later), (7, "x", 8, 56, 1600, later)])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    rows = {row.student.pk: row for row in page.context["personal"]}
+    seven_eight = rows[ana.pk].facts[0]
+    assert seven_eight.fact == "7 × 8"
+    assert (seven_eight.answers, seven_eight.right, seven_eight.median_seconds) == (2, 2, "1.5")
+    assert seven_eight.then == "being learned"
+    assert seven_eight.now == "due for review in 1 day"
+    html = page.content.decode()
+    assert "being learned → due for review in 1 day" in html
+    assert "2 of 2 answers right, median 1.5 s" in html
+    # Ben was given new facts and has not practised them.
+    assert all(f.answers == 0 and not f.moved for f in rows[ben.pk].facts)
+    assert "not practised yet" in html

@@ -148,3 +148,30 @@ def personal_report(*, assignment: Assignment, today: datetime.date | None = Non
 
 def student_plan(*, assignment: Assignment, student) -> PersonalPlan | None:
     return PersonalPlan.objects.filter(assignment=assignment, student=student).first()
+
+
+@dataclass
+class FocusWaiting:
+    """The children whose teacher kept facts for this session, and whether its game can deal
+    toward them (a table that cannot deals plainly and the facts wait for another session)."""
+
+    students: list
+    dealable: bool
+
+
+def session_focus_waiting(*, session) -> FocusWaiting | None:
+    """For the lobby's notice: None when no child of the class has facts waiting (one query)."""
+    from classroom.models import NextSessionFocus
+    from classroom.practice.services import table_focus
+
+    rows = list(
+        NextSessionFocus.objects.filter(classroom_id=session.classroom_id, used_at__isnull=True)
+        .select_related("student")
+        .order_by("student__display_name", "student_id")
+    )
+    if not rows:
+        return None
+    students = list({row.student_id: row.student for row in rows}.values())
+    facts = [tuple(fact) for row in rows for fact in row.facts]
+    cut = table_focus(session.game, session.variant, facts)
+    return FocusWaiting(students=students, dealable=bool(cut))

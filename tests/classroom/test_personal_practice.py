@@ -205,3 +205,116 @@ def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, cl
     # Ben was given new facts and has not practised them.
     assert all(f.answers == 0 and not f.moved for f in rows[ben.pk].facts)
     assert "not practised yet" in html
+
+
+# --- "practise these facts" on the progress pages -----------------------------------------------
+
+
+def practise(client, classroom, facts, to, students=(), next_url=""):
+    return client.post(
+        reverse("classroom:practise_facts", args=[classroom.pk]),
+        {"facts": facts, "to": to, "students": [str(pk) for pk in students], "next": next_url},
+    )
+
+
+def test_practise_on_a_students_page_sets_personal_homework_with_exactly_those_facts(
+    client, classroom
+):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(2, "x", 3, 5, 2500, at(YESTERDAY))])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ana.pk]))
+    html = page.content.decode()
+    assert 'data-practise-form="working-set"' in html
+    assert 'value="mul:2:3" checked' in html
+    response = practise(client, classroom, ["mul:2:3", "add:3:4"], "homework", [ana.pk])
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert response.url == reverse("classroom:homework_detail", args=[assignment.pk])
+    [plan] = PersonalPlan.objects.filter(assignment=assignment)
+    assert plan.student == ana
+    assert facts_of(plan) == [("mul", 2, 3), ("add", 3, 4)]
+    assert [f["kind"] for f in plan.facts] == ["learning", "new"]
+    # Ana's first item is dealt toward those facts as its game can show them.
+    play(client, ana, assignment, 0)
+    match = AssignmentWork.objects.get(assignment=assignment, student=ana).match
+    game = engine.get_game(match.game)
+    cut = game.focus.facts(
+        match.variant, [f for f in facts_of(plan) if f[0] in game.focus.operations]
+    )
+    assert cut and match.focus == [list(f) for f in cut]
+
+
+def test_practise_from_the_struggling_list_keeps_facts_for_the_next_session(client, classroom):
+    from classroom.models import NextSessionFocus
+    from classroom.sessions.services import session_join, session_start
+    from tests.factories import make_session
+
+    students = [make_student(classroom, name, kind="", secret=None) for name in "ABCD"]
+    ana = students[0]
+    now = timezone.now()
+    make_attempts(
+        ana, [(3, "+", 4, 8, 2500, now - datetime.timedelta(minutes=m)) for m in (1, 2, 3)]
+    )
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_class", args=[classroom.pk]))
+    html = page.content.decode()
+    assert 'name="facts" value="add:3:4" checked' in html
+    url = reverse("classroom:progress_class", args=[classroom.pk])
+    response = practise(client, classroom, ["add:3:4"], "session", [ana.pk], next_url=url)
+    assert response.url == url
+    [kept] = NextSessionFocus.objects.all()
+    assert (kept.student, kept.facts, kept.used_at) == (ana, [["add", 3, 4]], None)
+
+    session = make_session(classroom, game="mia", variant="canada47", table_size=2)
+    for student in students:
+        session_join(session=session, student=student)
+    lobby = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
+    assert 'data-focus-waiting="dealt"' in lobby.content.decode()
+    session_start(session=session)
+    ana_match = Match.objects.get(session_table__session=session, seats__user=ana)
+    assert ana_match.focus == [["add", 3, 4]]
+    others = Match.objects.filter(session_table__session=session).exclude(pk=ana_match.pk)
+    assert others.exists() and all(m.focus == [] for m in others)
+    kept.refresh_from_db()
+    assert kept.used_in == session and kept.used_at is not None
+
+
+def test_practise_from_the_class_fact_grids_for_chosen_children_or_the_class(client, classroom):
+    from classroom.models import NextSessionFocus
+    from classroom.sessions.services import session_join, session_start
+    from tests.factories import make_session
+
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(7, "x", 8, 54, 2500)] * 4 + [(7, "x", 8, 56, 2500)])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_class_facts", args=[classroom.pk]))
+    html = page.content.decode()
+    assert 'data-practise-form="grids"' in html
+    assert 'name="facts" value="mul:7:8" checked' in html
+    assert f'name="students" value="{ben.pk}"' in html
+    practise(client, classroom, ["mul:7:8", "mul:2:3"], "session", [ben.pk])
+    assert list(NextSessionFocus.objects.values_list("student", flat=True)) == [ben.pk]
+    # With no child ticked, homework for the whole class.
+    practise(client, classroom, ["mul:7:8"], "homework")
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert set(assignment.plans.values_list("student", flat=True)) == {ana.pk, ben.pk}
+    # A game that cannot be focused deals plainly, the teacher is told, and the facts wait.
+    session = make_session(classroom, game="add_or_multiply", variant="standard", table_size=3)
+    session_join(session=session, student=ben)
+    lobby = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
+    assert 'data-focus-waiting="plain"' in lobby.content.decode()
+    session_start(session=session)
+    assert Match.objects.get(session_table__session=session).focus == []
+    assert NextSessionFocus.objects.get().used_at is None
+
+
+def test_practise_refuses_another_teachers_class_and_a_get(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    other = make_teacher(name="Mr Other")
+    client.force_login(other)
+    assert practise(client, classroom, ["add:3:4"], "session", [ana.pk]).status_code == 404
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:practise_facts", args=[classroom.pk])
+    assert client.get(url).status_code == 405

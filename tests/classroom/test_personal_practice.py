@@ -128,17 +128,23 @@ def test_the_teachers_page_reads_the_class_in_the_same_queries_for_3_or_30_child
     for student in students[:5]:
         make_attempts(student, [(6, "x", 7, 41, 2500, at(YESTERDAY))])
     due = timezone.now() + datetime.timedelta(days=3)
-    few = practice.personal_assignment_create(
-        classroom=classroom,
-        title="Few",
-        allowed=["sum"],
-        count=2,
-        due_at=due,
-        student_ids=[s.pk for s in students[:3]],
-    )
-    all_ = practice.personal_assignment_create(
-        classroom=classroom, title="All", allowed=["sum"], count=2, due_at=due
-    )
+    made = []
+    # Setting it reads the children's working sets in one query, whatever their number.
+    for title, ids in (("Few", [s.pk for s in students[:3]]), ("All", None)):
+        with CaptureQueriesContext(connection) as queries:
+            made.append(
+                practice.personal_assignment_create(
+                    classroom=classroom,
+                    title=title,
+                    allowed=["sum"],
+                    count=2,
+                    due_at=due,
+                    student_ids=ids,
+                )
+            )
+        made.append(len(queries))
+    few, few_queries, all_, all_queries = made
+    assert few_queries == all_queries
     client.force_login(classroom.teacher)
     counts = []
     for assignment in (few, all_):
@@ -318,3 +324,59 @@ def test_practise_refuses_another_teachers_class_and_a_get(client, classroom):
     client.force_login(classroom.teacher)
     url = reverse("classroom:practise_facts", args=[classroom.pk])
     assert client.get(url).status_code == 405
+
+
+def test_a_puzzle_item_is_the_puzzle_makers_focused_puzzle(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_attempts(ana, [(3, "+", 4, 8, 2500, at(YESTERDAY))])
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Squares",
+        allowed=["mia:puzzles"],
+        count=1,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        seed=7,
+    )
+    plan = PersonalPlan.objects.get(assignment=assignment)
+    entry = plan.items[0]
+    assert (entry["game"], entry["size"]) == ("mia", 3)
+    play(client, ana, assignment, 0)
+    match = AssignmentWork.objects.get(assignment=assignment).match
+    deal = MIA.puzzles.generate(
+        3,
+        practice.PUZZLE_DIFFICULTY,
+        entry["seed"],
+        focus=list(MIA.focus.facts("solo3", facts_of(plan))),
+    )
+    assert (match.variant, match.seed, match.seats.count()) == ("solo3", deal.seed, 1)
+    assert ["add", 3, 4] in match.focus
+    assert match.focus == [list(f) for f in deal.focus]
+    # The child's page names the item a puzzle, and so does the teacher's.
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert page.context["items"][0].title == "¡Mía! puzzle"
+    assert page.context["items"][0].max_stars == MIA.puzzles.max_stars
+
+
+def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    client.force_login(classroom.teacher)
+    post_personal(client, classroom, students=[str(ana.pk)], title="Mine")
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
+    [summary] = listing.context["summaries"]
+    assert summary.students == 1
+    assert summary.description.startswith("Personal practice: 3 items for each child")
+    edit = reverse("classroom:homework_edit", args=[assignment.pk])
+    assert client.get(edit).status_code == 200
+    due = (timezone.localtime() + datetime.timedelta(days=9)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(edit, {"title": "Renamed", "due_at": due, "count": "9"})
+    assert response.status_code == 302
+    assignment.refresh_from_db()
+    assert (assignment.title, len(assignment.items)) == ("Renamed", 3)
+    page = client.get(
+        reverse("classroom:homework_detail", args=[assignment.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    )
+    html = page.content.decode()
+    assert "Práctica personal" in html
+    assert "nueva, aún sin responder" in html

@@ -2,7 +2,7 @@
 homework toward the facts, or the facts kept for the child's table at the next session."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -20,9 +20,14 @@ HOMEWORK_ITEMS = 3
 
 
 def _back(request, classroom):
+    """Back to the page the form was on (a path of this site), else the class's progress."""
     wanted = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
-        return redirect(wanted)
+    if (
+        wanted.startswith("/")
+        and wanted.isprintable()
+        and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()})
+    ):
+        return HttpResponseRedirect(wanted)
     return redirect("classroom:progress_class", classroom_id=classroom.pk)
 
 

@@ -324,6 +324,9 @@ def test_practise_refuses_another_teachers_class_and_a_get(client, classroom):
     client.force_login(classroom.teacher)
     url = reverse("classroom:practise_facts", args=[classroom.pk])
     assert client.get(url).status_code == 405
+    # Back only to a page of this site.
+    response = practise(client, classroom, ["add:3:4"], "session", [ana.pk], "https://evil.test/")
+    assert response.url == reverse("classroom:progress_class", args=[classroom.pk])
 
 
 def test_a_puzzle_item_is_the_puzzle_makers_focused_puzzle(client, classroom):

@@ -15,6 +15,7 @@ from classroom.models import Assignment, PersonalPlan
 from classroom.practice.selectors import class_fact_states
 from classroom.practice.services import KNOWN
 from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW, SIGNS, FactState
+from classroom.selectors import classroom_roster
 from games import catalog
 from games.models import Attempt
 
@@ -98,7 +99,11 @@ def personal_report(*, assignment: Assignment, today: datetime.date | None = Non
     the fact's kind then and now. Three queries whatever the number of children."""
     today = today or timezone.localdate()
     plans = list(
-        PersonalPlan.objects.filter(assignment=assignment)
+        # Only the class's children: one who moved class is no longer the teacher's to read.
+        PersonalPlan.objects.filter(
+            assignment=assignment,
+            student__in=classroom_roster(classroom=assignment.classroom).values("student"),
+        )
         .select_related("student")
         .order_by("student__display_name", "student_id")
     )

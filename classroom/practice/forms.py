@@ -61,10 +61,10 @@ def weak_grid_facts(grids) -> list[tuple[str, str]]:
     return offered((operation, a, b) for _p, operation, a, b in cells)
 
 
-def stuck_facts(stuck) -> list[tuple[str, str]]:
-    """The table facts a stuck child got wrong among the answers looked at."""
+def wrong_facts(answers) -> list[tuple[str, str]]:
+    """The table facts of the wrong ``answers`` (the struggling list's, operands decoded)."""
     facts = []
-    for answer in stuck.latest:
+    for answer in answers:
         operation = OPERATORS.get(answer.operator)
         if answer.correct or operation is None or len(answer.operands) != 2:
             continue

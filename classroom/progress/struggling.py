@@ -68,9 +68,9 @@ class Stuck:
     @property
     def practise_facts(self) -> list[tuple[str, str]]:
         """The table facts among the wrong answers looked at, for "practise these facts"."""
-        from classroom.practice.forms import stuck_facts
+        from classroom.practice.forms import wrong_facts
 
-        return stuck_facts(self)
+        return wrong_facts(_decoded(answer) for answer in self.latest)
 
     @property
     def practise_students(self) -> list[int]:

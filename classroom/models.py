@@ -229,6 +229,8 @@ class Assignment(models.Model):
     class Kind(models.TextChoices):
         PUZZLES = "puzzles", _("Solo puzzles")
         BOT_GAMES = "bot_games", _("Games against bots")
+        # Each child their own items, toward their own facts (PersonalPlan).
+        PERSONAL = "personal", _("Personal practice")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
     title = models.CharField(_("title"), max_length=120)
@@ -274,6 +276,52 @@ class AssignmentWork(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student}: {self.assignment} item {self.item}"
+
+
+class PersonalPlan(models.Model):
+    """One child's own part of a personal-practice assignment, fixed when the teacher assigns it:
+    the facts in focus (as the working set showed them then, with their kind and reason) and the
+    items (game, variant, seed; a puzzle's size) the child plays toward them
+    (classroom.practice.services)."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="plans")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_plans"
+    )
+    # [{"operation", "first", "second", "kind", "reason"}]
+    facts = models.JSONField(default=list)
+    # [{"game", "variant", "seed", "size"}]: size is a puzzle's (None for a game against bots)
+    items = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="plan_unique_student")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student}: {self.assignment}"
+
+
+class NextSessionFocus(models.Model):
+    """Facts a teacher chose for a child to practise at their table in the class's next session:
+    the session that opens its tables next deals toward them and marks them used."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    facts = models.JSONField(default=list)  # [[operation, a, b]]
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_in = models.ForeignKey(
+        ClassSession, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["classroom", "used_at"], name="next_focus_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.student}: {self.facts}"
 
 
 # --- progress reports ----------------------------------------------------------------------------

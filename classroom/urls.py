@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("classroom.roster.urls")),
     path("", include("classroom.sessions.urls")),
     path("", include("classroom.homework.urls")),
+    path("", include("classroom.practice.urls")),
     path("", include("classroom.progress.urls")),
     path("", include("classroom.access.urls")),
 ]

@@ -109,6 +109,8 @@ def test_the_teachers_forms(client, school):
         reverse("classroom:sessions_create", args=[classroom.pk]),
         reverse("classroom:sessions_detail", args=[session.pk]),
         reverse("classroom:homework_create", args=[classroom.pk]),
+        reverse("classroom:homework_personal_create", args=[classroom.pk]),
+        reverse("classroom:progress_student", args=[classroom.pk, ben.pk]),
     ):
         posted |= {urlsplit(action).path for action, _names in post_hostile(client, url)}
     # still signed in, and every form the pages offer was posted to
@@ -122,6 +124,8 @@ def test_the_teachers_forms(client, school):
         ("roster_student_secret", [classroom.pk, ben.pk]),
         ("sessions_create", [classroom.pk]),
         ("homework_create", [classroom.pk]),
+        ("homework_personal_create", [classroom.pk]),
+        ("practise_facts", [classroom.pk]),
     ]:
         assert reverse(f"classroom:{name}", args=args) in posted, name
 

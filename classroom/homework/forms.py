@@ -150,7 +150,8 @@ class AssignmentForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=120)
     kind = forms.ChoiceField(
         label=_("What to play"),
-        choices=Assignment.Kind.choices,
+        # Personal practice has its own form (PersonalAssignmentForm).
+        choices=[c for c in Assignment.Kind.choices if c[0] != Assignment.Kind.PERSONAL],
         widget=forms.RadioSelect,
         initial=Assignment.Kind.PUZZLES,
     )
@@ -319,3 +320,76 @@ def initial_of(assignment: Assignment) -> dict:
                 value = "yes" if value else "no"
             initial[OPTION_PREFIX + name] = value
     return initial
+
+
+def _personal_choices():
+    from classroom.practice.services import choices
+
+    return [(c.key, c.label) for c in choices()]
+
+
+def _all_personal_choices():
+    return [key for key, _label in _personal_choices()]
+
+
+class PersonalAssignmentForm(forms.Form):
+    """Personal practice: each child's own items toward their own facts (classroom.practice).
+    Once set, only its title and due date change (each child's items were fixed then)."""
+
+    CONTENT_FIELDS = ("games", "count", "bot_level", "students")
+
+    title = forms.CharField(label=_("Title"), max_length=120, initial=_("Personal practice"))
+    due_at = forms.DateTimeField(label=_("Due"), widget=DueInput(), initial=default_due)
+    games = forms.MultipleChoiceField(
+        label=_("Games the children may get"),
+        choices=_personal_choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=_all_personal_choices,
+        help_text=_("Only games that can deal toward a child's facts are offered."),
+    )
+    count = forms.IntegerField(
+        label=_("How many games or puzzles for each child"),
+        min_value=1,
+        max_value=MAX_ITEMS,
+        initial=3,
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Bots' level"),
+        choices=bots.homework_level_choices,
+        initial=bots.ADAPTIVE,
+        help_text=bots.ADAPTIVE_HELP,
+    )
+    students = forms.MultipleChoiceField(
+        label=_("Students"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Choose none for the whole class."),
+    )
+
+    def __init__(self, *args, roster=(), assignment: Assignment | None = None, **kw):
+        if assignment is not None:
+            kw.setdefault(
+                "initial",
+                {
+                    "title": assignment.title,
+                    "due_at": timezone.localtime(assignment.due_at),
+                    "games": assignment.options.get("allowed", []),
+                    "count": len(assignment.items),
+                    "bot_level": assignment.bot_level,
+                },
+            )
+        super().__init__(*args, **kw)
+        self.fields["students"].choices = [(str(s.pk), str(s)) for s in roster]
+        if assignment is not None:
+            for name in self.CONTENT_FIELDS:
+                self.fields[name].disabled = True
+                self.fields[name].required = False
+
+    def clean_title(self):
+        title = self.cleaned_data["title"].strip()
+        if not title:
+            raise forms.ValidationError(_("Give the homework a title."))
+        return title
+
+    def clean_students(self):
+        return [int(pk) for pk in self.cleaned_data["students"]] or None

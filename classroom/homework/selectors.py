@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 import engine
 from classroom.homework.texts import describe_assignment
-from classroom.models import Assignment, AssignmentWork, Classroom
+from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
 from classroom.progress.numbers import judged_percent
 from classroom.selectors import classroom_roster
 from games.models import Attempt, Match
@@ -33,11 +33,19 @@ def teacher_assignment(*, teacher, assignment_id) -> Assignment | None:
     )
 
 
+def _set_for(student) -> Q:
+    """Assignments set for the student: the whole class's, and personal practice that has a plan
+    for them (another child's plan is not theirs to see)."""
+    return ~Q(kind=Assignment.Kind.PERSONAL) | Q(
+        Exists(PersonalPlan.objects.filter(assignment=OuterRef("pk"), student=student))
+    )
+
+
 def student_assignment(*, student, assignment_id) -> Assignment | None:
-    """The assignment, if it was set for a class the student is in."""
+    """The assignment, if it was set for a class the student is in (and for them)."""
     return (
         Assignment.objects.select_related("classroom")
-        .filter(pk=assignment_id, classroom__enrollments__student=student)
+        .filter(_set_for(student), pk=assignment_id, classroom__enrollments__student=student)
         .first()
     )
 
@@ -73,6 +81,18 @@ def classroom_assignments(*, classroom: Classroom) -> list[AssignmentSummary]:
     """The class's assignments, soonest due first, with how many students finished each."""
     assignments = list(classroom.assignments.all())
     students = classroom_roster(classroom=classroom).count()
+    planned: dict[int, int] = {}
+    if any(a.kind == Assignment.Kind.PERSONAL for a in assignments):
+        planned = dict(
+            PersonalPlan.objects.filter(
+                assignment__classroom=classroom,
+                student__in=classroom_roster(classroom=classroom).values("student"),
+            )
+            .values("assignment_id")
+            .annotate(n=Count("id"))
+            .values_list("assignment_id", "n")
+            .order_by()
+        )
     per_student = (
         # Only the class's students: work left behind by one who moved class is not counted.
         AssignmentWork.objects.filter(
@@ -92,7 +112,10 @@ def classroom_assignments(*, classroom: Classroom) -> list[AssignmentSummary]:
             started[row["assignment_id"]] += 1
     return [
         AssignmentSummary(
-            assignment=a, students=students, finished=finished[a.pk], started=started[a.pk]
+            assignment=a,
+            students=planned.get(a.pk, 0) if a.kind == Assignment.Kind.PERSONAL else students,
+            finished=finished[a.pk],
+            started=started[a.pk],
         )
         for a in assignments
     ]
@@ -113,6 +136,7 @@ class ItemResult:
     won: bool | None = None
     attempts: int = 0
     right: int = 0
+    title: str = ""  # personal practice: the item's game (each child's own)
 
     @property
     def accuracy(self) -> int | None:
@@ -205,9 +229,30 @@ def max_stars(assignment: Assignment) -> int:
     return puzzles.max_stars if puzzles is not None else 0
 
 
-def _items(assignment: Assignment) -> list[ItemResult]:
+def _items(assignment: Assignment, plan: list | None = None) -> list[ItemResult]:
+    """The assignment's items; with ``plan`` (a child's PersonalPlan.items), that child's own."""
+    if plan is not None:
+        return [_planned_item(i, entry) for i, entry in enumerate(plan)]
     most = max_stars(assignment)
     return [ItemResult(item=i, max_stars=most) for i in range(len(assignment.items))]
+
+
+def _planned_item(i: int, entry: dict) -> ItemResult:
+    from classroom.practice.plans import item_title
+
+    puzzles = engine.get_game(entry["game"]).puzzles if entry.get("size") else None
+    return ItemResult(
+        item=i, max_stars=puzzles.max_stars if puzzles else 0, title=item_title(entry)
+    )
+
+
+def _plans(assignment: Assignment) -> dict[int, list] | None:
+    """Personal practice: each child's items (one query); None for the class's homework."""
+    if assignment.kind != Assignment.Kind.PERSONAL:
+        return None
+    return dict(
+        PersonalPlan.objects.filter(assignment=assignment).values_list("student_id", "items")
+    )
 
 
 def assignment_report(*, assignment: Assignment) -> AssignmentReport:
@@ -219,6 +264,9 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
         e.student
         for e in classroom_roster(classroom=assignment.classroom, with_accommodations=True)
     ]
+    plans = _plans(assignment)
+    if plans is not None:
+        roster = [student for student in roster if student.pk in plans]
     works = AssignmentWork.objects.filter(assignment=assignment).values_list(
         "student_id", "item", "match_id", "match__status", "match__outcome"
     )
@@ -232,7 +280,11 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
         .order_by()
     }
     results = {
-        student.pk: StudentResult(student=student, items=_items(assignment)) for student in roster
+        student.pk: StudentResult(
+            student=student,
+            items=_items(assignment, plans[student.pk] if plans is not None else None),
+        )
+        for student in roster
     }
     for student_id, item, match_id, status, outcome in works:
         student = results.get(student_id)
@@ -240,7 +292,7 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
             continue
         result = student.items[item]
         result.match_id = match_id
-        _fill(result, status, outcome, puzzles)
+        _fill(result, status, outcome, puzzles or result.max_stars > 0)
         result.attempts, result.right = totals.get(match_id, (0, 0))
         student.attempts += result.attempts
         student.right += result.right
@@ -279,7 +331,7 @@ def student_assignments(*, student, now=None) -> list[StudentAssignment]:
     query)."""
     mine = Q(works__student=student)
     rows = (
-        Assignment.objects.filter(classroom__enrollments__student=student)
+        Assignment.objects.filter(_set_for(student), classroom__enrollments__student=student)
         .select_related("classroom")
         .annotate(
             done=Count("works", filter=mine & Q(works__match__status__in=OVER), distinct=True),
@@ -307,13 +359,17 @@ def student_assignments(*, student, now=None) -> list[StudentAssignment]:
 def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
     """The student's own items of one assignment (one query)."""
     puzzles = assignment.kind == Assignment.Kind.PUZZLES
-    items = _items(assignment)
+    plan = None
+    if assignment.kind == Assignment.Kind.PERSONAL:
+        plan = PersonalPlan.objects.filter(assignment=assignment, student=student).first()
+        plan = plan.items if plan is not None else []
+    items = _items(assignment, plan)
     for item, match_id, status, outcome in AssignmentWork.objects.filter(
         assignment=assignment, student=student
     ).values_list("item", "match_id", "match__status", "match__outcome"):
         if item < len(items):
             items[item].match_id = match_id
-            _fill(items[item], status, outcome, puzzles)
+            _fill(items[item], status, outcome, puzzles or items[item].max_stars > 0)
     return items
 
 

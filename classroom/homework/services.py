@@ -14,7 +14,8 @@ from django.db import IntegrityError, transaction
 import engine
 from classroom import bots
 from classroom.bots import bot_name
-from classroom.models import Assignment, AssignmentWork, Classroom
+from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
+from classroom.practice import services as practice
 from games import services as games_services
 from games.models import Match, Seat
 from games.services import SeatSpec
@@ -204,12 +205,14 @@ def assignment_delete(*, assignment: Assignment) -> None:
 # --- students ------------------------------------------------------------------------------------
 
 
-def _seats(assignment: Assignment, student) -> list[SeatSpec]:
+def _seats(assignment: Assignment, student, game: str = "", players: int = 0) -> list[SeatSpec]:
+    game = game or assignment.game
+    players = players or assignment.players
     level = assignment.bot_level
-    if level == bots.ADAPTIVE:
-        level = bots.adaptive_level(bot_results(student=student, game=assignment.game))
+    if level == bots.ADAPTIVE and players > 1:
+        level = bots.adaptive_level(bot_results(student=student, game=game))
     seats = [SeatSpec(name=student.display_name or str(student), user=student)]
-    seats += [SeatSpec(name=bot_name(n), bot_level=level) for n in range(1, assignment.players)]
+    seats += [SeatSpec(name=bot_name(n), bot_level=level) for n in range(1, players)]
     return seats
 
 
@@ -250,15 +253,26 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
     existing = _existing_work(assignment, student, item)
     if existing is not None:
         return existing
-    entry: dict[str, Any] = assignment.items[item]
+    if assignment.kind == Assignment.Kind.PERSONAL:
+        # The child's own item, dealt toward their facts (classroom.practice).
+        plan = PersonalPlan.objects.get(assignment=assignment, student=student)
+        made: dict[str, Any] = practice.plan_match_args(plan, item)
+        players = 1 if plan.items[item].get("size") is not None else assignment.players
+        made["seats"] = _seats(assignment, student, made["game"], players)
+        made["options"] = {}
+    else:
+        entry: dict[str, Any] = assignment.items[item]
+        made = {
+            "game": assignment.game,
+            "variant": assignment.variant,
+            "seats": _seats(assignment, student),
+            "options": assignment.options,
+            "seed": entry["seed"],
+        }
     try:
         with transaction.atomic():
             match = games_services.match_create(
-                game=assignment.game,
-                variant=assignment.variant,
-                seats=_seats(assignment, student),
-                options=assignment.options,
-                seed=entry["seed"],
+                **made,
                 # The teacher who set the homework: live play lets a match's creator watch it, and
                 # the student is known by their seat and their AssignmentWork.
                 created_by=assignment.classroom.teacher,

@@ -24,6 +24,8 @@ CHILD_BOT_LEVELS = {
 def describe_assignment(assignment: Assignment, *, child: bool = False) -> str:
     """The teacher's words, or with ``child`` a child's (short variant names, robots)."""
     count = len(assignment.items)
+    if assignment.kind == Assignment.Kind.PERSONAL:
+        return _describe_personal(assignment, count, child)
     variant = (catalog.child_variant_title if child else catalog.variant_title)(
         assignment.game, assignment.variant
     )
@@ -57,3 +59,23 @@ def describe_assignment(assignment: Assignment, *, child: bool = False) -> str:
         "players": assignment.players,
         "bots": level,
     }
+
+
+def _describe_personal(assignment: Assignment, count: int, child: bool) -> str:
+    from classroom.practice.services import allowed_choices
+
+    games = ", ".join(c.label for c in allowed_choices(assignment))
+    if child:
+        return ngettext(
+            "%(count)s game or puzzle chosen for you · %(games)s",
+            "%(count)s games or puzzles chosen for you · %(games)s",
+            count,
+        ) % {"count": count, "games": games}
+    level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
+    return ngettext(
+        "Personal practice: %(count)s item for each child, toward their own facts · %(games)s · "
+        "%(bots)s",
+        "Personal practice: %(count)s items for each child, toward their own facts · %(games)s · "
+        "%(bots)s",
+        count,
+    ) % {"count": count, "games": games, "bots": level}

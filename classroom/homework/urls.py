@@ -13,6 +13,11 @@ urlpatterns = [
         views.homework_create,
         name="homework_create",
     ),
+    path(
+        "teacher/classes/<int:classroom_id>/homework/personal/",
+        views.homework_personal_create,
+        name="homework_personal_create",
+    ),
     path("teacher/homework/<int:assignment_id>/", views.homework_detail, name="homework_detail"),
     path("teacher/homework/<int:assignment_id>/edit/", views.homework_edit, name="homework_edit"),
     path(

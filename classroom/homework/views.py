@@ -9,8 +9,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import student_required, teacher_required
 from classroom.homework import selectors, services
-from classroom.homework.forms import AssignmentForm, table_variants, variant_key
-from classroom.selectors import teacher_classroom
+from classroom.homework.forms import (
+    AssignmentForm,
+    PersonalAssignmentForm,
+    table_variants,
+    variant_key,
+)
+from classroom.models import Assignment
+from classroom.practice import plans as practice_plans
+from classroom.practice import services as practice
+from classroom.selectors import classroom_roster, teacher_classroom
 
 
 def _own_classroom(request, classroom_id):
@@ -82,8 +90,46 @@ def homework_create(request, classroom_id):
 
 
 @teacher_required
+@require_http_methods(["GET", "POST"])
+def homework_personal_create(request, classroom_id):
+    """Personal practice: each chosen child gets their own items toward their own facts."""
+    classroom = _own_classroom(request, classroom_id)
+    roster = [e.student for e in classroom_roster(classroom=classroom)]
+    form = PersonalAssignmentForm(request.POST or None, roster=roster)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            assignment = practice.personal_assignment_create(
+                classroom=classroom,
+                title=data["title"],
+                allowed=data["games"],
+                count=data["count"],
+                bot_level=data["bot_level"],
+                due_at=data["due_at"],
+                student_ids=data["students"],
+            )
+        except practice.PersonalError:
+            form.add_error(None, _("This class has no students to give personal practice to."))
+        else:
+            messages.success(
+                request,
+                _("Personal practice “%(title)s” is set for %(class_name)s.")
+                % {"title": assignment.title, "class_name": classroom.name},
+            )
+            return redirect("classroom:homework_detail", assignment_id=assignment.pk)
+    return render(
+        request,
+        "classroom/homework/personal_form.html",
+        {"classroom": classroom, "form": form, "assignment": None},
+    )
+
+
+@teacher_required
 def homework_detail(request, assignment_id):
     assignment = _own_assignment(request, assignment_id)
+    personal = None
+    if assignment.kind == Assignment.Kind.PERSONAL:
+        personal = practice_plans.personal_report(assignment=assignment)
     return render(
         request,
         "classroom/homework/detail.html",
@@ -92,7 +138,27 @@ def homework_detail(request, assignment_id):
             "classroom": assignment.classroom,
             "report": selectors.assignment_report(assignment=assignment),
             "overdue": selectors.is_overdue(assignment, finished=False),
+            "personal": personal,
         },
+    )
+
+
+def _personal_edit(request, assignment):
+    """Personal practice keeps each child's items: its title and due date change."""
+    form = PersonalAssignmentForm(request.POST or None, assignment=assignment)
+    if request.method == "POST" and form.is_valid():
+        services.assignment_update(
+            assignment=assignment,
+            title=form.cleaned_data["title"],
+            due_at=form.cleaned_data["due_at"],
+            spec=services.spec_of(assignment),
+        )
+        messages.success(request, _("Homework saved."))
+        return redirect("classroom:homework_detail", assignment_id=assignment.pk)
+    return render(
+        request,
+        "classroom/homework/personal_form.html",
+        {"classroom": assignment.classroom, "form": form, "assignment": assignment},
     )
 
 
@@ -100,6 +166,8 @@ def homework_detail(request, assignment_id):
 @require_http_methods(["GET", "POST"])
 def homework_edit(request, assignment_id):
     assignment = _own_assignment(request, assignment_id)
+    if assignment.kind == Assignment.Kind.PERSONAL:
+        return _personal_edit(request, assignment)
     locked = services.assignment_started(assignment=assignment)
     form = AssignmentForm(request.POST or None, assignment=assignment, locked=locked)
     if request.method == "POST" and form.is_valid():

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0019_progress_answer_times_as_rows'),
+        ('classroom', '0020_personal_practice'),
     ]
 
     operations = [

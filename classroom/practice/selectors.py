@@ -9,7 +9,14 @@ from collections.abc import Collection
 from django.utils import timezone
 
 import engine
-from classroom.practice.working_set import NUMBERS, FactAnswer, WorkingSet, working_set
+from classroom.practice.working_set import (
+    NUMBERS,
+    FactAnswer,
+    FactState,
+    WorkingSet,
+    fact_states,
+    working_set,
+)
 from games.models import Attempt
 
 Fact = tuple[str, int, int]
@@ -75,3 +82,15 @@ def class_working_sets(
         student_id: working_set(answers.get(student_id, []), as_of, dealable=dealable)
         for student_id in student_ids
     }
+
+
+def class_fact_states(
+    *, student_ids: list[int], as_of: datetime.date | None = None
+) -> dict[int, dict[tuple, FactState]]:
+    """Each child's boxes (``fact_states``) on ``as_of``, for the class in one read: what moved
+    since a personal practice was set."""
+    if not student_ids:
+        return {}
+    as_of = as_of or timezone.localdate()
+    answers = _answers_by_student(student_ids, as_of)
+    return {pk: fact_states(answers.get(pk, []), as_of) for pk in student_ids}

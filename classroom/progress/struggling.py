@@ -66,6 +66,17 @@ class Stuck:
         return skill_label(self.skill)
 
     @property
+    def practise_facts(self) -> list[tuple[str, str]]:
+        """The table facts among the wrong answers looked at, for "practise these facts"."""
+        from classroom.practice.forms import wrong_facts
+
+        return wrong_facts(_decoded(answer) for answer in self.latest)
+
+    @property
+    def practise_students(self) -> list[int]:
+        return [self.student.pk]
+
+    @property
     def percent(self) -> int | None:
         return percent(self.right, self.answers)
 

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.permissions import student_required, teacher_required
 from classroom.access.services import data_access_record
 from classroom.models import Classroom, DataAccess, ProgressReport
+from classroom.practice import forms as practise_forms
 from classroom.practice.selectors import student_working_set
 from classroom.progress import activity, mastery, report_files, selectors, services, struggling
 from classroom.progress.display import dates_text, period_text, progress_charts
@@ -67,7 +68,9 @@ def class_facts(request, classroom_id):
     form = _period_form(request)
     period = form.chosen_period()
     start, end = period.bounds()
-    student_ids = list(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
+    roster = list(classroom_roster(classroom=classroom).select_related("student"))
+    student_ids = [entry.student_id for entry in roster]
+    grids = mastery.class_fact_grids(student_ids=student_ids, start=start, end=end)
     return render(
         request,
         "classroom/progress/class_facts.html",
@@ -75,8 +78,11 @@ def class_facts(request, classroom_id):
             "classroom": classroom,
             "form": form,
             "period_text": dates_text(period),
-            "grids": mastery.class_fact_grids(student_ids=student_ids, start=start, end=end),
+            "grids": grids,
             "query": request.GET.urlencode(),
+            # "Practise these facts": the weakest facts, for the children the teacher ticks.
+            "grid_facts": practise_forms.weak_grid_facts(grids),
+            "practise_choose": roster,
         },
     )
 
@@ -130,6 +136,7 @@ def student_progress(request, classroom_id, student_id):
         request, classroom_id, student_id, with_accommodations=True
     )
     start, end = period.bounds()
+    working_set = student_working_set(student_id=enrollment.student.pk)
     return render(
         request,
         "classroom/progress/student.html",
@@ -143,7 +150,11 @@ def student_progress(request, classroom_id, student_id):
             "query": request.GET.urlencode(),
             "skill_levels": True,
             "activity": activity.activity(students=[enrollment.student], start=start, end=end),
-            "working_set": student_working_set(student_id=enrollment.student.pk),
+            "working_set": working_set,
+            # "Practise these facts": the working set's, and the grids' weakest.
+            "working_set_facts": practise_forms.working_set_facts(working_set),
+            "grid_facts": practise_forms.weak_grid_facts(progress.fact_grids),
+            "practise_students": [enrollment.student.pk],
         },
     )
 

@@ -29,6 +29,7 @@ from classroom.models import (
     SessionTable,
     TeamMode,
 )
+from classroom.practice import services as practice
 from classroom.progress.selectors import levels_in_game
 from classroom.sessions import push
 from engine.bots import LEVELS as BOT_LEVELS
@@ -572,6 +573,7 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
     two in the room share a name (the projector shows every table at once)."""
     news = []
     bots = Seat.objects.filter(match__session_table__session=session).exclude(bot_level="").count()
+    focus, focused = _tables_focus(session, tables)
     for table in tables:
         students = {place.seat: place.student for place in table.places.all()}
         seats = []
@@ -591,12 +593,42 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
                 created_by=teacher,
                 label=gettext_noop("Table %(number)s"),
                 label_values={"number": table.number},
+                focus=focus.get(table.pk, ()),
             )
         )
     matches = match_create_many(news)
+    if focused:
+        practice.pending_focus_used(
+            classroom_id=session.classroom_id, student_ids=focused, session=session
+        )
     for table, match in zip(tables, matches, strict=True):
         table.match = match
     SessionTable.objects.bulk_update(tables, ["match"])
     for table, match in zip(tables, matches, strict=True):
         for place in table.places.all():
             push.seated(place.student_id, session.pk, match.pk)
+
+
+def _tables_focus(
+    session: ClassSession, tables: list[SessionTable]
+) -> tuple[dict[int, tuple], list[int]]:
+    """Each table's deal toward the facts its children's teacher kept for this session
+    (classroom.practice, "practise these facts"), cut to what the session's game and variant can
+    deal; and the children whose facts were dealt (the others' wait for a session that can)."""
+    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
+    pending = practice.pending_focus(
+        classroom_id=session.classroom_id,
+        student_ids=[pk for ids in seated.values() for pk in ids],
+    )
+    focus: dict[int, tuple] = {}
+    focused: list[int] = []
+    if not pending:
+        return focus, focused
+    for table in tables:
+        facts = [fact for pk in seated[table.pk] for fact in pending.get(pk, [])]
+        cut = practice.table_focus(session.game, session.variant, facts) if facts else None
+        if not cut:
+            continue
+        focus[table.pk] = cut
+        focused += [pk for pk in seated[table.pk] if set(pending.get(pk, [])) & set(cut)]
+    return focus, focused

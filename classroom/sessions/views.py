@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import engine
 from accounts.permissions import student_required, teacher_required
 from classroom.models import Classroom, ClassSession
+from classroom.practice import plans as practice_plans
 from classroom.sessions import selectors, services
 from classroom.sessions.forms import ProjectorForm, SessionCreateForm
 from games.services import now_ms
@@ -134,7 +135,11 @@ def _place_choices(session: ClassSession, monitor: dict) -> list[tuple[str, str]
 @gzip_page
 def sessions_detail(request, session_id):
     session = _teacher_session(request, session_id)
-    return render(request, "classroom/sessions/detail.html", _detail_context(request, session))
+    context = _detail_context(request, session)
+    if session.status == ClassSession.Status.LOBBY:
+        # Facts a teacher kept for this session ("practise these facts"): said before Start.
+        context["focus_waiting"] = practice_plans.session_focus_waiting(session=session)
+    return render(request, "classroom/sessions/detail.html", context)
 
 
 @teacher_required

@@ -422,8 +422,8 @@ def test_the_lobby_page_reads_as_many_queries_for_3_as_for_30_students(
     services.session_deal(session=session)
     sign_in(client, session.classroom.teacher)
     # the auth session, the user, the session, presences, tables, places (no match yet), the
-    # students not in the lobby
-    with django_assert_num_queries(7):
+    # students not in the lobby, the facts kept for this session ("practise these facts")
+    with django_assert_num_queries(8):
         response = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
     page = response.content.decode()
     assert page.count("data-seat-of=") == size

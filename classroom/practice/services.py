@@ -1,0 +1,278 @@
+"""Writes of personal practice (issue 25): homework whose items each child gets from their own
+facts, and the facts a teacher keeps for a child's table at the next class session.
+
+Which facts: the child's working set when the teacher assigns (``class_working_sets``, one read
+for the class), or the facts the teacher chose on a progress page. Which items: the games the
+teacher allows, each child's items going round those that can deal at least one of the child's
+facts (all of the allowed ones when none can: the child then plays plainly)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import engine
+from classroom import bots
+from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
+from classroom.practice.selectors import class_fact_states, class_working_sets
+from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW
+from classroom.selectors import classroom_roster
+from games import catalog
+
+Fact = tuple[str, int, int]
+
+PLAYERS = 2  # a personal game: the child and one bot, so that most of the deal's facts are theirs
+PUZZLE_DIFFICULTY = 2  # focused puzzles are mostly gentle whatever is asked (engine.mia_puzzles)
+SEED_BITS = 31
+MAX_ITEMS = 10
+# The kind of a fact the teacher chose that the working set would not hold today.
+KNOWN = "known"
+CHOSEN_REASON = gettext_lazy("chosen by the teacher")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Something a teacher can allow in personal practice: a focus game against bots, or a
+    game's focused solo puzzles (``size``)."""
+
+    key: str
+    game: str
+    variant: str
+    size: int | None = None
+
+    @property
+    def label(self) -> str:
+        if self.size is not None:
+            return _("%(game)s: solo puzzles") % {"game": catalog.game_title(self.game)}
+        return _("%(game)s against a bot") % {"game": catalog.game_title(self.game)}
+
+    def operations(self) -> frozenset[str]:
+        return engine.get_game(self.game).focus.operations
+
+    def cut(self, facts: Iterable[Fact]) -> tuple[Fact, ...]:
+        """The facts this choice can deal toward (the game's operations, then what its variant
+        can show)."""
+        focus = engine.get_game(self.game).focus
+        return focus.facts(self.variant, [f for f in facts if f[0] in focus.operations])
+
+
+def choices() -> list[Choice]:
+    """What personal practice offers: the games whose deal can be focused on table facts (add,
+    mul); a game that cannot be focused on them is not offered (ADD-UP deals differences only)."""
+    found = []
+    for game in engine.focus_games():
+        focus = game.focus
+        if not focus.operations & set(NUMBERS):
+            continue
+        for name in focus.variants:
+            if game.variants[name].max_players >= PLAYERS:
+                found.append(Choice(game.slug, game.slug, name))
+                break
+        if game.puzzles is not None:
+            for size, variant in game.puzzles.sizes.items():
+                if variant in focus.variants:
+                    found.append(Choice(f"{game.slug}:puzzles", game.slug, variant, size))
+                    break
+    return found
+
+
+def choice(key: str) -> Choice | None:
+    return next((c for c in choices() if c.key == key), None)
+
+
+def facts_of(plan_facts: Sequence[dict]) -> list[Fact]:
+    return [(f["operation"], f["first"], f["second"]) for f in plan_facts]
+
+
+def _fact_entry(fact: Fact, kind: str, reason: str) -> dict:
+    operation, first, second = fact
+    return {
+        "operation": operation,
+        "first": first,
+        "second": second,
+        "kind": kind,
+        "reason": str(reason),
+    }
+
+
+def _items(allowed: list[Choice], facts: list[Fact], count: int, draw: random.Random) -> list:
+    fitting = [c for c in allowed if c.cut(facts)] or allowed
+    start = draw.randrange(len(fitting))
+    items = []
+    for i in range(count):
+        c = fitting[(start + i) % len(fitting)]
+        items.append(
+            {
+                "game": c.game,
+                "variant": c.variant,
+                "seed": draw.getrandbits(SEED_BITS),
+                "size": c.size,
+            }
+        )
+    return items
+
+
+def _chosen_facts(student_ids: list[int], facts: Sequence[Fact], as_of) -> dict[int, list[dict]]:
+    """The teacher's facts for each child, each with its kind in the child's boxes today."""
+    states = class_fact_states(student_ids=student_ids, as_of=as_of)
+    out = {}
+    for student_id in student_ids:
+        mine = states.get(student_id, {})
+        entries = []
+        for fact in facts:
+            state = mine.get(tuple(fact))
+            if state is None:
+                kind = NEW
+            elif state.box == 0:
+                kind = LEARNING
+            elif state.due is not None and state.due <= as_of:
+                kind = REVIEW
+            else:
+                kind = KNOWN
+            entries.append(_fact_entry(tuple(fact), kind, CHOSEN_REASON))
+        out[student_id] = entries
+    return out
+
+
+class PersonalError(ValueError):
+    """A personal assignment that cannot be made (no game, no student, a bad count)."""
+
+
+@transaction.atomic
+def personal_assignment_create(
+    *,
+    classroom: Classroom,
+    title: str,
+    allowed: Sequence[str],
+    count: int,
+    due_at,
+    bot_level: str = bots.ADAPTIVE,
+    student_ids: Sequence[int] | None = None,
+    facts: Sequence[Fact] | None = None,
+    seed: int | None = None,
+    as_of=None,
+) -> Assignment:
+    """Personal practice for the class's students (``student_ids``: some of them; None: all):
+    each child's plan holds their focus facts and ``count`` items of the ``allowed`` choices.
+    ``facts``: the same facts for every child (the teacher's); None: each child's working set,
+    computed for the whole class in one read."""
+    chosen = [c for key in allowed if (c := choice(key)) is not None]
+    if not chosen:
+        raise PersonalError("no_game")
+    if not 1 <= count <= MAX_ITEMS:
+        raise PersonalError("bad_count")
+    if bot_level not in (*engine.bots.LEVELS, bots.ADAPTIVE):
+        raise PersonalError("bad_bot_level")
+    roster = list(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
+    ids = roster if student_ids is None else [pk for pk in roster if pk in set(student_ids)]
+    if not ids:
+        raise PersonalError("no_student")
+    as_of = as_of or timezone.localdate()
+    if facts is None:
+        sets = class_working_sets(student_ids=ids, as_of=as_of)
+        by_student = {
+            pk: [
+                _fact_entry((i.operation, i.first, i.second), i.kind, i.reason)
+                for i in sets[pk].items
+            ]
+            for pk in ids
+        }
+    else:
+        by_student = _chosen_facts(ids, [tuple(f) for f in facts], as_of)
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        title=title.strip(),
+        kind=Assignment.Kind.PERSONAL,
+        game=chosen[0].game,
+        variant="",
+        options={"allowed": [c.key for c in chosen]},
+        players=PLAYERS,
+        bot_level=bot_level,
+        # One entry per item: every child has as many, their own (PersonalPlan.items).
+        items=[{"item": i} for i in range(count)],
+        due_at=due_at,
+    )
+    PersonalPlan.objects.bulk_create(
+        PersonalPlan(
+            assignment=assignment,
+            student_id=pk,
+            facts=by_student[pk],
+            items=_items(chosen, facts_of(by_student[pk]), count, random.Random(f"{seed}:{pk}")),
+        )
+        for pk in ids
+    )
+    return assignment
+
+
+def allowed_choices(assignment: Assignment) -> list[Choice]:
+    return [c for key in assignment.options.get("allowed", []) if (c := choice(key))]
+
+
+def plan_match_args(plan: PersonalPlan, item: int) -> dict:
+    """What ``games.services.match_create`` needs for one item of a child's plan: its game,
+    variant and seed, and the child's facts cut to what the game deals. A puzzle item is the
+    puzzle maker's (its focus may be empty when its square cannot show the facts)."""
+    entry = plan.items[item]
+    c = Choice("", entry["game"], entry["variant"], entry.get("size"))
+    focus = c.cut(facts_of(plan.facts))
+    seed = entry["seed"]
+    if c.size is not None:
+        deal = engine.get_game(c.game).puzzles.generate(
+            c.size, PUZZLE_DIFFICULTY, seed, focus=list(focus)
+        )
+        seed, focus = deal.seed, tuple(deal.focus)
+    return {"game": c.game, "variant": c.variant, "seed": seed, "focus": list(focus)}
+
+
+# --- the next class session ----------------------------------------------------------------------
+
+
+def next_session_focus_set(
+    *, classroom: Classroom, student_ids: Sequence[int], facts: Sequence[Fact]
+) -> int:
+    """Keeps ``facts`` for each of the class's ``student_ids`` until the class's next session
+    opens its tables (it replaces what was kept and not yet used). The number of children."""
+    roster = set(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
+    ids = [pk for pk in dict.fromkeys(student_ids) if pk in roster]
+    with transaction.atomic():
+        NextSessionFocus.objects.filter(
+            classroom=classroom, student_id__in=ids, used_at__isnull=True
+        ).delete()
+        NextSessionFocus.objects.bulk_create(
+            NextSessionFocus(classroom=classroom, student_id=pk, facts=[list(f) for f in facts])
+            for pk in ids
+        )
+    return len(ids)
+
+
+def pending_focus(*, classroom_id: int, student_ids: Iterable[int]) -> dict[int, list[Fact]]:
+    """Each child's facts kept for the next session (one read)."""
+    out: dict[int, list[Fact]] = {}
+    for student_id, facts in NextSessionFocus.objects.filter(
+        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
+    ).values_list("student_id", "facts"):
+        out.setdefault(student_id, []).extend(tuple(f) for f in facts)
+    return out
+
+
+def table_focus(game: str, variant: str, facts: Iterable[Fact]) -> tuple[Fact, ...] | None:
+    """The facts a table of ``game`` ``variant`` can be dealt toward; None when the game or
+    variant cannot be focused at all (the table deals plainly)."""
+    focus = engine.get_game(game).focus
+    if focus is None or variant not in focus.variants:
+        return None
+    return focus.facts(variant, [f for f in facts if f[0] in focus.operations])
+
+
+def pending_focus_used(*, classroom_id: int, student_ids: Iterable[int], session) -> None:
+    NextSessionFocus.objects.filter(
+        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
+    ).update(used_at=timezone.now(), used_in=session)

@@ -1,0 +1,385 @@
+"""Personal practice (issue 25): each child gets their own items toward their own facts; the
+teacher sees, per child, the facts in focus, what was practised and what moved."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from classroom.models import Assignment, AssignmentWork, PersonalPlan
+from classroom.practice import services as practice
+from games.models import Match
+from tests.factories import make_attempts, make_class, make_student, make_teacher
+
+pytestmark = pytest.mark.django_db
+
+SUM = engine.get_game("sum")
+MIA = engine.get_game("mia")
+
+
+def at(day: datetime.date, hour=10) -> datetime.datetime:
+    return datetime.datetime.combine(day, datetime.time(hour), timezone.get_current_timezone())
+
+
+YESTERDAY = timezone.localdate() - datetime.timedelta(days=1)
+
+
+@pytest.fixture
+def classroom():
+    return make_class(make_teacher(name="Ms Rivera"), name="Class 3B")
+
+
+def facts_of(plan):
+    return [(f["operation"], f["first"], f["second"]) for f in plan.facts]
+
+
+def post_personal(client, classroom, **data):
+    due = (timezone.localtime() + datetime.timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
+    body = {
+        "title": "Our facts",
+        "due_at": due,
+        "games": ["mia", "sum"],
+        "count": 3,
+        "bot_level": "easy",
+        **data,
+    }
+    return client.post(reverse("classroom:homework_personal_create", args=[classroom.pk]), body)
+
+
+def play(client, student, assignment, item):
+    client.force_login(student)
+    response = client.post(
+        reverse("classroom:homework_play", args=[assignment.pk]), {"item": str(item)}
+    )
+    return response
+
+
+def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(client, classroom):
+    students = [make_student(classroom, f"Child {n:02}", kind="", secret=None) for n in range(30)]
+    ana, ben = students[0], students[1]
+    # Ana slipped on 7 x 8 yesterday, Ben on 3 + 4: their working sets differ.
+    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    make_attempts(ben, [(3, "+", 4, 8, 2500, at(YESTERDAY))])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_personal_create", args=[classroom.pk]))
+    assert page.status_code == 200
+    # Only games that can deal toward table facts are offered: ADD-UP deals differences only.
+    assert 'value="sum"' in page.content.decode()
+    assert 'value="add_up"' not in page.content.decode()
+    response = post_personal(client, classroom)
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert response.status_code == 302
+    assert response.url == reverse("classroom:homework_detail", args=[assignment.pk])
+    plans = {plan.student_id: plan for plan in PersonalPlan.objects.filter(assignment=assignment)}
+    assert set(plans) == {s.pk for s in students}
+    assert facts_of(plans[ana.pk])[0] == ("mul", 7, 8)
+    assert facts_of(plans[ben.pk])[0] == ("add", 3, 4)
+    assert plans[ana.pk].facts[0]["kind"] == "learning"
+    assert plans[ana.pk].facts[0]["reason"] == "wrong once this week"
+    # A child without answers gets the set's new facts.
+    assert [f["kind"] for f in plans[students[2].pk].facts] == ["new", "new"]
+    # Ana's facts are all multiplication: only SUM can deal them.
+    assert {item["game"] for item in plans[ana.pk].items} == {"sum"}
+    assert all(len(plan.items) == 3 for plan in plans.values())
+
+    # Ana opens her first item: a SUM match dealt toward her facts.
+    response = play(client, ana, assignment, 0)
+    work = AssignmentWork.objects.get(assignment=assignment, student=ana)
+    assert response.url == reverse("games:play", args=[work.match_id])
+    match = Match.objects.get(pk=work.match_id)
+    assert match.game == "sum"
+    expected = SUM.focus.facts("standard", [f for f in facts_of(plans[ana.pk]) if f[0] == "mul"])
+    assert expected and match.focus == [list(f) for f in expected]
+    assert match.seats.filter(user=ana).exists() and match.seats.count() == 2
+    # Ben's item 0 is his own match, toward his facts (his addition facts in its game).
+    play(client, ben, assignment, 0)
+    ben_match = AssignmentWork.objects.get(assignment=assignment, student=ben).match
+    game = engine.get_game(ben_match.game)
+    cut = game.focus.facts(
+        ben_match.variant, [f for f in facts_of(plans[ben.pk]) if f[0] in game.focus.operations]
+    )
+    assert ben_match.focus == [list(f) for f in cut]
+    assert ["add", 3, 4] in ben_match.focus
+    assert ben_match.focus != match.focus
+
+    # The child's page lists their own items, with their games.
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert page.status_code == 200
+    assert page.context["items"][0].match_id == ben_match.pk
+    assert [item.title for item in page.context["items"]] == [
+        practice_title(entry) for entry in plans[ben.pk].items
+    ]
+
+
+def practice_title(entry):
+    from classroom.practice.plans import item_title
+
+    return item_title(entry)
+
+
+def test_the_teachers_page_reads_the_class_in_the_same_queries_for_3_or_30_children(
+    client, classroom
+):
+    students = [make_student(classroom, f"Child {n:02}", kind="", secret=None) for n in range(30)]
+    for student in students[:5]:
+        make_attempts(student, [(6, "x", 7, 41, 2500, at(YESTERDAY))])
+    due = timezone.now() + datetime.timedelta(days=3)
+    made = []
+    # Setting it reads the children's working sets in one query, whatever their number.
+    for title, ids in (("Few", [s.pk for s in students[:3]]), ("All", None)):
+        with CaptureQueriesContext(connection) as queries:
+            made.append(
+                practice.personal_assignment_create(
+                    classroom=classroom,
+                    title=title,
+                    allowed=["sum"],
+                    count=2,
+                    due_at=due,
+                    student_ids=ids,
+                )
+            )
+        made.append(len(queries))
+    few, few_queries, all_, all_queries = made
+    assert few_queries == all_queries
+    client.force_login(classroom.teacher)
+    counts = []
+    for assignment in (few, all_):
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+        assert page.status_code == 200
+        counts.append(len(queries))
+    assert len(page.context["personal"]) == 30
+    assert counts[0] == counts[1]
+
+
+def test_a_child_cannot_open_another_childs_items(client, classroom):
+    ana = make_student(classroom, "Ana", secret="1111")
+    ben = make_student(classroom, "Ben", secret="2222")
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Ana's facts",
+        allowed=["sum", "mia"],
+        count=2,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        student_ids=[ana.pk],
+    )
+    client.force_login(ben)
+    assert (
+        client.get(reverse("classroom:homework_student", args=[assignment.pk])).status_code == 404
+    )
+    response = client.post(reverse("classroom:homework_play", args=[assignment.pk]), {"item": "0"})
+    assert response.status_code == 404
+    assert not AssignmentWork.objects.filter(assignment=assignment).exists()
+    # Nor is it on Ben's home page; it is on Ana's.
+    assert "Ana&#x27;s facts" not in client.get(reverse("classroom:student_home")).content.decode()
+    client.force_login(ana)
+    assert "Ana&#x27;s facts" in client.get(reverse("classroom:student_home")).content.decode()
+    response = client.post(reverse("classroom:homework_play", args=[assignment.pk]), {"item": "1"})
+    assert response.status_code == 302
+    assert AssignmentWork.objects.get(assignment=assignment).student == ana
+
+
+def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Facts",
+        allowed=["sum"],
+        count=1,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+    )
+    # Since: Ana answers 7 x 8 right and quick twice, and wrongly 8 x 7 (another fact).
+    later = timezone.now() + datetime.timedelta(seconds=1)
+    make_attempts(ana, [(7, "x", 8, 56, 1400, later), (7, "x", 8, 56, 1600, later)])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    rows = {row.student.pk: row for row in page.context["personal"]}
+    seven_eight = rows[ana.pk].facts[0]
+    assert seven_eight.fact == "7 × 8"
+    assert (seven_eight.answers, seven_eight.right, seven_eight.median_seconds) == (2, 2, "1.5")
+    assert seven_eight.then == "being learned"
+    assert seven_eight.now == "due for review in 1 day"
+    html = page.content.decode()
+    assert "being learned → due for review in 1 day" in html
+    assert "2 of 2 answers right, median 1.5 s" in html
+    # Ben was given new facts and has not practised them.
+    assert all(f.answers == 0 and not f.moved for f in rows[ben.pk].facts)
+    assert "not practised yet" in html
+
+
+# --- "practise these facts" on the progress pages -----------------------------------------------
+
+
+def practise(client, classroom, facts, to, students=(), next_url=""):
+    return client.post(
+        reverse("classroom:practise_facts", args=[classroom.pk]),
+        {"facts": facts, "to": to, "students": [str(pk) for pk in students], "next": next_url},
+    )
+
+
+def test_practise_on_a_students_page_sets_personal_homework_with_exactly_those_facts(
+    client, classroom
+):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(2, "x", 3, 5, 2500, at(YESTERDAY))])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_student", args=[classroom.pk, ana.pk]))
+    html = page.content.decode()
+    assert 'data-practise-form="working-set"' in html
+    assert 'value="mul:2:3" checked' in html
+    response = practise(client, classroom, ["mul:2:3", "add:3:4"], "homework", [ana.pk])
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert response.url == reverse("classroom:homework_detail", args=[assignment.pk])
+    [plan] = PersonalPlan.objects.filter(assignment=assignment)
+    assert plan.student == ana
+    assert facts_of(plan) == [("mul", 2, 3), ("add", 3, 4)]
+    assert [f["kind"] for f in plan.facts] == ["learning", "new"]
+    # Ana's first item is dealt toward those facts as its game can show them.
+    play(client, ana, assignment, 0)
+    match = AssignmentWork.objects.get(assignment=assignment, student=ana).match
+    game = engine.get_game(match.game)
+    cut = game.focus.facts(
+        match.variant, [f for f in facts_of(plan) if f[0] in game.focus.operations]
+    )
+    assert cut and match.focus == [list(f) for f in cut]
+
+
+def test_practise_from_the_struggling_list_keeps_facts_for_the_next_session(client, classroom):
+    from classroom.models import NextSessionFocus
+    from classroom.sessions.services import session_join, session_start
+    from tests.factories import make_session
+
+    students = [make_student(classroom, name, kind="", secret=None) for name in "ABCD"]
+    ana = students[0]
+    now = timezone.now()
+    make_attempts(
+        ana, [(3, "+", 4, 8, 2500, now - datetime.timedelta(minutes=m)) for m in (1, 2, 3)]
+    )
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_class", args=[classroom.pk]))
+    html = page.content.decode()
+    assert 'name="facts" value="add:3:4" checked' in html
+    url = reverse("classroom:progress_class", args=[classroom.pk])
+    response = practise(client, classroom, ["add:3:4"], "session", [ana.pk], next_url=url)
+    assert response.url == url
+    [kept] = NextSessionFocus.objects.all()
+    assert (kept.student, kept.facts, kept.used_at) == (ana, [["add", 3, 4]], None)
+
+    session = make_session(classroom, game="mia", variant="canada47", table_size=2)
+    for student in students:
+        session_join(session=session, student=student)
+    lobby = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
+    assert 'data-focus-waiting="dealt"' in lobby.content.decode()
+    session_start(session=session)
+    ana_match = Match.objects.get(session_table__session=session, seats__user=ana)
+    assert ana_match.focus == [["add", 3, 4]]
+    others = Match.objects.filter(session_table__session=session).exclude(pk=ana_match.pk)
+    assert others.exists() and all(m.focus == [] for m in others)
+    kept.refresh_from_db()
+    assert kept.used_in == session and kept.used_at is not None
+
+
+def test_practise_from_the_class_fact_grids_for_chosen_children_or_the_class(client, classroom):
+    from classroom.models import NextSessionFocus
+    from classroom.sessions.services import session_join, session_start
+    from tests.factories import make_session
+
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(7, "x", 8, 54, 2500)] * 4 + [(7, "x", 8, 56, 2500)])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:progress_class_facts", args=[classroom.pk]))
+    html = page.content.decode()
+    assert 'data-practise-form="grids"' in html
+    assert 'name="facts" value="mul:7:8" checked' in html
+    assert f'name="students" value="{ben.pk}"' in html
+    practise(client, classroom, ["mul:7:8", "mul:2:3"], "session", [ben.pk])
+    assert list(NextSessionFocus.objects.values_list("student", flat=True)) == [ben.pk]
+    # With no child ticked, homework for the whole class.
+    practise(client, classroom, ["mul:7:8"], "homework")
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert set(assignment.plans.values_list("student", flat=True)) == {ana.pk, ben.pk}
+    # A game that cannot be focused deals plainly, the teacher is told, and the facts wait.
+    session = make_session(classroom, game="add_or_multiply", variant="standard", table_size=3)
+    session_join(session=session, student=ben)
+    lobby = client.get(reverse("classroom:sessions_detail", args=[session.pk]))
+    assert 'data-focus-waiting="plain"' in lobby.content.decode()
+    session_start(session=session)
+    assert Match.objects.get(session_table__session=session).focus == []
+    assert NextSessionFocus.objects.get().used_at is None
+
+
+def test_practise_refuses_another_teachers_class_and_a_get(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    other = make_teacher(name="Mr Other")
+    client.force_login(other)
+    assert practise(client, classroom, ["add:3:4"], "session", [ana.pk]).status_code == 404
+    client.force_login(classroom.teacher)
+    url = reverse("classroom:practise_facts", args=[classroom.pk])
+    assert client.get(url).status_code == 405
+    # Back only to a page of this site.
+    response = practise(client, classroom, ["add:3:4"], "session", [ana.pk], "https://evil.test/")
+    assert response.url == reverse("classroom:progress_class", args=[classroom.pk])
+
+
+def test_a_puzzle_item_is_the_puzzle_makers_focused_puzzle(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_attempts(ana, [(3, "+", 4, 8, 2500, at(YESTERDAY))])
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Squares",
+        allowed=["mia:puzzles"],
+        count=1,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        seed=7,
+    )
+    plan = PersonalPlan.objects.get(assignment=assignment)
+    entry = plan.items[0]
+    assert (entry["game"], entry["size"]) == ("mia", 3)
+    play(client, ana, assignment, 0)
+    match = AssignmentWork.objects.get(assignment=assignment).match
+    deal = MIA.puzzles.generate(
+        3,
+        practice.PUZZLE_DIFFICULTY,
+        entry["seed"],
+        focus=list(MIA.focus.facts("solo3", facts_of(plan))),
+    )
+    assert (match.variant, match.seed, match.seats.count()) == ("solo3", deal.seed, 1)
+    assert ["add", 3, 4] in match.focus
+    assert match.focus == [list(f) for f in deal.focus]
+    # The child's page names the item a puzzle, and so does the teacher's.
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert page.context["items"][0].title == "¡Mía! puzzle"
+    assert page.context["items"][0].max_stars == MIA.puzzles.max_stars
+
+
+def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, classroom):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    client.force_login(classroom.teacher)
+    post_personal(client, classroom, students=[str(ana.pk)], title="Mine")
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
+    [summary] = listing.context["summaries"]
+    assert summary.students == 1
+    assert summary.description.startswith("Personal practice: 3 items for each child")
+    edit = reverse("classroom:homework_edit", args=[assignment.pk])
+    assert client.get(edit).status_code == 200
+    due = (timezone.localtime() + datetime.timedelta(days=9)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(edit, {"title": "Renamed", "due_at": due, "count": "9"})
+    assert response.status_code == 302
+    assignment.refresh_from_db()
+    assert (assignment.title, len(assignment.items)) == ("Renamed", 3)
+    page = client.get(
+        reverse("classroom:homework_detail", args=[assignment.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    )
+    html = page.content.decode()
+    assert "Práctica personal" in html
+    assert "nueva, aún sin responder" in html

@@ -22,7 +22,7 @@ import engine
 from classroom import bots
 from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
 from classroom.practice.selectors import class_fact_states, class_working_sets
-from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW
+from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW, dealable_facts
 from classroom.selectors import classroom_roster
 from games import catalog
 
@@ -176,7 +176,10 @@ def personal_assignment_create(
         raise PersonalError("no_student")
     as_of = as_of or timezone.localdate()
     if facts is None:
-        sets = class_working_sets(student_ids=ids, as_of=as_of)
+        # Among the facts the allowed games can deal: a fact none can make would take one of
+        # the set's few places and never be dealt (docs/progress.md).
+        dealable = dealable_facts((c.game, c.variant) for c in chosen)
+        sets = class_working_sets(student_ids=ids, as_of=as_of, dealable=dealable)
         by_student = {
             pk: [
                 _fact_entry((i.operation, i.first, i.second), i.kind, i.reason)

@@ -61,8 +61,8 @@ def play(client, student, assignment, item):
 def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(client, classroom):
     students = [make_student(classroom, f"Child {n:02}", kind="", secret=None) for n in range(30)]
     ana, ben = students[0], students[1]
-    # Ana slipped on 7 x 8 yesterday, Ben on 3 + 4: their working sets differ.
-    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    # Ana slipped on 3 x 3 yesterday, Ben on 3 + 4: their working sets differ.
+    make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
     make_attempts(ben, [(3, "+", 4, 8, 2500, at(YESTERDAY))])
     client.force_login(classroom.teacher)
     page = client.get(reverse("classroom:homework_personal_create", args=[classroom.pk]))
@@ -76,12 +76,21 @@ def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(
     assert response.url == reverse("classroom:homework_detail", args=[assignment.pk])
     plans = {plan.student_id: plan for plan in PersonalPlan.objects.filter(assignment=assignment)}
     assert set(plans) == {s.pk for s in students}
-    assert facts_of(plans[ana.pk])[0] == ("mul", 7, 8)
+    assert facts_of(plans[ana.pk])[0] == ("mul", 3, 3)
     assert facts_of(plans[ben.pk])[0] == ("add", 3, 4)
     assert plans[ana.pk].facts[0]["kind"] == "learning"
     assert plans[ana.pk].facts[0]["reason"] == "wrong once this week"
-    # A child without answers gets the set's new facts.
-    assert [f["kind"] for f in plans[students[2].pk].facts] == ["new", "new"]
+    # A child without answers gets the set's new facts, among those the allowed games can deal:
+    # no ¡Mía! or SUM card makes 0 + 0, so a new child's practice would otherwise be plain.
+    newcomer = plans[students[2].pk]
+    assert [f["kind"] for f in newcomer.facts] == ["new", "new"]
+    assert all(
+        any(
+            engine.get_game(g).focus.dealable(v, [f])
+            for g, v in (("mia", "express"), ("sum", "standard"))
+        )
+        for f in facts_of(newcomer)
+    ), facts_of(newcomer)
     # Ana's facts are all multiplication: only SUM can deal them.
     assert {item["game"] for item in plans[ana.pk].items} == {"sum"}
     assert all(len(plan.items) == 3 for plan in plans.values())
@@ -186,7 +195,7 @@ def test_a_child_cannot_open_another_childs_items(client, classroom):
 def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):
     ana = make_student(classroom, "Ana", kind="", secret=None)
     ben = make_student(classroom, "Ben", kind="", secret=None)
-    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
+    make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
     assignment = practice.personal_assignment_create(
         classroom=classroom,
         title="Facts",
@@ -194,17 +203,17 @@ def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, cl
         count=1,
         due_at=timezone.now() + datetime.timedelta(days=3),
     )
-    # Since: Ana answers 7 x 8 right and quick twice, and wrongly 8 x 7 (another fact).
+    # Since: Ana answers 3 x 3 right and quick twice.
     later = timezone.now() + datetime.timedelta(seconds=1)
-    make_attempts(ana, [(7, "x", 8, 56, 1400, later), (7, "x", 8, 56, 1600, later)])
+    make_attempts(ana, [(3, "x", 3, 9, 1400, later), (3, "x", 3, 9, 1600, later)])
     client.force_login(classroom.teacher)
     page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
     rows = {row.student.pk: row for row in page.context["personal"]}
-    seven_eight = rows[ana.pk].facts[0]
-    assert seven_eight.fact == "7 × 8"
-    assert (seven_eight.answers, seven_eight.right, seven_eight.median_seconds) == (2, 2, "1.5")
-    assert seven_eight.then == "being learned"
-    assert seven_eight.now == "due for review in 1 day"
+    three_threes = rows[ana.pk].facts[0]
+    assert three_threes.fact == "3 × 3"
+    assert (three_threes.answers, three_threes.right, three_threes.median_seconds) == (2, 2, "1.5")
+    assert three_threes.then == "being learned"
+    assert three_threes.now == "due for review in 1 day"
     html = page.content.decode()
     assert "being learned → due for review in 1 day" in html
     assert "2 of 2 answers right, median 1.5 s" in html

@@ -65,12 +65,12 @@ async def test_members_older_than_the_group_expiry_are_dropped_not_sent_to(make_
     await layer.group_add("match.8", fresh)
     await layer.group_add("match.8", stale)
     connection = layer.connection(layer.consistent_hash("match.8"))
-    await connection.zadd(layer._group_key("match.8"), {stale: int(time.time()) - 3600})
+    await connection.zadd(layer.group_key("match.8"), {stale: int(time.time()) - 3600})
 
     await layer.group_send("match.8", {"type": "match.changed", "version": 1})
 
     assert (await receive(layer, fresh))["version"] == 1
-    members = await connection.zrange(layer._group_key("match.8"), 0, -1)
+    members = await connection.zrange(layer.group_key("match.8"), 0, -1)
     assert members == [fresh.encode()]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(stale), 0.3)
@@ -86,6 +86,34 @@ async def test_a_full_channel_drops_news_beyond_its_capacity(make_layer):
     assert got == [1, 2]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(channel), 0.3)
+
+
+async def test_a_full_process_channel_refuses_a_direct_send(make_layer):
+    from channels.exceptions import ChannelFull
+
+    layer = make_layer(capacity=2)
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "groups.lost"})
+    await layer.send(channel, {"type": "groups.lost"})
+    with pytest.raises(ChannelFull):
+        await layer.send(channel, {"type": "groups.lost"})
+    assert (await receive(layer, channel))["type"] == "groups.lost"
+
+
+async def test_a_receiver_cancelled_while_its_read_is_in_redis_loses_nothing(make_layer):
+    """A socket's receive is cancelled when it closes (or times out): the read already sent to
+    Redis goes on and files what it pops, so the next receiver of each channel gets it."""
+    sender, layer = make_layer(), make_layer()
+    ana, ben = await layer.new_channel(), await layer.new_channel()
+    for channel in (ana, ben):
+        await layer.group_add("match.12", channel)
+    waiting = asyncio.ensure_future(layer.receive(ana))
+    await asyncio.sleep(0.2)  # the read now blocks in Redis (BZPOPMIN): nothing has queued
+    waiting.cancel()
+    await sender.group_send("match.12", {"type": "match.changed", "version": 1})
+    await sender.group_send("match.12", {"type": "match.changed", "version": 2})
+    assert [(await receive(layer, ana))["version"] for _ in range(2)] == [1, 2]
+    assert [(await receive(layer, ben))["version"] for _ in range(2)] == [1, 2]
 
 
 async def test_expired_messages_are_cleared_when_news_is_sent(make_layer):

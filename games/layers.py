@@ -84,14 +84,10 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The pop in flight, per event loop (Redis connections belong to one loop).
-        self._popping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
+        # Per event loop (Redis connections belong to one loop), its process channels' inbox.
+        self._inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = (
             weakref.WeakKeyDictionary()
         )
-        # Per event loop, the messages popped for each of its channels and not yet received.
-        self._received: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, dict[str, collections.deque]
-        ] = weakref.WeakKeyDictionary()
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -199,48 +195,23 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         if "!" not in channel:  # a general channel: read as channels_redis reads it
             return await super().receive(channel)
         loop = asyncio.get_running_loop()
-        received = self._received.setdefault(loop, {})
-        while True:
-            waiting = received.get(channel)
-            if waiting:
-                message = waiting.popleft()
-                if not waiting:
-                    del received[channel]
-                return message
-            popping = self._popping.get(loop)
-            if popping is None:
-                popping = self._popping[loop] = loop.create_task(self._pop(channel))
-                # Its outage is raised in every receiver waiting; one nobody waits for is read here.
-                popping.add_done_callback(_retrieved)
-            # A receiver cancelled here leaves the pop running: it files what it read.
-            await asyncio.shield(popping)
+        inbox = self._inboxes.get(loop)
+        if inbox is None:
+            inbox = self._inboxes[loop] = _Inbox(self, channel)
+        return await inbox.receive(channel)
 
-    async def _pop(self, channel) -> None:
-        """Files what has queued up for this process, or else what comes within one blocking
-        read, under each message's channels. One pass only: a pop nobody waits for any more ends
-        with its read."""
-        loop = asyncio.get_running_loop()
-        try:
-            connection = self.connection(self.shard(channel))
-            key = self.channel_key(channel)
-            popped = await connection.zpopmin(key, self.receive_batch)
-            if popped:
-                contents = [member for member, _score in popped]
-            else:
-                found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-                contents = [] if found is None else [found[1]]
-        finally:
-            if self._popping.get(loop) is asyncio.current_task():
-                del self._popping[loop]
-        received = self._received.setdefault(loop, {})
-        for content in contents:
-            message = self.deserialize(content)
-            targets = message.pop("__asgi_channel__", channel)
-            for target in targets if isinstance(targets, list) else [targets]:
-                waiting = received.get(target)
-                if waiting is None:
-                    waiting = received[target] = collections.deque(maxlen=self.capacity)
-                waiting.append(message)
+    async def pop(self, channel: str) -> list[dict]:
+        """What has queued up for ``channel``'s process (up to ``receive_batch`` messages), or
+        else what comes within one blocking read; [] if nothing came."""
+        connection = self.connection(self.shard(channel))
+        key = self.channel_key(channel)
+        popped = await connection.zpopmin(key, self.receive_batch)
+        if popped:
+            contents = [member for member, _score in popped]
+        else:
+            found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+            contents = [] if found is None else [found[1]]
+        return [self.deserialize(content) for content in contents]
 
     async def memberships_lost(self, watcher: str) -> bool:
         """Whether a Redis of this layer lost its data (restarted, flushed) since ``watcher``
@@ -256,9 +227,64 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         return lost
 
 
-def _retrieved(task: asyncio.Task) -> None:
-    if not task.cancelled():
-        task.exception()
+class _Inbox:
+    """One event loop's process channels: one reader pops their messages in batches while any of
+    them waits, files each under its channels, and wakes only the receivers that got one (a
+    process holds hundreds of sockets, each always waiting on its channel)."""
+
+    def __init__(self, layer: BatchingRedisChannelLayer, channel: str):
+        self.layer = layer
+        self.channel = channel  # any channel of the process: they share one key
+        self.messages: dict[str, collections.deque] = {}
+        self.waiting: dict[str, asyncio.Future] = {}
+        self.reader: asyncio.Task | None = None
+
+    async def receive(self, channel: str) -> dict:
+        """The channel's next message. One receiver a channel, as Channels' consumers read."""
+        loop = asyncio.get_running_loop()
+        while True:
+            queued = self.messages.get(channel)
+            if queued:
+                message = queued.popleft()
+                if not queued:
+                    del self.messages[channel]
+                return message
+            woken = self.waiting[channel] = loop.create_future()
+            if self.reader is None or self.reader.done():
+                self.reader = loop.create_task(self._read())
+            try:
+                await woken  # a reader's outage is raised here
+            finally:
+                if self.waiting.get(channel) is woken:
+                    del self.waiting[channel]
+
+    async def _read(self) -> None:
+        """Pops while a receiver waits. A receiver cancelled meanwhile leaves the pop to finish:
+        what it read is filed for the channel's next receiver."""
+        while self.waiting:
+            try:
+                messages = await self.layer.pop(self.channel)
+            except asyncio.CancelledError:
+                for woken in self.waiting.values():
+                    woken.cancel()
+                raise
+            except Exception as outage:
+                for woken in self.waiting.values():
+                    if not woken.done():
+                        woken.set_exception(outage)
+                return  # the next receive starts a reader again
+            for message in messages:
+                targets = message.pop("__asgi_channel__", self.channel)
+                for target in targets if isinstance(targets, list) else [targets]:
+                    queued = self.messages.get(target)
+                    if queued is None:
+                        queued = self.messages[target] = collections.deque(
+                            maxlen=self.layer.capacity
+                        )
+                    queued.append(message)
+                    woken = self.waiting.get(target)
+                    if woken is not None and not woken.done():
+                        woken.set_result(None)
 
 
 class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):

@@ -156,3 +156,34 @@ async def test_a_process_with_no_news_for_longer_than_a_blocking_read_keeps_list
     assert not waiting.done(), waiting.exception()
     await layer.send(channel, {"type": "late.news"})
     assert (await asyncio.wait_for(waiting, TIMEOUT))["type"] == "late.news"
+
+
+async def test_one_read_in_redis_serves_every_waiting_channel_of_a_process(make_layer):
+    """A process's sockets each wait on their channel; one reader pops for all of them (not one
+    blocking read per socket) and wakes only the receiver whose message came."""
+    sender, layer = make_layer(), make_layer()
+    channels = [await layer.new_channel() for _ in range(50)]
+    in_redis, most_in_redis, pops = 0, 0, 0
+    pop = layer.pop
+
+    async def counted_pop(channel):
+        nonlocal in_redis, most_in_redis, pops
+        in_redis += 1
+        pops += 1
+        most_in_redis = max(most_in_redis, in_redis)
+        try:
+            return await pop(channel)
+        finally:
+            in_redis -= 1
+
+    layer.pop = counted_pop
+    waiting = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+    await asyncio.sleep(0.2)
+    await sender.send(channels[7], {"type": "groups.lost"})
+    assert (await asyncio.wait_for(waiting[7], TIMEOUT))["type"] == "groups.lost"
+    await asyncio.sleep(0.1)
+    assert [i for i, receiving in enumerate(waiting) if receiving.done()] == [7]
+    assert most_in_redis == 1
+    assert pops <= 3  # the blocking read that got the message, and the next one
+    for receiving in waiting:
+        receiving.cancel()

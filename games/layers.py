@@ -1,5 +1,5 @@
 """The Redis channel layer, receiving each server process's news in batches and sending a group's
-news in two round trips.
+news in two round trips, written on the public API of redis-py and of channels_redis.
 
 channels_redis keeps every message for a server process in one sorted set and reads it one message
 at a time, with four sequential Redis round trips per message (a clean-up script, BZPOPMIN, a
@@ -7,17 +7,19 @@ backup copy, its removal) and one reader at a time. On a busy event loop each ro
 turn, so a process with hundreds of sockets falls behind its news long before its CPU is spent
 (docs/capacity.md has the load test's figures).
 
-This class reads whatever has queued up with one ZPOPMIN (up to ``receive_batch`` messages) and
-blocks with BZPOPMIN only when nothing has. The backup copy goes: the layer delivers at most once
-(docs/architecture.md), and what the backup protected against, a reader cancelled after its pop,
-is handled here by letting the pop finish and handing its messages to the next reader.
+This layer reads whatever has queued up with one ZPOPMIN (up to ``receive_batch`` messages) and
+blocks with BZPOPMIN only when nothing has, filing each message under its channels for their
+receivers. There is no backup copy: the layer delivers at most once (docs/architecture.md), and
+what the backup protected against, a reader cancelled after its pop, is handled by letting the
+pop finish and file its messages.
 
-``group_send`` does what channels_redis's does (drop expired members, read the members, drop
-expired messages, add the message to each member's set within its capacity) in two round trips
-instead of four: the first two commands go in one pipeline and the clean-up of expired messages
-runs inside the sending script. Every move sends one group message, and each round trip waits
-for its turn on a busy event loop. Groups, serialisation, capacity and expiry are channels_redis's
-own.
+A group send drops expired members, reads the members, drops expired messages and adds the
+message to each member's set within its capacity, as channels_redis's does, in two round trips
+instead of four: the first two commands go in one pipeline and the rest in one script (which also
+sends to one process channel in one round trip). Every move sends one group message, and each
+round trip waits for its turn on a busy event loop. The keys, the messages' format, their
+serialisation, capacity and expiry are channels_redis's, and no private member of Channels or
+channels_redis is read (its pools, ``new_channel`` and ``flush`` are inherited).
 
 Both layers here add ``group_send_except``: a server process hands its own news to its own sockets
 and sends it through the layer to the others only (games/delivery.py).
@@ -31,6 +33,7 @@ the hub's heartbeat instead).
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import time
 import uuid
@@ -66,14 +69,77 @@ return over_capacity
 
 
 class BatchingRedisChannelLayer(RedisChannelLayer):
+    """channels_redis's layer with its own sends, groups and process-channel reads, on the public
+    API of redis-py and of the parent (``connection``, ``consistent_hash``, ``serialize``,
+    ``deserialize``, Channels' ``non_local_name`` and ``get_capacity``): no private member of
+    channels_redis is read. What stays the parent's: connection pools, ``new_channel``, ``flush``
+    and the reading of general (not process-specific) channels, which live play never uses.
+
+    Storage is channels_redis's: a channel's messages in a sorted set scored by time at
+    ``prefix + <channel up to its "!">``, each process-specific message carrying its target
+    channels in ``__asgi_channel__``; a group is a sorted set of its members scored by the time
+    they joined, at ``group_key(group)``."""
+
     receive_batch = 100
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The pop in flight, per event loop (Redis connections belong to one loop).
-        self._popping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
+        # Per event loop (Redis connections belong to one loop), its process channels' inbox.
+        self._inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = (
             weakref.WeakKeyDictionary()
         )
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    def group_key(self, group: str) -> bytes:
+        return f"{self.prefix}:group:{group}".encode()
+
+    def channel_key(self, channel: str) -> str:
+        """The sorted set holding ``channel``'s messages: one per process for its channels."""
+        return self.prefix + self.non_local_name(channel)
+
+    def shard(self, channel: str) -> int:
+        """The Redis of a process-specific channel: all of a process's channels share one."""
+        return self.consistent_hash(self.non_local_name(channel))
+
+    # -- sending --------------------------------------------------------------------------------
+
+    async def send(self, channel, message):
+        assert isinstance(message, dict), "message is not a dict"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        assert "__asgi_channel__" not in message
+        if "!" not in channel:  # a general channel: channels_redis's own sharding and reading
+            return await super().send(channel, message)
+        key = self.channel_key(channel)
+        over_capacity = await self.connection(self.shard(channel)).eval(
+            _GROUP_SEND_SCRIPT,
+            1,
+            key,
+            self.serialize({**message, "__asgi_channel__": channel}),
+            self.get_capacity(channel),
+            *self._times(),
+        )
+        if over_capacity:
+            raise channels.exceptions.ChannelFull()
+
+    def _times(self) -> tuple[float, int, int]:
+        """The sending script's last three arguments: now, a key's expiry, the stale score."""
+        now = time.time()
+        return now, self.expiry, int(now) - int(self.expiry)
+
+    async def group_add(self, group, channel):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        key = self.group_key(group)
+        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
+        pipe.zadd(key, {channel: time.time()})
+        pipe.expire(key, self.group_expiry)
+        await pipe.execute()
+
+    async def group_discard(self, group, channel):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        await self.connection(self.consistent_hash(group)).zrem(self.group_key(group), channel)
 
     async def group_send(self, group, message):
         await self.group_send_except(group, message, None)
@@ -82,31 +148,23 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         """``group_send`` to every member but ``skipped_channel`` (games/delivery.py: a process
         hands its own news to its own sockets)."""
         assert self.require_valid_group_name(group), "Group name not valid"
-        key = self._group_key(group)
-        now = time.time()
+        key = self.group_key(group)
         pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
-        pipe.zremrangebyscore(key, min=0, max=int(now) - self.group_expiry)
+        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
         pipe.zrange(key, 0, -1)
         _removed, members = await pipe.execute()
-        if not members:
-            return
         channel_names = [member.decode("utf8") for member in members]
         channel_names = [name for name in channel_names if name != skipped_channel]
         if not channel_names:
             return
-        by_connection, message_of, capacity_of = self._map_channel_keys_to_connection(
-            channel_names, message
-        )
-        for index, channel_keys in by_connection.items():
+        for index, keys in self._by_connection(channel_names, message).items():
             over_capacity = await self.connection(index).eval(
                 _GROUP_SEND_SCRIPT,
-                len(channel_keys),
-                *channel_keys,
-                *(message_of[channel_key] for channel_key in channel_keys),
-                *(capacity_of[channel_key] for channel_key in channel_keys),
-                now,
-                self.expiry,
-                int(now) - int(self.expiry),
+                len(keys),
+                *keys,
+                *(content for content, _capacity in keys.values()),
+                *(capacity for _content, capacity in keys.values()),
+                *self._times(),
             )
             if over_capacity > 0:
                 log.info(
@@ -115,6 +173,45 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
                     len(channel_names),
                     group,
                 )
+
+    def _by_connection(
+        self, channel_names: list[str], message: dict
+    ) -> dict[int, dict[str, tuple[bytes, int]]]:
+        """Per Redis, per channel key: the message to add (once for all of a process's channels
+        in the group, naming them) and the key's capacity."""
+        targets: dict[str, list[str]] = collections.defaultdict(list)
+        for channel in channel_names:
+            targets[self.channel_key(channel)].append(channel)
+        by_connection: dict[int, dict[str, tuple[bytes, int]]] = collections.defaultdict(dict)
+        for key, channels_of_key in targets.items():
+            index = self.shard(channels_of_key[0])
+            content = self.serialize({**message, "__asgi_channel__": channels_of_key})
+            by_connection[index][key] = (content, self.get_capacity(channels_of_key[0]))
+        return by_connection
+
+    # -- receiving ------------------------------------------------------------------------------
+
+    async def receive(self, channel):
+        if "!" not in channel:  # a general channel: read as channels_redis reads it
+            return await super().receive(channel)
+        loop = asyncio.get_running_loop()
+        inbox = self._inboxes.get(loop)
+        if inbox is None:
+            inbox = self._inboxes[loop] = _Inbox(self, channel)
+        return await inbox.receive(channel)
+
+    async def pop(self, channel: str) -> list[dict]:
+        """What has queued up for ``channel``'s process (up to ``receive_batch`` messages), or
+        else what comes within one blocking read; [] if nothing came."""
+        connection = self.connection(self.shard(channel))
+        key = self.channel_key(channel)
+        popped = await connection.zpopmin(key, self.receive_batch)
+        if popped:
+            contents = [member for member, _score in popped]
+        else:
+            found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+            contents = [] if found is None else [found[1]]
+        return [self.deserialize(content) for content in contents]
 
     async def memberships_lost(self, watcher: str) -> bool:
         """Whether a Redis of this layer lost its data (restarted, flushed) since ``watcher``
@@ -129,47 +226,65 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
             lost = lost or not existed
         return lost
 
-    async def receive_single(self, channel):
-        if "!" not in channel:  # a shared (not process-specific) channel: read as channels_redis
-            return await super().receive_single(channel)
-        # channels_redis's receive() lets one reader at a time in here and delivers what this
-        # returns; the messages popped with it are delivered here, before it, in their order.
+
+class _Inbox:
+    """One event loop's process channels: one reader pops their messages in batches while any of
+    them waits, files each under its channels, and wakes only the receivers that got one (a
+    process holds hundreds of sockets, each always waiting on its channel)."""
+
+    def __init__(self, layer: BatchingRedisChannelLayer, channel: str):
+        self.layer = layer
+        self.channel = channel  # any channel of the process: they share one key
+        self.messages: dict[str, collections.deque] = {}
+        self.waiting: dict[str, asyncio.Future] = {}
+        self.reader: asyncio.Task | None = None
+
+    async def receive(self, channel: str) -> dict:
+        """The channel's next message. One receiver a channel, as Channels' consumers read."""
         loop = asyncio.get_running_loop()
-        contents: list[bytes] = []
-        while not contents:
-            popping = self._popping.get(loop)
-            if popping is None:
-                popping = self._popping[loop] = loop.create_task(self._pop(channel))
+        while True:
+            queued = self.messages.get(channel)
+            if queued:
+                message = queued.popleft()
+                if not queued:
+                    del self.messages[channel]
+                return message
+            woken = self.waiting[channel] = loop.create_future()
+            if self.reader is None or self.reader.done():
+                self.reader = loop.create_task(self._read())
             try:
-                contents = await asyncio.shield(popping)
+                await woken  # a reader's outage is raised here
+            finally:
+                if self.waiting.get(channel) is woken:
+                    del self.waiting[channel]
+
+    async def _read(self) -> None:
+        """Pops while a receiver waits. A receiver cancelled meanwhile leaves the pop to finish:
+        what it read is filed for the channel's next receiver."""
+        while self.waiting:
+            try:
+                messages = await self.layer.pop(self.channel)
             except asyncio.CancelledError:
-                raise  # the pop goes on; the next reader delivers its messages
-            except BaseException:
-                self._forget(popping)
+                for woken in self.waiting.values():
+                    woken.cancel()
                 raise
-            self._forget(popping)
-        *earlier, last = [self.deserialize(content) for content in contents]
-        for message in earlier:
-            targets = message.pop("__asgi_channel__", channel)
-            for target in targets if isinstance(targets, list) else [targets]:
-                self.receive_buffer[target].put_nowait(message)
-        return last.pop("__asgi_channel__", channel), last
-
-    def _forget(self, popping: asyncio.Future) -> None:
-        loop = asyncio.get_running_loop()
-        if self._popping.get(loop) is popping:
-            del self._popping[loop]
-
-    async def _pop(self, channel) -> list[bytes]:
-        """What has queued up, or else what comes within one blocking read; [] if nothing came.
-        One pass only: a pop nobody waits for any more ends with its read."""
-        connection = self.connection(self.consistent_hash(channel))
-        key = self.prefix + channel
-        popped = await connection.zpopmin(key, self.receive_batch)
-        if popped:
-            return [member for member, _score in popped]
-        found = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-        return [] if found is None else [found[1]]
+            except Exception as outage:
+                for woken in self.waiting.values():
+                    if not woken.done():
+                        woken.set_exception(outage)
+                return  # the next receive starts a reader again
+            for message in messages:
+                targets = message.pop("__asgi_channel__", self.channel)
+                for target in targets if isinstance(targets, list) else [targets]:
+                    queued = self.messages.get(target)
+                    if queued is None:
+                        queued = self.messages[target] = collections.deque(
+                            maxlen=self.layer.capacity
+                        )
+                    queued.append(message)
+                    woken = self.waiting.get(target)
+                    if woken is not None and not woken.done():
+                        woken.set_result(None)
 
 
 class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):
@@ -178,7 +293,7 @@ class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):
     async def group_send_except(self, group, message, skipped_channel):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
-        self._clean_expired()
+        # Members past the group expiry are dropped by Channels on every receive.
         for channel in list(self.groups.get(group, {})):
             if channel == skipped_channel:
                 continue

@@ -65,12 +65,12 @@ async def test_members_older_than_the_group_expiry_are_dropped_not_sent_to(make_
     await layer.group_add("match.8", fresh)
     await layer.group_add("match.8", stale)
     connection = layer.connection(layer.consistent_hash("match.8"))
-    await connection.zadd(layer._group_key("match.8"), {stale: int(time.time()) - 3600})
+    await connection.zadd(layer.group_key("match.8"), {stale: int(time.time()) - 3600})
 
     await layer.group_send("match.8", {"type": "match.changed", "version": 1})
 
     assert (await receive(layer, fresh))["version"] == 1
-    members = await connection.zrange(layer._group_key("match.8"), 0, -1)
+    members = await connection.zrange(layer.group_key("match.8"), 0, -1)
     assert members == [fresh.encode()]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(stale), 0.3)
@@ -86,6 +86,34 @@ async def test_a_full_channel_drops_news_beyond_its_capacity(make_layer):
     assert got == [1, 2]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(channel), 0.3)
+
+
+async def test_a_full_process_channel_refuses_a_direct_send(make_layer):
+    from channels.exceptions import ChannelFull
+
+    layer = make_layer(capacity=2)
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "groups.lost"})
+    await layer.send(channel, {"type": "groups.lost"})
+    with pytest.raises(ChannelFull):
+        await layer.send(channel, {"type": "groups.lost"})
+    assert (await receive(layer, channel))["type"] == "groups.lost"
+
+
+async def test_a_receiver_cancelled_while_its_read_is_in_redis_loses_nothing(make_layer):
+    """A socket's receive is cancelled when it closes (or times out): the read already sent to
+    Redis goes on and files what it pops, so the next receiver of each channel gets it."""
+    sender, layer = make_layer(), make_layer()
+    ana, ben = await layer.new_channel(), await layer.new_channel()
+    for channel in (ana, ben):
+        await layer.group_add("match.12", channel)
+    waiting = asyncio.ensure_future(layer.receive(ana))
+    await asyncio.sleep(0.2)  # the read now blocks in Redis (BZPOPMIN): nothing has queued
+    waiting.cancel()
+    await sender.group_send("match.12", {"type": "match.changed", "version": 1})
+    await sender.group_send("match.12", {"type": "match.changed", "version": 2})
+    assert [(await receive(layer, ana))["version"] for _ in range(2)] == [1, 2]
+    assert [(await receive(layer, ben))["version"] for _ in range(2)] == [1, 2]
 
 
 async def test_expired_messages_are_cleared_when_news_is_sent(make_layer):
@@ -128,3 +156,34 @@ async def test_a_process_with_no_news_for_longer_than_a_blocking_read_keeps_list
     assert not waiting.done(), waiting.exception()
     await layer.send(channel, {"type": "late.news"})
     assert (await asyncio.wait_for(waiting, TIMEOUT))["type"] == "late.news"
+
+
+async def test_one_read_in_redis_serves_every_waiting_channel_of_a_process(make_layer):
+    """A process's sockets each wait on their channel; one reader pops for all of them (not one
+    blocking read per socket) and wakes only the receiver whose message came."""
+    sender, layer = make_layer(), make_layer()
+    channels = [await layer.new_channel() for _ in range(50)]
+    in_redis, most_in_redis, pops = 0, 0, 0
+    pop = layer.pop
+
+    async def counted_pop(channel):
+        nonlocal in_redis, most_in_redis, pops
+        in_redis += 1
+        pops += 1
+        most_in_redis = max(most_in_redis, in_redis)
+        try:
+            return await pop(channel)
+        finally:
+            in_redis -= 1
+
+    layer.pop = counted_pop
+    waiting = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+    await asyncio.sleep(0.2)
+    await sender.send(channels[7], {"type": "groups.lost"})
+    assert (await asyncio.wait_for(waiting[7], TIMEOUT))["type"] == "groups.lost"
+    await asyncio.sleep(0.1)
+    assert [i for i, receiving in enumerate(waiting) if receiving.done()] == [7]
+    assert most_in_redis == 1
+    assert pops <= 3  # the blocking read that got the message, and the next one
+    for receiving in waiting:
+        receiving.cancel()

@@ -1,16 +1,14 @@
-"""The two places live play leans on Channels' and channels_redis's internals, fenced.
+"""Where live play leans on Channels' internals, fenced; and that it reads no private member of
+Channels, channels_redis or asgiref.
 
-``games/layers.py`` subclasses channels_redis's layer (batched reads, a group send in two round
-trips, ``group_send_except``), ``games.consumers.MatchConsumer`` overrides Channels' ``dispatch``
-and every socket (``accounts.sockets.CleanSocket``) its ``websocket_disconnect``, without their
-``close_old_connections``; CleanSocket also reads its channel through ``channel_receive``. Both were
-kept after routing a match's sockets to one process (docker/nginx.conf): a process's own news still
-needs one look at the match's group, and the stock layer would send it back to its sender through
-Redis: routed by match at 180 moves/s, the stock layer took the servers a quarter more CPU per move
-and Redis four times as much (docs/capacity.md, "Design choices the figures support").
-
-What they copy or call is pinned here by its source: a new release that changes any of it fails this
+``games.consumers.MatchConsumer`` overrides Channels' ``dispatch`` and every socket
+(``accounts.sockets.CleanSocket``) its ``websocket_disconnect``, without their
+``close_old_connections``; CleanSocket also reads its channel through ``channel_receive``. What
+they copy or call is pinned here by its source: a new release that changes any of it fails this
 test, and docs/live-play.md ("Upgrading Channels or channels_redis") says what to re-read.
+
+``games/layers.py`` needs no pin: it subclasses channels_redis's layer for its connection pools
+and uses only public methods (its own keys are channels_redis's documented storage).
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels_redis.core import RedisChannelLayer
 
 from accounts import sockets
-from games import consumers, layers
+from games import consumers
 
 UPGRADE_NOTE = "docs/live-play.md, 'Upgrading Channels or channels_redis'"
 
@@ -36,14 +34,6 @@ READ_AND_RELIED_ON = {
     # this sets, to wait out a Redis restart instead of ending the socket.
     (AsyncConsumer, "__call__"): "e52238720872dbc3",
     (AsyncWebsocketConsumer, "websocket_disconnect"): "10f38aa55fd51ff5",
-    (RedisChannelLayer, "group_send"): "c9623ea6ccfa7308",
-    (RedisChannelLayer, "receive"): "158a09895d9a7c8e",
-    (RedisChannelLayer, "receive_single"): "5a498bb3a2545bf1",
-    (RedisChannelLayer, "_map_channel_keys_to_connection"): "789f9193b4536625",
-    (RedisChannelLayer, "_group_key"): "7e89938e1cb20f26",
-    (RedisChannelLayer, "consistent_hash"): "ba115e0235516e21",
-    (RedisChannelLayer, "connection"): "d975ed8505cf7594",
-    (channels.layers.InMemoryChannelLayer, "group_send"): "693c3172deb6431b",
 }
 
 
@@ -61,14 +51,50 @@ def test_what_live_play_copies_or_calls_is_as_it_was_read(owner, name):
 
 
 def test_the_overrides_are_still_overrides_of_those():
-    assert layers.BatchingRedisChannelLayer.__mro__[1] is RedisChannelLayer
-    assert issubclass(layers.InMemoryChannelLayer, channels.layers.InMemoryChannelLayer)
     assert "dispatch" in vars(consumers.MatchConsumer)
     # Every socket's disconnect skips close_old_connections (accounts.sockets.CleanSocket).
     assert "websocket_disconnect" in vars(sockets.CleanSocket)
     assert issubclass(consumers.MatchConsumer, sockets.CleanSocket)
     assert "self.channel_receive" in inspect.getsource(AsyncConsumer.__call__)
-    # receive() still reads through receive_single, which the batching layer replaces.
-    assert "self.receive_single(" in inspect.getsource(RedisChannelLayer.receive)
     # What dispatch skips on purpose is still what Channels does there.
     assert "aclose_old_connections" in inspect.getsource(AsyncConsumer.dispatch)
+
+
+def _library_privates() -> set[str]:
+    """The private members of the layers, consumers and sync helpers live play builds on: their
+    classes' and a fresh instance's names with one leading underscore."""
+    from asgiref.sync import AsyncToSync, SyncToAsync
+
+    owners = [
+        RedisChannelLayer,
+        RedisChannelLayer(),
+        channels.layers.InMemoryChannelLayer,
+        channels.layers.InMemoryChannelLayer(),
+        channels.layers.BaseChannelLayer,
+        AsyncConsumer,
+        AsyncWebsocketConsumer,
+        SyncToAsync,
+        AsyncToSync,
+    ]
+    names = set()
+    for owner in owners:
+        names |= set(dir(owner)) | set(getattr(owner, "__dict__", {}))
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def test_no_private_member_of_channels_channels_redis_or_asgiref_is_read():
+    """The layer reads and writes Redis through redis-py's public API and its parent's public
+    methods; a private member of theirs read anywhere in the project is named here."""
+    import ast
+    from pathlib import Path
+
+    privates = _library_privates()
+    assert {"_group_key", "_map_channel_keys_to_connection", "_clean_expired"} <= privates
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for package in ("accounts", "classroom", "config", "engine", "games"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Attribute) and node.attr in privates:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.attr}")
+    assert not found, found

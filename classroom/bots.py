@@ -50,6 +50,19 @@ ADAPTIVE_HELP = _(
     "games at a level and the next level down after losing three in a row."
 )
 
+# A lesson's option: each table's bots at the level of its children's figures at the lesson's game
+# (``table_level``), so a table of beginners meets beginners and a fluent table strong bots.
+AT_TABLE_LEVEL = "table"
+AT_TABLE_LEVEL_LABEL = _("At each table's level: its children's figures")
+AT_TABLE_LEVEL_HELP = _(
+    "At each table's level: a table whose children are still learning the game's facts plays "
+    "beginner bots, one that answers them well easy bots, one that knows them fluently strong "
+    "bots; the least sure child of a table decides."
+)
+# A child's mean mastery of the game's skills (0 not started .. 4 mastered) from which their
+# table's bots play at each level: below 1.5 beginner, below 3 easy, else strong.
+TABLE_LEVEL_STEPS = ((1.5, "random"), (3.0, "easy"))
+
 assert set(LEVEL_LABELS) == set(LEVELS), "every engine level needs a label"
 
 
@@ -64,6 +77,21 @@ def bot_name(number: int) -> str:
 
 def level_choices() -> list[tuple[str, str]]:
     return [(level, LEVEL_LABELS[level]) for level in LEVELS]
+
+
+def session_level_choices() -> list[tuple[str, str]]:
+    return [*level_choices(), (AT_TABLE_LEVEL, AT_TABLE_LEVEL_LABEL)]
+
+
+def table_level(mean_levels: list[float | None]) -> str:
+    """The bots' level at a table from its children's mean mastery levels at the game (None: no
+    figures yet, read as not started): the least sure child decides, so nobody meets bots
+    beyond them."""
+    weakest = min((level or 0.0 for level in mean_levels), default=0.0)
+    for below, level in TABLE_LEVEL_STEPS:
+        if weakest < below:
+            return level
+    return LEVELS[-1]
 
 
 def homework_level_choices() -> list[tuple[str, str]]:

@@ -192,7 +192,7 @@ def personal_assignment_create(
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     assignment = Assignment.objects.create(
         classroom=classroom,
-        title=title.strip(),
+        title=title.strip()[: Assignment._meta.get_field("title").max_length],
         kind=Assignment.Kind.PERSONAL,
         game=chosen[0].game,
         variant="",

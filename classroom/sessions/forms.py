@@ -5,6 +5,7 @@ chosen one's); only the chosen variant's fields count, and the engine has the la
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -102,8 +103,8 @@ class SessionCreateForm(ProjectorForm):
     bot_level = forms.ChoiceField(
         label=_("Bots' level"),
         initial="easy",
-        choices=bots.level_choices,
-        help_text=bots.LEVEL_HELP,
+        choices=bots.session_level_choices,
+        help_text=format_lazy("{} {}", bots.LEVEL_HELP, bots.AT_TABLE_LEVEL_HELP),
     )
     team_mode = forms.ChoiceField(
         label=_("How the class scores"),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from accounts.models import Accommodations, TimeAllowance
-from classroom.bots import bot_name
+from classroom.bots import AT_TABLE_LEVEL, bot_name, table_level
 from classroom.models import (
     PROJECTOR_TOP_CHOICES,
     ClassSession,
@@ -70,7 +70,7 @@ def session_open(
     """A new session in the lobby. Raises ``engine.SetupError`` for a game, variant, option or
     table size the engine refuses, ``SessionError`` for an unknown bots' level, team mode or
     projector choice."""
-    if bot_level not in BOT_LEVELS:
+    if bot_level not in (*BOT_LEVELS, AT_TABLE_LEVEL):
         raise SessionError("bad_bot_level", _("Choose the bots' level from the list."))
     if team_mode not in TeamMode.values:
         raise SessionError("bad_team_mode", _("Choose how the class scores from the list."))
@@ -574,6 +574,7 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
     news = []
     bots = Seat.objects.filter(match__session_table__session=session).exclude(bot_level="").count()
     focus, focused = _tables_focus(session, tables)
+    levels = _tables_bot_levels(session, tables)
     for table in tables:
         students = {place.seat: place.student for place in table.places.all()}
         seats = []
@@ -583,7 +584,7 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
                 seats.append(SeatSpec(name=student.display_name or student.username, user=student))
             else:
                 bots += 1
-                seats.append(SeatSpec(name=bot_name(bots), bot_level=session.bot_level))
+                seats.append(SeatSpec(name=bot_name(bots), bot_level=levels[table.pk]))
         news.append(
             NewMatch(
                 game=session.game,
@@ -607,6 +608,21 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
     for table, match in zip(tables, matches, strict=True):
         for place in table.places.all():
             push.seated(place.student_id, session.pk, match.pk)
+
+
+def _tables_bot_levels(session: ClassSession, tables: list[SessionTable]) -> dict[int, str]:
+    """Each table's bots' level: the lesson's, or with "at each table's level" its children's
+    (``classroom.bots.table_level`` of their levels at the lesson's game, one read for all)."""
+    if session.bot_level != AT_TABLE_LEVEL:
+        return {table.pk: session.bot_level for table in tables}
+    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
+    found = levels_in_game(
+        student_ids=[pk for ids in seated.values() for pk in ids], game=session.game
+    )
+    return {
+        table: table_level([found[pk].mean_level if pk in found else None for pk in ids])
+        for table, ids in seated.items()
+    }
 
 
 def _tables_focus(

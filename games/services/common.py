@@ -23,8 +23,8 @@ class MatchError(Exception):
 
 
 class ServerBusy(Exception):
-    """This server process already has as many players' moves in flight as it takes
-    (``GAMES_MOVES_IN_FLIGHT``): the move is answered try_again at once, and nothing applied."""
+    """This server process is already working on moves of as many matches as it takes
+    (``GAMES_MATCHES_IN_FLIGHT``): the move is answered try_again at once, nothing applied."""
 
 
 @dataclass(frozen=True)

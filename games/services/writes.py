@@ -54,25 +54,27 @@ async def submit_move_async(
     *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
 ) -> MoveResult:
     """``submit_move`` as a server's socket makes it (``write_match_async``). Raises
-    ``ServerBusy`` when the process already has ``GAMES_MOVES_IN_FLIGHT`` players' moves in
-    flight: past saturation a move is refused at once rather than queued behind the others, so
-    the moves taken keep their pace and the page sends the refused one again (docs/capacity.md,
-    "The ramp and saturation")."""
-    if _moves_in_flight.count >= settings.GAMES_MOVES_IN_FLIGHT:
-        raise ServerBusy(f"{_moves_in_flight.count} moves in flight")
+    ``ServerBusy`` when the process is already working on moves of ``GAMES_MATCHES_IN_FLIGHT``
+    other matches: past saturation a move is refused at once rather than queued behind the
+    others, so the moves taken keep their pace and the page sends the refused one again
+    (docs/capacity.md, "The ramp and saturation"). A move of a match already in flight is
+    always taken: it waits for that match's turn, and a ¡Mía! race (a whole table claiming one
+    card at once) is one match's work, never refused."""
+    in_flight = _matches_in_flight
+    if match_id not in in_flight and len(in_flight) >= settings.GAMES_MATCHES_IN_FLIGHT:
+        raise ServerBusy(f"moves of {len(in_flight)} matches in flight")
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
-    _moves_in_flight.count += 1
+    in_flight[match_id] = in_flight.get(match_id, 0) + 1
     try:
         return await write_match_async(write)
     finally:
-        _moves_in_flight.count -= 1
+        in_flight[match_id] -= 1
+        if not in_flight[match_id]:
+            del in_flight[match_id]
 
 
-class _MovesInFlight:
-    count = 0  # players' moves this process is working on (its event loop's)
-
-
-_moves_in_flight = _MovesInFlight()
+# The matches whose players' moves this process (its event loop) is working on, and how many each.
+_matches_in_flight: dict[int, int] = {}
 
 
 def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:

@@ -260,6 +260,20 @@ def test_practise_on_a_students_page_sets_personal_homework_with_exactly_those_f
     assert cut and match.focus == [list(f) for f in cut]
 
 
+def test_practise_with_the_most_facts_names_the_homework_within_its_title(client, classroom):
+    """Twelve facts named in the homework's title would overflow its column (PostgreSQL refuses
+    a title over 120 characters): the title is cut, the facts are all kept."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    client.force_login(classroom.teacher)
+    facts = [f"mul:{a}:{b}" for a, b in ((10, 10), (9, 10), (10, 9), (8, 10), (10, 8), (7, 10))]
+    facts += [f"add:{a}:{b}" for a, b in ((10, 10), (9, 10), (10, 9), (8, 10), (10, 8), (7, 10))]
+    response = practise(client, classroom, facts, "homework", [ana.pk])
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert response.status_code == 302
+    assert 0 < len(assignment.title) <= 120 and assignment.title.startswith("Practise 10 × 10")
+    assert len(facts_of(assignment.plans.get())) == 12
+
+
 def test_practise_from_the_struggling_list_keeps_facts_for_the_next_session(client, classroom):
     from classroom.models import NextSessionFocus
     from classroom.sessions.services import session_join, session_start

@@ -148,3 +148,47 @@ def test_the_levels_of_a_class_take_a_fixed_number_of_queries():
         levels = levels_in_game(student_ids=ids, game="mia")
     assert len(queries) <= 3
     assert sorted(ids, key=lambda sid: levels[sid]) == ids  # more right, higher level
+
+
+def test_bots_at_each_tables_level_follow_its_least_sure_child(client):
+    """The lesson's "bots at each table's level": seated by level, the strong children's table
+    meets strong bots and the weakest children's table beginners (issue 25, item 5)."""
+    names = [name for name in NAMES if name in STRONG | WEAK]
+    classroom, students, session = a_lesson(names, table_size=4)
+    scripted(students)
+    session.bot_level = "table"
+    session.save(update_fields=["bot_level"])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:sessions_create", args=[classroom.pk])).content.decode()
+    assert 'value="table"' in page
+    services.session_deal(session=session, seat_by_level=True)
+    services.session_start(session=session)
+    levels = {}
+    for place in SessionPlace.objects.filter(table__session=session).select_related(
+        "table__match", "student"
+    ):
+        bots = {seat.bot_level for seat in place.table.match.seats.exclude(bot_level="")}
+        levels[place.student.display_name] = bots
+    assert {name: levels[name] for name in STRONG} == {name: {"strong"} for name in STRONG}
+    assert {name: levels[name] for name in WEAK} == {name: {"random"} for name in WEAK}
+
+
+def test_a_tables_bots_are_as_sure_as_its_least_sure_child():
+    from classroom.bots import table_level
+
+    assert table_level([3.5, 3.2]) == "strong"
+    assert table_level([3.5, 2.0]) == "easy"
+    assert table_level([3.5, None]) == "random"  # a child with no figures yet is a beginner
+    assert table_level([]) == "random"
+
+
+def test_a_lesson_refuses_a_bots_level_it_does_not_know():
+    classroom = make_class()
+    with pytest.raises(services.SessionError):
+        services.session_open(
+            classroom=classroom, game="mia", variant="express", table_size=3, bot_level="genius"
+        )
+    session = services.session_open(
+        classroom=classroom, game="mia", variant="express", table_size=3, bot_level="table"
+    )
+    assert session.bot_level == "table"

@@ -53,6 +53,9 @@ SHORTFALL = 0.95
 P99_LIMIT_MS = 50.0
 # A move not answered within this is counted as unanswered and its table's mirror reloaded.
 STUCK_SECONDS = 10.0
+# A move answered try_again (the server is busy or restarting) is sent again after these waits,
+# as the page sends it (static/js/play/main.js, RESEND_AFTER_MS).
+RESEND_AFTER_S = (1.0, 2.0)
 # How the sockets are spread over the servers (LoadRun): one by one, or each match on one server.
 ROUTES = ("socket", "match")
 
@@ -413,6 +416,7 @@ class Table:
         # times instead of all at once.
         self.pace = run.rng.uniform(0.5, 1.5)
         self.owed = False  # a move fell due while the table was not ready: play it when it is
+        self.resent = 0  # times the pending move was sent again after a try_again
 
     # -- connecting
 
@@ -470,6 +474,7 @@ class Table:
             return False
         version = self.mirror.version + 1
         self.pending = (version, seat, move, figures)
+        self.resent = 0
         self.sent[version] = [time.perf_counter(), figures, len(self.socks)]
         figures.sent += 1
         text = json.dumps(
@@ -533,10 +538,28 @@ class Table:
     def on_error(self, sock: Sock, message: dict) -> None:
         self.run.figures.errors[message.get("code", "?")] += 1
         pending = self.pending
-        if pending is not None and message.get("client_id") == f"v{pending[0]}":
-            self.sent.pop(pending[0], None)
-            self.pending = None
-            self._reload()
+        if pending is None or message.get("client_id") != f"v{pending[0]}":
+            return
+        if message.get("code") == "try_again" and self.resent < len(RESEND_AFTER_S):
+            # As the page does (static/js/play/main.js): the same move again, 1 s then 2 s
+            # later; its latency still counts from the first send.
+            wait = RESEND_AFTER_S[self.resent]
+            self.resent += 1
+            self.run.spawn(self._resend(pending, wait))
+            return
+        self.sent.pop(pending[0], None)
+        self.pending = None
+        self._reload()
+
+    async def _resend(self, pending: tuple, wait: float) -> None:
+        await asyncio.sleep(wait)
+        if self.pending is not pending or not self.socks[pending[1]].open_now:
+            return
+        version, seat, move, _figures = pending
+        text = json.dumps(
+            {"type": "move", "move": move, "client_id": f"v{version}"}, separators=(",", ":")
+        )
+        await self.socks[seat].ws.send(text)
 
     def on_closed(self, sock: Sock) -> None:
         if self.run.closing or self.busy:

@@ -232,10 +232,6 @@ GAMES_MOVE_CONNECTIONS = env.int(
     "GAMES_MOVE_CONNECTIONS",
     default=8 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 0,
 )
-# Matches whose players' moves a server process works on at once; past it a move of another match
-# is answered try_again ("busy") at once instead of queued (games.services.submit_move_async), so
-# past saturation the moves taken keep their pace (docs/capacity.md, "The ramp and saturation").
-GAMES_MATCHES_IN_FLIGHT = env.int("GAMES_MATCHES_IN_FLIGHT", default=24)
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

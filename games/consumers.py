@@ -43,7 +43,6 @@ from games.delivery import MatchHub
 from games.models import Match
 
 log = logging.getLogger(__name__)
-BUSY_MESSAGE = "the server is busy; try again in a moment"
 
 MAX_MESSAGE_BYTES = 4096
 
@@ -169,10 +168,6 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
             )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
-            return
-        except services.ServerBusy as busy:
-            log.info("match %s: move answered try_again, busy (%s)", self.match_id, busy)
-            await self._error("try_again", BUSY_MESSAGE, client_id=client_id)
             return
         except OUTAGES as outage:
             # Nothing was applied (or, if the commit's answer was lost, the same client_id sent

@@ -22,7 +22,6 @@ from games.services.common import (
     MatchError,
     MoveResult,
     SeatSpec,
-    ServerBusy,
     now_ms,
 )
 from games.services.creation import (
@@ -66,7 +65,6 @@ __all__ = [
     "NewMatch",
     "SeatRow",
     "SeatSpec",
-    "ServerBusy",
     "TablePace",
     "_LockStatement",
     "_plan",

@@ -22,11 +22,6 @@ class MatchError(Exception):
         self.message = message
 
 
-class ServerBusy(Exception):
-    """This server process is already working on moves of as many matches as it takes
-    (``GAMES_MATCHES_IN_FLIGHT``): the move is answered try_again at once, nothing applied."""
-
-
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits at a seat: a user, or a bot of a level."""

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -27,7 +26,6 @@ from games.services.common import (
     Change,
     MatchError,
     MoveResult,
-    ServerBusy,
     log,
     now_ms,
 )
@@ -53,28 +51,9 @@ def submit_move(
 async def submit_move_async(
     *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
 ) -> MoveResult:
-    """``submit_move`` as a server's socket makes it (``write_match_async``). Raises
-    ``ServerBusy`` when the process is already working on moves of ``GAMES_MATCHES_IN_FLIGHT``
-    other matches: past saturation a move is refused at once rather than queued behind the
-    others, so the moves taken keep their pace and the page sends the refused one again
-    (docs/capacity.md, "The ramp and saturation"). A move of a match already in flight is
-    always taken: it waits for that match's turn, and a ¡Mía! race (a whole table claiming one
-    card at once) is one match's work, never refused."""
-    in_flight = _matches_in_flight
-    if match_id not in in_flight and len(in_flight) >= settings.GAMES_MATCHES_IN_FLIGHT:
-        raise ServerBusy(f"moves of {len(in_flight)} matches in flight")
+    """``submit_move`` as a server's socket makes it (``write_match_async``)."""
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
-    in_flight[match_id] = in_flight.get(match_id, 0) + 1
-    try:
-        return await write_match_async(write)
-    finally:
-        in_flight[match_id] -= 1
-        if not in_flight[match_id]:
-            del in_flight[match_id]
-
-
-# The matches whose players' moves this process (its event loop) is working on, and how many each.
-_matches_in_flight: dict[int, int] = {}
+    return await write_match_async(write)
 
 
 def match_wake(*, match_id: int, at_ms: int | None = None, max_changes: int = 8) -> int | None:

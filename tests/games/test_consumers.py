@@ -1,6 +1,5 @@
 """The match socket, through the whole ASGI application (origin check, session auth, routing)."""
 
-import asyncio
 import json
 
 import pytest
@@ -501,44 +500,3 @@ async def test_a_pause_reaches_the_sockets_and_their_clock_stands_still():
     assert resumed["type"] == "clock" and resumed["paused"] is False
     assert resumed["server_time"] >= frozen
     await ana.disconnect()
-
-
-async def test_past_its_matches_in_flight_a_server_says_it_is_busy_at_once(monkeypatch, settings):
-    """Past saturation a server answers a move "try_again" (busy) at once instead of queueing it
-    behind the matches it is already working on; nothing is applied, and the page sends it again
-    (static/js/play/main.js). A move of a match already in flight is taken (a ¡Mía! race is one
-    match's work); bots, timers and the teacher's controls are never refused."""
-    settings.GAMES_MATCHES_IN_FLIGHT = 1
-    first, second = await a_table(), await a_table(seed=8)
-    ana, _, _ = await connect(first["match"].pk, first["ana"])
-    ben, _, _ = await connect(first["match"].pk, first["ben"])
-    other, _, _ = await connect(second["match"].pk, second["ana"])
-    for ws in (ana, ben, other):
-        await receive_state(ws)
-    rules, state = await current(first["match"])
-    _, other_state = await current(second["match"])
-    release = asyncio.Event()
-    write = services.writes.write_match_async
-
-    async def held_write(move_write):
-        await asyncio.wait_for(release.wait(), timeout=5)
-        return await write(move_write)
-
-    monkeypatch.setattr(services.writes, "write_match_async", held_write)
-    await ana.send_json_to({"type": "move", "move": rules.hint(state, 0), "client_id": "a-1"})
-    await asyncio.sleep(0.1)  # Ana's move is in flight: the process works on one match
-    await other.send_json_to(
-        {"type": "move", "move": rules.hint(other_state, 0), "client_id": "o-1"}
-    )
-    busy = await receive_state(other)
-    assert busy["type"] == "error" and busy["code"] == "try_again"
-    assert "busy" in busy["message"] and busy["client_id"] == "o-1"
-    assert (await current(second["match"]))[1].version == 0
-    # Ben's claim on the same card is the same match's work: taken, it waits for its turn.
-    await ben.send_json_to({"type": "move", "move": rules.hint(state, 1), "client_id": "b-1"})
-    release.set()
-    assert (await receive_state(ana))["version"] == 1
-    answers = [await receive_state(ben) for _ in range(2)]
-    assert answers[0]["version"] == 1 and answers[1].get("code") != "try_again"
-    for ws in (ana, ben, other):
-        await ws.disconnect()

@@ -47,7 +47,21 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 
 
-class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
+class LoopDispatch:
+    """Channels' ``dispatch`` without its close_old_connections, which it runs before every
+    handler through the process's one shared sync thread: every frame and every piece of news
+    would queue there behind other sockets' database work (docs/capacity.md). A consumer that
+    takes this reaches the database only on the event loop's own connections
+    (games/async_db.py) or through database_sync_to_async, which closes old connections itself."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     # The match's news reaches this socket through its process's hub (games/delivery.py), which
     # hears it once for all the process's sockets of the match; the socket's own channel carries
     # only news of its user (accounts/sockets.py: their sign-in ended), which is rare.
@@ -55,17 +69,6 @@ class MatchConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     _held: list | None = None
     # The match's version at the last heartbeat, when this socket was behind it.
     _behind_of: int | None = None
-
-    async def dispatch(self, message):
-        # Channels runs close_old_connections before every handler, through the process's one
-        # shared sync thread: every frame and every piece of news would queue there behind other
-        # sockets' database work (docs/capacity.md). This consumer reaches the database only on
-        # the event loop's own connections (games/async_db.py) or through
-        # database_sync_to_async, which closes old connections itself.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self):
         user = self.scope.get("user")

@@ -51,7 +51,8 @@ def test_what_live_play_copies_or_calls_is_as_it_was_read(owner, name):
 
 
 def test_the_overrides_are_still_overrides_of_those():
-    assert "dispatch" in vars(consumers.MatchConsumer)
+    assert consumers.MatchConsumer.dispatch is consumers.LoopDispatch.dispatch
+    assert consumers.MatchConsumer.__mro__[1] is consumers.LoopDispatch
     # Every socket's disconnect skips close_old_connections (accounts.sockets.CleanSocket).
     assert "websocket_disconnect" in vars(sockets.CleanSocket)
     assert issubclass(consumers.MatchConsumer, sockets.CleanSocket)

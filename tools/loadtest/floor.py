@@ -31,10 +31,12 @@ from django.apps import apps
 if not apps.ready:  # as Daphne imports it; the load test has set Django up already
     django.setup()
 
-from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import path
+
+from games.consumers import LoopDispatch
 
 APPLICATION = "tools.loadtest.floor:application"
 START_VERSION = 0
@@ -54,14 +56,9 @@ def _state(version: int, client_id: str = "") -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-class FloorConsumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message):
-        # No database here: none of Channels' close_old_connections before each handler, a hop to
-        # its shared thread per message (the real consumer skips it too: games/consumers.py).
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+class FloorConsumer(LoopDispatch, AsyncWebsocketConsumer):
+    """No database here, and none of Channels' hops to its shared thread per message: the real
+    consumer skips them too (``games.consumers.LoopDispatch``)."""
 
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -70,8 +67,11 @@ class FloorConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.send(text_data=_state(_versions.setdefault(self.match_id, START_VERSION)))
 
-    async def disconnect(self, code):
+    async def websocket_disconnect(self, message):
+        # As the real sockets' (accounts.sockets.CleanSocket): no close_old_connections, which
+        # would reach for a database this server does not have.
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        raise StopConsumer()
 
     async def receive(self, text_data=None, bytes_data=None):
         message = json.loads(text_data or "{}")

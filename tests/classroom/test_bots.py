@@ -35,12 +35,14 @@ def test_every_form_names_the_bots_levels_the_same(client):
     table_form = client.get(reverse("classroom:match_new"), {"variant": "mia:canada47"}).content
     session_levels = _level_options(session_form.decode(), "bot_level")
     homework_levels = _level_options(homework_form.decode(), "bot_level")
-    assert session_levels == ["Beginner", "Easy", "Strong"]
+    levels = ["Beginner", "Easy", "Strong"]
+    # A lesson can also play each table's bots at its children's level.
+    assert session_levels == [*levels, "At each table&#x27;s level: its children&#x27;s figures"]
     # Homework offers the adaptive level first (its default), then the same three names.
-    assert homework_levels == ["Adaptive: follows each child&#x27;s results", *session_levels]
+    assert homework_levels == ["Adaptive: follows each child&#x27;s results", *levels]
     seat_options = _level_options(table_form.decode(), "seat_0")
     assert [o for o in seat_options if o.startswith("Bot: ")] == [
-        f"Bot: {level}" for level in session_levels
+        f"Bot: {level}" for level in levels
     ]
 
 

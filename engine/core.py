@@ -500,6 +500,11 @@ def plays(move_type: str, *, fields: tuple[str, ...] = ()) -> Callable[[MoveHand
     return declare
 
 
+def _answers_one_of(answered: Iterable[Fact], facts: Iterable[Fact]) -> bool:
+    wanted = tuple(facts)
+    return any(same_fact(fact, answer) for answer in answered for fact in wanted)
+
+
 class Game:
     """Subclasses set ``slug``, ``title``, ``variants``, declare their moves with ``@plays`` and
     implement the other ``_``-prefixed hooks plus ``active``, ``legal_moves``, ``outcome``,
@@ -765,19 +770,12 @@ class Game:
     def answers_any(self, state: State, seat: int, move: Move, facts: Iterable[Fact]) -> bool:
         """Whether ``move`` would answer one of ``facts`` (``same_fact``); a move the rules refuse
         answers nothing."""
-        facts = tuple(facts)
-        return any(
-            same_fact(wanted, fact)
-            for fact in self.move_facts(state, seat, move) or ()
-            for wanted in facts
-        )
+        return _answers_one_of(self.move_facts(state, seat, move) or (), facts)
 
     def leaves_all(self, state: State, seat: int, move: Move, facts: Iterable[Fact]) -> bool:
         """Whether ``move`` is legal now and answers none of ``facts``."""
         answered = self.move_facts(state, seat, move)
-        return answered is not None and not any(
-            same_fact(wanted, fact) for fact in answered for wanted in tuple(facts)
-        )
+        return answered is not None and not _answers_one_of(answered, facts)
 
     def bot_alternatives(self, state: State, seat: int, level: str, rng) -> list[Move]:
         """Other moves a bot of ``level`` may make now instead of its own choice, best first: the

@@ -13,8 +13,16 @@ from django.utils.translation import ngettext
 
 from classroom.models import Assignment, PersonalPlan
 from classroom.practice.selectors import class_fact_states
-from classroom.practice.services import KNOWN
-from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW, SIGNS, FactState
+from classroom.practice.working_set import (
+    KNOWN,
+    LEARNING,
+    NEW,
+    NUMBERS,
+    REVIEW,
+    SIGNS,
+    FactState,
+    kind_on,
+)
 from classroom.selectors import classroom_roster
 from games import catalog
 from games.models import Attempt
@@ -31,12 +39,9 @@ def kind_label(kind: str) -> str:
 
 def state_label(state: FactState | None, today: datetime.date) -> str:
     """A fact's place in the child's boxes today, in words."""
-    if state is None:
-        return _("new, not answered yet")
-    if state.box == 0:
-        return _("being learned")
-    if state.due is None or state.due <= today:
-        return _("due for review")
+    kind = kind_on(state, today)
+    if kind != KNOWN:
+        return kind_label(kind)
     days = (state.due - today).days
     return ngettext("due for review in %(count)s day", "due for review in %(count)s days", days) % {
         "count": days

@@ -22,7 +22,7 @@ import engine
 from classroom import bots
 from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
 from classroom.practice.selectors import class_fact_states, class_working_sets
-from classroom.practice.working_set import LEARNING, NEW, NUMBERS, REVIEW, dealable_facts
+from classroom.practice.working_set import NUMBERS, dealable_facts, kind_on
 from classroom.selectors import classroom_roster
 from games import catalog
 
@@ -32,8 +32,6 @@ PLAYERS = 2  # a personal game: the child and one bot, so that most of the deal'
 PUZZLE_DIFFICULTY = 2  # focused puzzles are mostly gentle whatever is asked (engine.mia_puzzles)
 SEED_BITS = 31
 MAX_ITEMS = 10
-# The kind of a fact the teacher chose that the working set would not hold today.
-KNOWN = "known"
 CHOSEN_REASON = gettext_lazy("chosen by the teacher")
 
 
@@ -127,15 +125,7 @@ def _chosen_facts(student_ids: list[int], facts: Sequence[Fact], as_of) -> dict[
         mine = states.get(student_id, {})
         entries = []
         for fact in facts:
-            state = mine.get(tuple(fact))
-            if state is None:
-                kind = NEW
-            elif state.box == 0:
-                kind = LEARNING
-            elif state.due is not None and state.due <= as_of:
-                kind = REVIEW
-            else:
-                kind = KNOWN
+            kind = kind_on(mine.get(tuple(fact)), as_of)
             entries.append(_fact_entry(tuple(fact), kind, CHOSEN_REASON))
         out[student_id] = entries
     return out

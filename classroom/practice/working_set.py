@@ -49,6 +49,7 @@ NUMBERS = {table.operation: table.numbers for table in TABLES}
 LEARNING = "learning"
 REVIEW = "review"
 NEW = "new"
+KNOWN = "known"  # in a box, its review not yet due: not in the set, but a teacher may choose it
 
 
 class FactAnswer(NamedTuple):
@@ -207,6 +208,18 @@ def fact_states(answers: Iterable[FactAnswer], as_of: datetime.date) -> dict[tup
                 state.due = day + datetime.timedelta(days=1)
         states[fact] = state
     return states
+
+
+def kind_on(state: FactState | None, as_of: datetime.date) -> str:
+    """Where a fact stands on ``as_of`` from its box: NEW (never answered), LEARNING, REVIEW
+    (due) or KNOWN (its review not yet due)."""
+    if state is None:
+        return NEW
+    if state.box == 0:
+        return LEARNING
+    if state.due is not None and state.due <= as_of:
+        return REVIEW
+    return KNOWN
 
 
 # --- the set -------------------------------------------------------------------------------------

@@ -573,8 +573,9 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
     two in the room share a name (the projector shows every table at once)."""
     news = []
     bots = Seat.objects.filter(match__session_table__session=session).exclude(bot_level="").count()
-    focus, focused = _tables_focus(session, tables)
-    levels = _tables_bot_levels(session, tables)
+    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
+    focus, focused = _tables_focus(session, seated)
+    levels = _tables_bot_levels(session, seated)
     for table in tables:
         students = {place.seat: place.student for place in table.places.all()}
         seats = []
@@ -610,12 +611,12 @@ def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> 
             push.seated(place.student_id, session.pk, match.pk)
 
 
-def _tables_bot_levels(session: ClassSession, tables: list[SessionTable]) -> dict[int, str]:
-    """Each table's bots' level: the lesson's, or with "at each table's level" its children's
-    (``classroom.bots.table_level`` of their levels at the lesson's game, one read for all)."""
+def _tables_bot_levels(session: ClassSession, seated: dict[int, list[int]]) -> dict[int, str]:
+    """Each table's bots' level (``seated``: each table's children): the lesson's, or with "at
+    each table's level" its children's (``classroom.bots.table_level`` of their levels at the
+    lesson's game, one read for all)."""
     if session.bot_level != AT_TABLE_LEVEL:
-        return {table.pk: session.bot_level for table in tables}
-    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
+        return dict.fromkeys(seated, session.bot_level)
     found = levels_in_game(
         student_ids=[pk for ids in seated.values() for pk in ids], game=session.game
     )
@@ -626,12 +627,12 @@ def _tables_bot_levels(session: ClassSession, tables: list[SessionTable]) -> dic
 
 
 def _tables_focus(
-    session: ClassSession, tables: list[SessionTable]
+    session: ClassSession, seated: dict[int, list[int]]
 ) -> tuple[dict[int, tuple], list[int]]:
-    """Each table's deal toward the facts its children's teacher kept for this session
-    (classroom.practice, "practise these facts"), cut to what the session's game and variant can
-    deal; and the children whose facts were dealt (the others' wait for a session that can)."""
-    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
+    """Each table's deal (``seated``: each table's children) toward the facts their teacher kept
+    for this session (classroom.practice, "practise these facts"), cut to what the session's
+    game and variant can deal; and the children whose facts were dealt (the others' wait for a
+    session that can)."""
     pending = practice.pending_focus(
         classroom_id=session.classroom_id,
         student_ids=[pk for ids in seated.values() for pk in ids],
@@ -640,11 +641,11 @@ def _tables_focus(
     focused: list[int] = []
     if not pending:
         return focus, focused
-    for table in tables:
-        facts = [fact for pk in seated[table.pk] for fact in pending.get(pk, [])]
+    for table, children in seated.items():
+        facts = [fact for pk in children for fact in pending.get(pk, [])]
         cut = practice.table_focus(session.game, session.variant, facts) if facts else None
         if not cut:
             continue
-        focus[table.pk] = cut
-        focused += [pk for pk in seated[table.pk] if set(pending.get(pk, [])) & set(cut)]
+        focus[table] = cut
+        focused += [pk for pk in children if set(pending.get(pk, [])) & set(cut)]
     return focus, focused

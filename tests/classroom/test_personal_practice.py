@@ -406,3 +406,19 @@ def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, 
     html = page.content.decode()
     assert "Práctica personal" in html
     assert "nueva, aún sin responder" in html
+
+
+def test_personal_practice_is_set_only_by_the_class_teacher_for_their_own_students(
+    client, classroom
+):
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    elsewhere = make_class(make_teacher(name="Mr Other"), name="Class 4A")
+    stranger = make_student(elsewhere, "Zoe", kind="", secret=None)
+    client.force_login(elsewhere.teacher)
+    url = reverse("classroom:homework_personal_create", args=[classroom.pk])
+    assert client.get(url).status_code == 404
+    assert post_personal(client, classroom, students=[str(ana.pk)]).status_code == 404
+    client.force_login(classroom.teacher)
+    refused = post_personal(client, classroom, students=[str(stranger.pk)])
+    assert refused.status_code == 200 and refused.context["form"].errors.get("students")
+    assert not Assignment.objects.filter(kind=Assignment.Kind.PERSONAL).exists()

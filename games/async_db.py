@@ -65,20 +65,22 @@ async def transaction(
     opening: Statement,
     decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]],
     closing: Callable[[Sequence[Statement]], Statement],
+    ready: Callable[[], None] = lambda: None,
 ) -> Result:
-    """Send ``opening`` (it begins a transaction and ends with a read), hand the rows of its last
+    """Call ``ready`` once a connection is held (what it raises is raised here, nothing sent);
+    then send ``opening`` (it begins a transaction and ends with a read), hand the rows of its last
     statement to ``decide``, and send the statements it returns as ``closing`` frames them (one
     message that ends the transaction). Whatever ``decide`` raises rolls the transaction back and
     is raised here; so are the database's errors, as Django's (``django.db.IntegrityError``,
     ...), as the ORM would raise them."""
     try:
-        return await _transaction(opening, decide, closing)
+        return await _transaction(opening, decide, closing, ready)
     except _StaleConnection as stale:
         # Nothing was written: the pool's idle connections went with PostgreSQL's restart.
         # Drop every dead one and try once more, on a connection made now.
         await (await _pool()).check()
         try:
-            return await _transaction(opening, decide, closing)
+            return await _transaction(opening, decide, closing, ready)
         except _StaleConnection as again:
             raise again.error from stale.error
 
@@ -120,12 +122,13 @@ def _deadline(conn: psycopg.AsyncConnection):
         handle.cancel()
 
 
-async def _transaction(opening, decide, closing):
+async def _transaction(opening, decide, closing, ready):
     pool = await _pool()
     wrapper = connections["default"]
     async with pool.connection() as conn:
         if trace.ON:
             trace.stamp("connection")
+        ready()
         cursor = conn.cursor()
         with _deadline(conn) as deadline:
             try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import time
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -125,6 +126,7 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
     # --- from the client -------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        arrived_ns = time.monotonic_ns()
         received_ns = trace.now() if trace.ON else 0
         if await self.refused_as_flood():
             return
@@ -143,15 +145,15 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
                 token = trace.begin(self.match_id, received_ns)
                 try:
                     trace.stamp("checked")
-                    await self._move(message)
+                    await self._move(message, arrived_ns)
                 finally:
                     trace.end(token)
             else:
-                await self._move(message)
+                await self._move(message, arrived_ns)
         else:
             await self._error("unknown_type", "send move, sync or ping")
 
-    async def _move(self, message):
+    async def _move(self, message, arrived_ns: int):
         if self.seat is None:
             await self._error("spectator", "spectators watch; they do not play")
             return
@@ -167,15 +169,23 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
             # Its shape (declared type, declared keys) costs no database work (engine.core.plays).
             self.rules.check_shape(move)
             result = await services.submit_move_async(
-                match_id=self.match_id, user=self.scope["user"], move=move, client_id=client_id
+                match_id=self.match_id,
+                user=self.scope["user"],
+                move=move,
+                client_id=client_id,
+                arrived_ns=arrived_ns,
             )
         except (EngineError, services.MatchError) as error:
             await self._error(error.code, error.message, client_id=client_id)
             return
         except OUTAGES as outage:
             # Nothing was applied (or, if the commit's answer was lost, the same client_id sent
-            # again is answered as a duplicate): the page may send it again.
-            log.warning("match %s: move answered try_again (%s)", self.match_id, outage)
+            # again is answered as a duplicate): the page may send it again. A move refused for
+            # its wait is the server past saturation, many a second: not each one a warning.
+            level = (
+                logging.INFO if isinstance(outage, services.MoveWaitedTooLong) else logging.WARNING
+            )
+            log.log(level, "match %s: move answered try_again (%s)", self.match_id, outage)
             await self._error("try_again", TRY_AGAIN_MESSAGE, client_id=client_id)
             return
         if result.duplicate:

@@ -21,6 +21,7 @@ from games.services.common import (
     Change,
     MatchError,
     MoveResult,
+    MoveWaitedTooLong,
     SeatSpec,
     now_ms,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "Change",
     "MatchError",
     "MoveResult",
+    "MoveWaitedTooLong",
     "NewMatch",
     "SeatRow",
     "SeatSpec",

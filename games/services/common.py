@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import OperationalError
+
 log = logging.getLogger(__name__)
 
 MAX_CLIENT_ID = 64
@@ -20,6 +22,14 @@ class MatchError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+class MoveWaitedTooLong(OperationalError):
+    """A player's move that waited longer than ``GAMES_MOVE_WAIT_LIMIT_MS`` for its turn and a
+    connection, refused before any database work. It is one of the outages a socket answers
+    ``try_again`` (``accounts.sockets.OUTAGES``), so the page sends it again a second later:
+    past saturation, moves are refused at once instead of queueing without bound, and the
+    server's time goes to moves still fresh enough to be worth answering."""
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -26,6 +28,7 @@ from games.services.common import (
     Change,
     MatchError,
     MoveResult,
+    MoveWaitedTooLong,
     log,
     now_ms,
 )
@@ -49,10 +52,20 @@ def submit_move(
 
 
 async def submit_move_async(
-    *, match_id: int, user, move: Any, client_id: str = "", at_ms: int | None = None
+    *,
+    match_id: int,
+    user,
+    move: Any,
+    client_id: str = "",
+    at_ms: int | None = None,
+    arrived_ns: int | None = None,
 ) -> MoveResult:
-    """``submit_move`` as a server's socket makes it (``write_match_async``)."""
+    """``submit_move`` as a server's socket makes it (``write_match_async``). ``arrived_ns``
+    (``time.monotonic_ns()`` when the socket read it): the move is refused with
+    ``MoveWaitedTooLong`` if it has waited longer than ``GAMES_MOVE_WAIT_LIMIT_MS`` by the time
+    its turn and a connection are free."""
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
+    write.arrived_ns = arrived_ns
     return await write_match_async(write)
 
 
@@ -208,6 +221,7 @@ class _MatchWrite:
     ``write_match`` and ``write_match_async`` run it; every decision is taken here."""
 
     client_id = ""
+    arrived_ns: int | None = None  # a player's move: when its socket read it
 
     def __init__(self, match_id):
         self.match_id = _match_id(match_id)
@@ -217,6 +231,18 @@ class _MatchWrite:
 
     def lock(self) -> Statement:
         return self._lock.statement(self.match_id, self.client_id)
+
+    def begin(self) -> None:
+        """Called once the write holds its turn and a connection, before any statement: a
+        player's move that has waited too long by then is refused (``MoveWaitedTooLong``). The
+        bound is on waiting time, not on how many moves are in flight: a queue of moves that
+        are each answered quickly is no trouble; moves that have waited long are the queue
+        that grows without bound."""
+        if self.arrived_ns is None:
+            return
+        waited_ms = (time.monotonic_ns() - self.arrived_ns) / 1e6
+        if waited_ms > settings.GAMES_MOVE_WAIT_LIMIT_MS:
+            raise MoveWaitedTooLong(f"the move waited {waited_ms:.0f} ms for its turn")
 
     def decide(self, rows) -> tuple[Any, list[Statement]]:
         raise NotImplementedError
@@ -235,6 +261,7 @@ def write_match(write: _MatchWrite):
     """``write`` in one transaction on Django's connection (a savepoint inside the caller's), its
     news on commit: Celery, the teaching layer, tests, and a server's writes where they cannot run
     on its event loop (``write_match_async``)."""
+    write.begin()
     with transaction.atomic(), _pipelined():
         with connection.cursor() as cursor:
             cursor.execute(*write.lock())
@@ -257,7 +284,9 @@ async def write_match_async(write: _MatchWrite):
             trace.stamp("turn")
         if not async_db.enabled():
             return await _write_match_on_thread(write)
-        result = await async_db.transaction(opening(write.lock()), write.decide, closing)
+        result = await async_db.transaction(
+            opening(write.lock()), write.decide, closing, ready=write.begin
+        )
         if trace.ON:
             trace.stamp("returned")
         write.tell()

@@ -17,6 +17,14 @@ goes out in PostgreSQL's simple protocol in one message. psycopg's transaction b
 wait on the event loop per statement (slower under load: docs/capacity.md), so the connections
 stay in autocommit mode and the transaction is written out.
 
+A statement sent as text is parsed and planned again each time, which took PostgreSQL about as
+long as running a move's writes. So each connection prepares (SQL ``PREPARE``) the statements it
+has sent once, after the transaction that sent them has committed, and sends them from then on as
+``EXECUTE name(values)`` in the same one message. A statement PostgreSQL cannot prepare (a value
+whose type only its place in the text decides) stays text. Prepared statements live as long as
+their connection: a pooler in front of PostgreSQL must keep a client on one server connection
+(PgBouncer's session mode), as a connection pool does.
+
 The connections come from a psycopg pool per event loop, made with Django's own connection
 parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's
 do. SQLite, which the embedded set-up uses, has no such driver: there moves stay on Django's
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -62,17 +71,17 @@ def enabled(alias: str = "default") -> bool:
 
 
 async def transaction(
-    opening: Statement,
+    opening: Sequence[Statement],
     decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]],
-    closing: Callable[[Sequence[Statement]], Statement],
+    closing: Callable[[Sequence[Statement]], Sequence[Statement]],
     ready: Callable[[], None] = lambda: None,
 ) -> Result:
     """Call ``ready`` once a connection is held (what it raises is raised here, nothing sent);
-    then send ``opening`` (it begins a transaction and ends with a read), hand the rows of its last
-    statement to ``decide``, and send the statements it returns as ``closing`` frames them (one
-    message that ends the transaction). Whatever ``decide`` raises rolls the transaction back and
-    is raised here; so are the database's errors, as Django's (``django.db.IntegrityError``,
-    ...), as the ORM would raise them."""
+    then send the ``opening`` statements in one message (they begin a transaction and end with a
+    read), hand the rows of the last one to ``decide``, and send the statements it returns as
+    ``closing`` frames them, in one message that ends the transaction. Whatever ``decide`` raises
+    rolls the transaction back and is raised here; so are the database's errors, as Django's
+    (``django.db.IntegrityError``, ...), as the ORM would raise them."""
     try:
         return await _transaction(opening, decide, closing, ready)
     except _StaleConnection as stale:
@@ -134,7 +143,7 @@ async def _transaction(opening, decide, closing, ready):
             try:
                 with wrapper.wrap_database_errors:
                     try:
-                        await cursor.execute(*opening)
+                        await cursor.execute(*_message(conn, opening))
                     except psycopg.OperationalError as error:
                         if conn.broken and not deadline.passed:
                             raise _StaleConnection(error) from error
@@ -151,9 +160,11 @@ async def _transaction(opening, decide, closing, ready):
                         raise
                     if trace.ON:
                         trace.stamp("decided")
-                    await cursor.execute(*closing(statements))
+                    closed = closing(statements)
+                    await cursor.execute(*_message(conn, closed))
                     if trace.ON:
                         trace.stamp("committed")
+                    await _prepare(conn, [*opening, *closed])
             except BaseException:
                 # A write the server refused leaves the transaction failed; a cancelled one may
                 # leave it open. Either way it must not go back to the pool like that.
@@ -164,6 +175,64 @@ async def _transaction(opening, decide, closing, ready):
                     await conn.rollback()
                 raise
     return result
+
+
+# --- prepared statements ------------------------------------------------------------------------
+
+PREPARED_PER_CONNECTION = 64  # a move's writes take a handful of shapes; a bound all the same
+_prepared: weakref.WeakKeyDictionary[psycopg.AsyncConnection, dict[str, str]] = (
+    weakref.WeakKeyDictionary()
+)
+_unpreparable: set[str] = set()  # texts PostgreSQL refused to prepare, in this process
+_PLACEHOLDER = re.compile(r"%%|%s")
+
+
+def _message(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> Statement:
+    """``statements`` as one query, each one prepared on ``conn`` sent as its ``EXECUTE``."""
+    names = _prepared.get(conn, {})
+    parts: list[str] = []
+    values: list[Any] = []
+    for sql, params in statements:
+        name = names.get(sql)
+        parts.append(sql if name is None else f"EXECUTE {name}({', '.join(['%s'] * len(params))})")
+        values += params
+    return "; ".join(parts), values
+
+
+def _numbered(sql: str) -> str:
+    """Django's ``%s`` placeholders as PostgreSQL's ``$1, $2, ...`` (and ``%%`` as ``%``)."""
+    count = 0
+
+    def number(found: re.Match) -> str:
+        nonlocal count
+        if found.group() == "%%":
+            return "%"
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+async def _prepare(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> None:
+    """Prepare on ``conn`` those of ``statements`` (with values) it has not prepared yet. Called
+    once their transaction has committed, on a connection in autocommit: a statement refused here
+    fails nothing. Whatever goes wrong, the write it follows has committed, so nothing is raised;
+    a broken connection is dropped by its pool."""
+    names = _prepared.setdefault(conn, {})
+    for sql, params in statements:
+        if not params or sql in names or sql in _unpreparable:
+            continue
+        if len(names) >= PREPARED_PER_CONNECTION:
+            return
+        name = f"games_write_{len(names)}"
+        try:
+            await conn.execute(f"PREPARE {name} AS {_numbered(sql)}")
+        except psycopg.DatabaseError:
+            if conn.broken:
+                return
+            _unpreparable.add(sql)
+        else:
+            names[sql] = name
 
 
 async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:

@@ -17,19 +17,16 @@ from games.models import Attempt, Match, MoveRecord, Seat
 from games.services.common import MatchError
 
 
-def opening(lock: Statement) -> Statement:
-    """The lock statement behind its transaction's ``BEGIN``, both in one message (one round trip;
+def opening(lock: Statement) -> list[Statement]:
+    """The lock statement behind its transaction's ``BEGIN``, sent in one message (one round trip;
     its rows are the last statement's). On Django's connection ``transaction.atomic`` begins."""
-    return f"BEGIN; {lock[0]}", lock[1]
+    return [("BEGIN", []), lock]
 
 
-def closing(statements: Sequence[Statement]) -> Statement:
-    """A write's statements and the ``COMMIT``, in one message. None of them returns a row or a
-    count, so nothing is lost by not reading their results one by one."""
-    return (
-        "; ".join([*(sql for sql, _params in statements), "COMMIT"]),
-        [value for _sql, params in statements for value in params],
-    )
+def closing(statements: Sequence[Statement]) -> list[Statement]:
+    """A write's statements and the ``COMMIT``, sent in one message. None of them returns a row or
+    a count, so nothing is lost by not reading their results one by one."""
+    return [*statements, ("COMMIT", [])]
 
 
 class SeatRow(NamedTuple):

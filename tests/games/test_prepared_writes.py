@@ -1,0 +1,94 @@
+"""On PostgreSQL a move's statements are prepared on the moves' connection once a write that sent
+them has committed, and sent from then on as ``EXECUTE`` (games/async_db.py, "prepared
+statements"): the same rows are written, one message each way as before. A statement
+PostgreSQL cannot prepare stays text, and nothing fails for it."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import connection
+
+import engine
+from games import async_db, services
+from games.models import Attempt, Match, MoveRecord
+from tests.factories import make_class, make_match, make_student
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("services")]
+
+
+@pytest.fixture
+def one_connection(settings):
+    settings.GAMES_MOVE_CONNECTIONS = 1  # every write and read below on the same connection
+
+
+def _moves(match, players, count):
+    rules = engine.get_game(match.game)
+
+    async def play():
+        try:
+            for number in range(count):
+                state = rules.load((await Match.objects.aget(pk=match.pk)).state)
+                seat = min(rules.active(state))
+                move = rules.legal_moves(state, seat)[0]
+                await services.submit_move_async(
+                    match_id=match.pk, user=players[seat], move=move, client_id=f"m{number}"
+                )
+            return await async_db.fetch("SELECT statement FROM pg_prepared_statements", [])
+        finally:
+            await async_db.close_pool()
+
+    return async_to_sync(play)()
+
+
+def test_a_moves_statements_are_prepared_and_its_rows_written_the_same(one_connection):
+    assert async_db.enabled()
+    classroom = make_class()
+    players = [make_student(classroom, "Ana"), make_student(classroom, "Ben")]
+    match = make_match(game="add_up", variant="standard", players=players, seed=3)
+    prepared = [row[0] for row in _moves(match, players, 6)]
+    lock = services._LockStatement.get(connection).sql.split(" WHERE ")[0]
+    assert any(lock.split(" FROM ")[0] in text for text in prepared), prepared
+    assert any('INSERT INTO "games_moverecord"' in text for text in prepared), prepared
+    match.refresh_from_db()
+    assert match.version == 6
+    assert MoveRecord.objects.filter(match=match).count() == 6
+    assert list(MoveRecord.objects.filter(match=match).values_list("version", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
+    assert Attempt.objects.filter(match=match).count() > 0  # ADD UP's plays with a balance
+
+
+def test_a_statement_postgresql_cannot_prepare_stays_text_and_commits(one_connection):
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE prepared_probe (n bigint)")
+    # A value whose type only its place decides: PREPARE types it text, and bigint refuses it.
+    untyped = ("INSERT INTO prepared_probe (n) SELECT v FROM (VALUES (%s)) AS given(v)", [7])
+
+    async def write_twice():
+        try:
+            for _ in range(2):
+                await async_db.transaction(
+                    [("BEGIN", []), ("SELECT 1", [])],
+                    lambda rows: (rows, [untyped]),
+                    lambda statements: [*statements, ("COMMIT", [])],
+                )
+            return await async_db.fetch("SELECT statement FROM pg_prepared_statements", [])
+        finally:
+            await async_db.close_pool()
+
+    prepared = async_to_sync(write_twice)()
+    assert prepared == []
+    assert untyped[0] in async_db._unpreparable
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM prepared_probe")
+        assert cursor.fetchone()[0] == 2
+
+
+def test_placeholders_become_postgresqls_numbered_ones():
+    assert async_db._numbered("SELECT %s, '%%', %s") == "SELECT $1, '%', $2"

@@ -352,52 +352,58 @@ def _in_period(day_model, week_model, period: Period, students) -> list:
 
 def _skill_rows(period: Period, students, *group) -> list[dict]:
     """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``, each
-    with its summed answer-time ``histogram``. Two statements whatever the period: the counts,
-    and the answer times per ``group`` and bucket, each summed over the whole weeks' rows and the
-    days' around them together (a ``UNION ALL``, which the ORM cannot group over)."""
+    with its summed answer-time ``histogram``. One statement whatever the period, so the counts
+    and the histograms are one snapshot (answers committed meanwhile are in both or in neither):
+    the counts' rows and the answer times' rows of the whole weeks and of the days around them,
+    together in a ``UNION ALL`` (which the ORM cannot group over), grouped per ``group`` and
+    bucket; the counts' rows have no bucket, the answer times' no counts."""
     weeks, edges = _whole_weeks(period)
+    sources = [(SkillWeek, SkillDay), (AnswerTimesWeek, AnswerTimesDay)]
+    summed = _summed(sources, weeks, edges, students, (*group, "bucket"), (*_SUMMED, "answers"))
+    counts, histograms = {}, defaultdict(lambda: [0] * TIME_BUCKET_COUNT)
+    for row in summed:
+        key, bucket = row[: len(group)], row[len(group)]
+        *summed_counts, answers = row[len(group) + 1 :]
+        if bucket is None:
+            counts[key] = summed_counts
+        else:
+            histograms[key][bucket] = answers
     names = (*group, *(f"s_{column}" for column in _SUMMED))
-    rows = {
-        row[: len(group)]: {
-            **dict(zip(names, row, strict=True)),
-            "histogram": [0] * TIME_BUCKET_COUNT,
-        }
-        for row in _summed(SkillWeek, SkillDay, weeks, edges, students, group, _SUMMED)
-    }
-    times = _summed(
-        AnswerTimesWeek, AnswerTimesDay, weeks, edges, students, (*group, "bucket"), ("answers",)
-    )
-    for *key, bucket, answers in times:
-        row = rows.get(tuple(key))
-        if row is not None:  # answers written between the two statements wait for the next read
-            row["histogram"][bucket] = answers
+    rows = [
+        {**dict(zip(names, (*key, *sums), strict=True)), "histogram": histograms[key]}
+        for key, sums in counts.items()
+    ]
     if "week" in group:  # SQLite hands dates back as text
-        for row in rows.values():
+        for row in rows:
             if isinstance(row["week"], str):
                 row["week"] = datetime.date.fromisoformat(row["week"])
-    return list(rows.values())
+    return rows
 
 
-def _summed(week_model, day_model, weeks, edges, students, group, sums) -> list[tuple]:
-    """``sums`` summed per ``group`` over the whole ``weeks`` (first and last Monday) of
-    ``week_model`` and the days of ``edges`` of ``day_model``, in one statement."""
+def _summed(sources, weeks, edges, students, group, sums) -> list[tuple]:
+    """``sums`` summed per ``group`` over the period's rows of each of ``sources`` (pairs of a
+    weekly and a daily model): those of the whole ``weeks`` (first and last Monday) of the weekly
+    model and of the days of ``edges`` of the daily one, in one statement. A column a model lacks
+    is NULL in its rows."""
     quote = connection.ops.quote_name
     where_students, student_params = _students_sql(students)
-    columns = ", ".join(quote(c) for c in (*group, *sums))
     parts, params = [], []
-    if weeks is not None:
-        parts.append(
-            f"SELECT {columns} FROM {quote(week_model._meta.db_table)} "
-            f'WHERE {where_students} AND "week" >= %s AND "week" <= %s'
-        )
-        params += [*student_params, weeks[0], weeks[1]]
-    if edges:
-        ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
-        parts.append(
-            f"SELECT {columns} FROM {quote(day_model._meta.db_table)} "
-            f"WHERE {where_students} AND ({ranges})"
-        )
-        params += [*student_params, *(day for edge in edges for day in edge)]
+    for week_model, day_model in sources:
+        if weeks is not None:
+            parts.append(
+                f"SELECT {_columns_of(week_model, (*group, *sums))} "
+                f"FROM {quote(week_model._meta.db_table)} "
+                f'WHERE {where_students} AND "week" >= %s AND "week" <= %s'
+            )
+            params += [*student_params, weeks[0], weeks[1]]
+        if edges:
+            ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
+            parts.append(
+                f"SELECT {_columns_of(day_model, (*group, *sums))} "
+                f"FROM {quote(day_model._meta.db_table)} "
+                f"WHERE {where_students} AND ({ranges})"
+            )
+            params += [*student_params, *(day for edge in edges for day in edge)]
     grouped = ", ".join(quote(c) for c in group)
     # PostgreSQL sums a bigint as numeric (a Decimal here); the counts are whole numbers
     summed = ", ".join(f"CAST(SUM({quote(c)}) AS BIGINT)" for c in sums)
@@ -408,6 +414,18 @@ def _summed(week_model, day_model, weeks, edges, students, group, sums) -> list[
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def _columns_of(model, columns) -> str:
+    """``columns`` of ``model``'s table for a branch of a ``UNION ALL``, a NULL for each it
+    lacks. The NULLs are typed: PostgreSQL makes text of a column whose first two branches are
+    bare NULLs, which a later branch's integers do not match (the columns a table may lack here,
+    a bucket or a count, are all whole numbers)."""
+    quote = connection.ops.quote_name
+    own = {field.column for field in model._meta.concrete_fields}
+    return ", ".join(
+        quote(c) if c in own else f"CAST(NULL AS BIGINT) AS {quote(c)}" for c in columns
+    )
 
 
 def _students_sql(students) -> tuple[str, list]:
@@ -485,8 +503,10 @@ def _weeks_of(period: Period, rows: Iterable[dict]) -> tuple[list[WeekFigures], 
 
 def class_progress(*, classroom: Classroom, period: Period) -> Progress:
     """A class over a period: totals, per skill (with its change since the period before), per
-    student, week by week, most-missed facts. At most nine queries (the roster, then each kind
-    of figure from the weeks and from the days around them), whatever the size of the class."""
+    student, week by week, most-missed facts. At most seven queries whatever the size of the
+    class: the roster, the figures per student and skill and per week (one statement each), the
+    skills' counts of the period before and the missed facts (each from the weeks and from the
+    days around them)."""
     roster = list(classroom_roster(classroom=classroom, with_accommodations=True))
     # A subquery rather than a list of ids: one statement shape, whatever the class size.
     student_ids = classroom_roster(classroom=classroom).values("student_id")
@@ -520,7 +540,7 @@ def class_progress(*, classroom: Classroom, period: Period) -> Progress:
 
 def student_progress(*, student, period: Period) -> Progress:
     """One student over a period, with their latest wrong answers, their level and change per
-    skill and their fact grids. At most eleven queries."""
+    skill and their fact grids. At most ten queries."""
     skills = _skills_of(_skill_rows(period, student.pk, "skill", "operation"))
     total = Figures()
     for skill in skills:
@@ -590,7 +610,7 @@ class StudentReport:
 
 def report_progress(*, classroom: Classroom, period: Period, facts_per_student: int = 5):
     """Everything a class report needs: the class's progress and fact grids, and each student's
-    figures, levels and fact grids, in at most sixteen queries (the per-student figures are
+    figures, levels and fact grids, in at most fifteen queries (the per-student figures are
     grouped by student in the database, not fetched one by one)."""
     summary = class_progress(classroom=classroom, period=period)
     student_ids = [s.student.pk for s in summary.students]

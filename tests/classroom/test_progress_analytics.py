@@ -6,7 +6,8 @@ import re
 import statistics
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ from classroom.progress.selectors import (
     Figures,
     Median,
     Period,
+    _skill_rows,
     class_progress,
     median_from_histogram,
     student_progress,
@@ -212,6 +214,32 @@ def test_whole_weeks_and_loose_days_add_up_to_the_attempts(class_with_answers, s
     assert sum(w.figures.attempts for w in progress.weeks) == attempts.count()
     assert sum(f.misses for f in progress.missed_facts) == attempts.filter(correct=False).count()
     assert progress.total.elapsed_ms_sum == sum(a.elapsed_ms for a in attempts)
+
+
+@pytest.mark.parametrize(
+    "group", [("student_id", "skill", "operation"), ("student_id", "week", "operation")]
+)
+def test_a_periods_counts_and_answer_times_are_read_in_one_statement(class_with_answers, group):
+    """One statement is one snapshot on both databases: answers committed while a page reads
+    its figures are either in a row's counts and its histogram or in neither, so a median never
+    rests on other answers than its accuracy. The period takes days from the daily tables
+    (the 3rd and the 16th) and a whole week from the weekly ones."""
+    _, ana, ben = class_with_answers
+    period = Period(datetime.date(2026, 3, 3), datetime.date(2026, 3, 16))
+    with CaptureQueriesContext(connection) as queries:
+        rows = _skill_rows(period, [ana.pk, ben.pk], *group)
+    assert len(queries) == 1
+    begin, finish = period.bounds()
+    attempts = Attempt.objects.filter(
+        user__in=[ana, ben], created_at__gte=begin, created_at__lt=finish
+    )
+    assert sum(row["s_attempts"] for row in rows) == attempts.count() == 10
+    for row in rows:
+        assert sum(row["histogram"]) == row["s_attempts"] > 0, row
+        assert len(row["histogram"]) == TIME_BUCKET_COUNT
+    if "week" in group:
+        mondays = {datetime.date(2026, 3, 2), datetime.date(2026, 3, 9), datetime.date(2026, 3, 16)}
+        assert {row["week"] for row in rows} == mondays  # dates, also from SQLite's text
 
 
 def test_a_students_weakest_skill_needs_enough_answers():
@@ -423,6 +451,4 @@ def test_a_moves_answer_times_are_one_statement_per_table():
 
 
 def _quoted(table):
-    from django.db import connection
-
     return connection.ops.quote_name(table)

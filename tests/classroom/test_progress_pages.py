@@ -183,18 +183,19 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 
 # --- queries: the same for 3 and for 30 students -------------------------------------------------
 
-# Session and user, the class, its roster; then per student and skill, per week and missed facts,
-# each from the whole weeks' rollup and from the days around them (90 or 30 days always have
-# both); the latest reports; who is stuck: the students' skills with three wrong answers, then
-# (when there are any) their latest answers; the skills' counts over the period before (growth).
-CLASS_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 2
+# Session and user, the class, its roster; then per student and skill and per week, the counts
+# with their answer times in one statement each; the missed facts from the whole weeks' rollup
+# and from the days around them (90 or 30 days always have both); the latest reports; who is
+# stuck: the students' skills with three wrong answers, then (when there are any) their latest
+# answers; the skills' counts over the period before (growth).
+CLASS_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 2
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
 # the latest answers per skill, then each skill's fluent days and last answer (levels); the table
 # facts' latest answers (fact grids); the skills' counts over the period before (growth: 30 days
 # touch whole weeks and days around them); answers per game, the games' names and places (games
 # and time: a game played is one answered in); the access record; the table facts' answers of the
 # last months (the working set: what the child practises next).
-STUDENT_PAGE_QUERIES = 3 + 1 + 3 * 2 + 1 + 2 + 1 + 2 + 2 + 1 + 1
+STUDENT_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 1 + 2 + 2 + 1 + 1
 # Session and user, the class, its roster, answers per game, the games.
 ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
 # Session and user, the class, its roster's ids, one grouped query per table.

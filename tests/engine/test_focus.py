@@ -91,9 +91,7 @@ def test_focus_games_are_the_games_that_declare_a_focus():
     slugs = [game.slug for game in engine.focus_games() if not game.focus.by_bots]
     assert slugs == list(TABLES)
     # Add or Multiply?'s deal is fixed: its bots carry the focus (test_add_or_multiply_focus).
-    assert [game.slug for game in engine.focus_games() if game.focus.by_bots] == [
-        "add_or_multiply"
-    ]
+    assert [game.slug for game in engine.focus_games() if game.focus.by_bots] == ["add_or_multiply"]
     for game in engine.focus_games():
         assert game.focus.operations <= {"add", "sub", "mul"}
         assert set(game.focus.variants) <= set(game.variants)

@@ -88,8 +88,9 @@ def puzzle_games() -> list[Game]:
 
 
 def focus_games() -> list[Game]:
-    """The games whose deal can be biased toward a child's facts (``Game.focus``), in the order
-    pages list games: the ones offered for focused practice."""
+    """The games whose deal, or whose bots (``Focus.by_bots``), can be biased toward a child's
+    facts (``Game.focus``), in the order pages list games: the ones offered for focused
+    practice."""
     return [game for game in list_games() if game.focus is not None]
 
 

@@ -30,6 +30,8 @@ from itertools import product
 
 from engine.core import (
     MALFORMED,
+    Fact,
+    Focus,
     Game,
     Option,
     Variant,
@@ -64,6 +66,22 @@ WRONG_PHASE = "wrong_phase"
 STUDENTS_SCORE_OFF = "students_score_off"
 
 STUDENTS_SCORE = "students_score"
+
+# Focused practice (docs/rules/add_or_multiply.md, "Bots in focused practice"): the card each
+# fact operation asks the child to play on themself.
+FACT_OPERATION = {"add": ADD, "mul": MULTIPLY}
+CARD_VALUES = frozenset(STARTING_NUMBERS)
+
+
+def shows_fact(variant: str, fact: Fact) -> bool:
+    """Whether two number cards can make ``fact``: a sum of two of 0..6, or a product of two of
+    1..6 (0 x n is no times-table fact: the teaching layer's times table starts at 1 x 1)."""
+    operation, a, b = fact
+    if operation == "add":
+        return a in CARD_VALUES and b in CARD_VALUES
+    if operation == "mul":
+        return a in CARD_VALUES and b in CARD_VALUES and a > 0 and b > 0
+    return False
 
 
 def opponents(seat: int) -> tuple[int, int]:
@@ -122,6 +140,20 @@ class AddOrMultiply(Game):
                 )
             },
         )
+    )
+
+    # The deal is fixed, so a focus is carried by the bots: with one child and two bots, the bots
+    # play the numbers of the child's facts on the child (rulebook: "Each turn a player must play
+    # two of his number cards, one on each of his opponents"; RULINGS 5).
+    focus = Focus(
+        operations=frozenset(FACT_OPERATION),
+        variants=("standard",),
+        how=(
+            "Every player holds the same cards; the two bots play the numbers of the child's"
+            " facts on the child, one each, and the child chooses to add or multiply them."
+        ),
+        shows=shows_fact,
+        by_bots=True,
     )
 
     # -- setup
@@ -388,14 +420,85 @@ class AddOrMultiply(Game):
             return _easy_choice(state, seat)
         return _strong_choice(state, seat)
 
+    def bot_move_leaving(self, state, seat, level, rng, leave, people=frozenset()):
+        """Focused practice with one child and two bots (docs/rules/add_or_multiply.md, "Bots in
+        focused practice"): in each round both bots work out the same plan from the public state
+        (``focus_gifts``) and each plays its planned number on the child, choosing the rest of
+        its move (its number for the other bot, its own operation) as its level would. Without
+        a plan (a table of children, no fact their cards can still make, the score phase) they
+        play as without focus."""
+        gifts = focus_gifts(state, leave, people)
+        if gifts is None or seat not in gifts or seat not in self.active(state):
+            return super().bot_move_leaving(state, seat, level, rng, leave, people)
+        (child,) = people
+        return _choice_giving(self, state, seat, level, rng, child, gifts[seat])
 
-def _easy_choice(state, seat) -> dict:
+
+def focus_gifts(state, facts, people) -> dict[int, int] | None:
+    """The numbers the two bots play on the child this round, {bot seat: number}, or None.
+
+    Only with exactly one person at the table (``people``), in the choose phase. The plan reads
+    only what both bots can read (the hands as at the start of the round, which are public, and
+    the round), never a pending choice, so each bot computes the same plan on its own and no
+    message passes between them. The facts are taken in turn, starting one further each round,
+    and a fact the two bots' remaining cards cannot make (one number from each) is skipped;
+    facts whose operation card the child still holds come first, so an "x" fact is met when the
+    child can still multiply it."""
+    data = state.data
+    people = frozenset(people)
+    if data["phase"] != CHOOSE or len(people) != 1:
+        return None
+    (child,) = people
+    if not 0 <= child < PLAYERS:
+        return None
+    usable = [
+        (fact[0], fact[1], fact[2])
+        for fact in facts
+        if fact[0] in FACT_OPERATION and shows_fact("standard", tuple(fact))
+    ]
+    if not usable:
+        return None
+    start = (data["round"] - 1) % len(usable)
+    in_turn = usable[start:] + usable[:start]
+    first, second = givers(child)
+    hands = data["numbers"]
+    held = set(data["operations"][child])
+    passes = ([f for f in in_turn if FACT_OPERATION[f[0]] in held], in_turn)
+    for facts_in_order in passes:
+        for _operation, a, b in facts_in_order:
+            for mine, theirs in ((a, b), (b, a)):
+                if mine in hands[first] and theirs in hands[second]:
+                    return {first: mine, second: theirs}
+    return None
+
+
+def _choice_giving(game, state, seat, level, rng, receiver, value) -> dict:
+    """The choice a bot of ``level`` makes when it must play ``value`` on ``receiver``."""
+    if level == "random":
+        moves = [
+            move for move in game.legal_moves(state, seat) if move["give"][str(receiver)] == value
+        ]
+        return rng.choice(moves)
+    if level == "easy":
+        return _easy_choice(state, seat, fixed=(receiver, value))
+    return _strong_choice(state, seat, fixed=(receiver, value))
+
+
+def _easy_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
     """Plain play: the two smallest numbers (smallest to the left), and the operation it holds
-    more of (multiply on a tie)."""
+    more of (multiply on a tie). ``fixed``: (receiver, number) a focused bot must play; its other
+    number is then its smallest left."""
     numbers = sorted(state.data["numbers"][seat])
     operations = state.data["operations"][seat]
     op = MULTIPLY if operations.count(MULTIPLY) >= operations.count(ADD) else ADD
-    return _choice_move(seat, numbers[0], numbers[1], op)
+    if fixed is None:
+        return _choice_move(seat, numbers[0], numbers[1], op)
+    receiver, value = fixed
+    numbers.remove(value)
+    left, _right = opponents(seat)
+    if receiver == left:
+        return _choice_move(seat, value, numbers[0], op)
+    return _choice_move(seat, numbers[0], value, op)
 
 
 # How many rounds of evidence the strong bot wants before trusting an opponent's habit as much as
@@ -445,7 +548,7 @@ def _expected_gift(state, giver: int, receiver: int) -> float:
     return _mean(current) + trust * (_quantile(current, habit) - _quantile(current, 0.5))
 
 
-def _strong_choice(state, seat) -> dict:
+def _strong_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
     """Expected value, from public information and its own hand only (never the others' secret
     choices). Its own score depends only on its operation card and the opponents' scores only on
     its numbers, so the two are weighed separately and added.
@@ -462,6 +565,8 @@ def _strong_choice(state, seat) -> dict:
     played by the end, whatever the order, so what counts is the placement: the larger number to
     the smaller slope (an opponent who will add, or whose other number will be small), zeros to
     whoever is about to multiply big numbers.
+
+    ``fixed``: (receiver, number) a focused bot must play; the best choice that plays it.
     """
     data = state.data
     left, right = opponents(seat)
@@ -509,6 +614,8 @@ def _strong_choice(state, seat) -> dict:
 
     best, best_value = None, None
     for a, b, op in _choice_triples(tuple(numbers[seat]), tuple(operations[seat])):
+        if fixed is not None and (a if fixed[0] == left else b) != fixed[1]:
+            continue
         value = operation_value(op) + numbers_value(a, b)
         if best_value is None or value > best_value + 1e-9:
             best, best_value = (a, b, op), value

@@ -222,7 +222,7 @@ def main(argv=None):
             )
         if slug in EXTRA_FIGURES:
             EXTRA_FIGURES[slug](args.games)
-        if game.focus is not None:
+        if game.focus is not None and not game.focus.by_bots:  # a deal steered by bots is plain
             focus_figures(game, args.games)
         arena_at = arena_table(game)
         if args.bot_games and arena_at is not None:

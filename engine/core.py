@@ -267,12 +267,21 @@ class Focus:
     shows       (variant, fact) -> whether that variant's deck can make the fact a natural move
                 at all (¡Mía!'s cards hold no 0, SUM's centre is 1-9); other facts are left to
                 chance
+    by_bots     the focus is carried by the game's bots, not by its deal: the deal cannot be
+                steered (in Add or Multiply? every player holds the same cards), but the numbers
+                a child is asked about are the ones the other players choose, so bots playing
+                with one child choose the child's facts ("Bots in focused practice" in the rules
+                doc). ``game.new(..., focus=)`` checks the facts and deals as usual; the bots need
+                ``engine.bots.choose(..., leave=facts, people=seats)`` to know the child's seat,
+                and steer only when exactly one seat is a person's. A table of children alone
+                cannot be focused.
     """
 
     operations: frozenset[str]
     variants: tuple[str, ...]
     how: str
     shows: Callable[[str, Fact], bool]
+    by_bots: bool = False
 
     def facts(self, variant: str, focus: Iterable[Any]) -> tuple[Fact, ...]:
         """The focus checked (``SetupError`` "bad_focus") and cut to the facts this variant can
@@ -593,7 +602,7 @@ class Game:
         resolved = spec.resolve_options(options)
         facts = self._focus_facts(variant, focus)
         state = State(self.slug, variant, players, resolved, 0, seed_word(seed), {})
-        if facts:
+        if facts and not self.focus.by_bots:
             self._setup_focused(state, state.random(), now_ms, facts)
         else:
             self._setup(state, state.random(), now_ms)
@@ -784,11 +793,20 @@ class Game:
         return []
 
     def bot_move_leaving(
-        self, state: State, seat: int, level: str, rng, leave: tuple[Fact, ...]
+        self,
+        state: State,
+        seat: int,
+        level: str,
+        rng,
+        leave: tuple[Fact, ...],
+        people: frozenset[int] = frozenset(),
     ) -> Move | None:
         """``bot_move``, leaving the ``leave`` facts to the child at the table where the rules
         allow: when the bot's choice would answer one, the first of its ``bot_alternatives`` that
-        answers none; with none such, its own choice (the game never stalls on a bot)."""
+        answers none; with none such, its own choice (the game never stalls on a bot).
+        ``people``: the seats where people play (the child whose facts they are); a game whose
+        focus is carried by its bots (``Focus.by_bots``) steers toward them with it, the others
+        need not know."""
         move = self.bot_move(state, seat, level, rng)
         if move is None or not leave or not self.answers_any(state, seat, move, leave):
             return move

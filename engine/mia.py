@@ -85,7 +85,7 @@ class Mia(Game):
     def bot_move(self, state, seat, level, rng):
         return _rules(state).bot_move(state, seat, level, rng)
 
-    def bot_move_leaving(self, state, seat, level, rng, leave):
+    def bot_move_leaving(self, state, seat, level, rng, leave, people=frozenset()):
         if _rules(state) is not mia_multi:  # the solo square has no other seat to leave a fact to
             return self.bot_move(state, seat, level, rng)
         return mia_multi.bot_move_leaving(

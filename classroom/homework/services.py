@@ -257,7 +257,12 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
         # The child's own item, dealt toward their facts (classroom.practice).
         plan = PersonalPlan.objects.get(assignment=assignment, student=student)
         made: dict[str, Any] = practice.plan_match_args(plan, item)
-        players = 1 if plan.items[item].get("size") is not None else assignment.players
+        # The item's seats (1 for a puzzle; Add or Multiply? the child and two bots); items kept
+        # before they carried it are the assignment's.
+        entry = plan.items[item]
+        players = entry.get("players") or (
+            1 if entry.get("size") is not None else assignment.players
+        )
         made["seats"] = _seats(assignment, student, made["game"], players)
         made["options"] = {}
     else:

@@ -37,19 +37,23 @@ CHOSEN_REASON = gettext_lazy("chosen by the teacher")
 
 @dataclass(frozen=True)
 class Choice:
-    """Something a teacher can allow in personal practice: a focus game against bots, or a
-    game's focused solo puzzles (``size``)."""
+    """Something a teacher can allow in personal practice: a focus game against bots (``players``
+    seats: the child and the rest bots), or a game's focused solo puzzles (``size``)."""
 
     key: str
     game: str
     variant: str
     size: int | None = None
+    players: int = PLAYERS
 
     @property
     def label(self) -> str:
+        title = catalog.game_title(self.game)
         if self.size is not None:
-            return _("%(game)s: solo puzzles") % {"game": catalog.game_title(self.game)}
-        return _("%(game)s against a bot") % {"game": catalog.game_title(self.game)}
+            return _("%(game)s: solo puzzles") % {"game": title}
+        if self.players > 2:
+            return _("%(game)s against %(count)s bots") % {"game": title, "count": self.players - 1}
+        return _("%(game)s against a bot") % {"game": title}
 
     def operations(self) -> frozenset[str]:
         return engine.get_game(self.game).focus.operations
@@ -62,16 +66,21 @@ class Choice:
 
 
 def choices() -> list[Choice]:
-    """What personal practice offers: the games whose deal can be focused on table facts (add,
-    mul); a game that cannot be focused on them is not offered (ADD-UP deals differences only)."""
+    """What personal practice offers: the games whose deal, or whose bots, can be focused on
+    table facts (add, mul); a game that cannot be focused on them is not offered (ADD-UP deals
+    differences only). A game is played by the child and one bot, or as few bots as the variant
+    needs: Add or Multiply? is for exactly three, the child and two bots, and its bots carry the
+    focus (``Focus.by_bots``), which needs exactly one child at the table, as here."""
     found = []
     for game in engine.focus_games():
         focus = game.focus
         if not focus.operations & set(NUMBERS):
             continue
         for name in focus.variants:
-            if game.variants[name].max_players >= PLAYERS:
-                found.append(Choice(game.slug, game.slug, name))
+            spec = game.variants[name]
+            players = max(PLAYERS, spec.min_players)
+            if players <= spec.max_players:
+                found.append(Choice(game.slug, game.slug, name, players=players))
                 break
         if game.puzzles is not None:
             for size, variant in game.puzzles.sizes.items():
@@ -112,6 +121,7 @@ def _items(allowed: list[Choice], facts: list[Fact], count: int, draw: random.Ra
                 "variant": c.variant,
                 "seed": draw.getrandbits(SEED_BITS),
                 "size": c.size,
+                "players": 1 if c.size is not None else c.players,
             }
         )
     return items
@@ -258,9 +268,12 @@ def pending_focus(*, classroom_id: int, student_ids: Iterable[int]) -> dict[int,
 
 def table_focus(game: str, variant: str, facts: Iterable[Fact]) -> tuple[Fact, ...] | None:
     """The facts a table of ``game`` ``variant`` can be dealt toward; None when the game or
-    variant cannot be focused at all (the table deals plainly)."""
+    variant cannot be focused at all (the table deals plainly). A game whose bots carry the
+    focus (Add or Multiply?, ``Focus.by_bots``) is focused only where one child plays with bots,
+    which is personal practice: a lesson's tables are for children playing one another, so its
+    tables deal plainly and the facts wait for a session that can deal them."""
     focus = engine.get_game(game).focus
-    if focus is None or variant not in focus.variants:
+    if focus is None or variant not in focus.variants or focus.by_bots:
         return None
     return focus.facts(variant, [f for f in facts if f[0] in focus.operations])
 

@@ -401,6 +401,7 @@ class _Wake(_MatchWrite):
         at_ms = self.wall_ms - match.clock_offset_ms  # the match's own clock, as the engine's
         rules = engine.get_game(match.game)
         bots = _bots(seats)
+        people = frozenset(seats) - frozenset(bots)
         state = rules.load(match.state)
         changes: list[Change] = []
         waiting: set[int] = set()
@@ -439,9 +440,12 @@ class _Wake(_MatchWrite):
                 break
             thinker = random.Random(f"{match.seed}:{state.version}:{bot_seat}")
             # A focused match's facts are the child's to answer: its bots leave them where the
-            # rules allow (docs/rules/<slug>.md, "Bots in focused practice").
+            # rules allow (docs/rules/<slug>.md, "Bots in focused practice"), or, in a game whose
+            # bots carry the focus (Add or Multiply?), play them on the one person's seat.
             leave = [tuple(fact) for fact in match.focus or ()]
-            move = engine.bots.choose(rules, state, bot_seat, bots[bot_seat], thinker, leave=leave)
+            move = engine.bots.choose(
+                rules, state, bot_seat, bots[bot_seat], thinker, leave=leave, people=people
+            )
             if move is None:  # it would rather wait: think again after the next change
                 waiting.add(bot_seat)
                 match.bot_plan[str(bot_seat)] = None

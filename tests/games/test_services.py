@@ -627,12 +627,11 @@ def test_a_focused_match_is_dealt_toward_its_facts_and_remembers_them(table):
     plain = rules.new(variant="express", players=2, seed=42, options=match.options, now_ms=T0)
     assert match.state == rules.dump(focused)
     assert match.state != rules.dump(plain)
-    with pytest.raises(SetupError) as error:  # its deal is fixed by the rulebook
+    with pytest.raises(SetupError) as error:  # its back holds no focus
         match_create(
-            game="add_or_multiply",
-            variant="standard",
-            seats=[SeatSpec(name="Ana", user=ana)]
-            + [SeatSpec(name=n, bot_level="easy") for n in "PB"],
+            game="mathable_junior",
+            variant="back",
+            seats=[SeatSpec(name="Ana", user=ana), SeatSpec(name="Pixel", bot_level="easy")],
             focus=focus,
         )
     assert error.value.code == "no_focus"
@@ -692,6 +691,53 @@ def test_a_bot_at_a_focused_table_leaves_a_focus_fact_that_the_child_then_plays(
     answered = [a for a in Attempt.objects.filter(move=record, user=ana) if a.correct]
     facts = [(a.operation, *a.operands) for a in answered]
     assert any(engine.core.same_fact(f, w) for f in facts for w in left), (facts, left)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong", "random"])
+def test_add_or_multiply_bots_play_the_childs_focus_numbers_on_the_child(table, settings, level):
+    """Add or Multiply? in focused practice (docs/rules/add_or_multiply.md, "Bots in focused
+    practice"): its deal is the rulebook's, and the write path tells the two bots which seat is
+    the child's, so each round they play the numbers of one of her facts on her, one each; she
+    chooses to add or multiply them and types her score, an attempt on the fact."""
+    settings.GAMES_BOT_DELAY_SCALE = 0.01
+    _, ana, _ben = table
+    focus = [["mul", 3, 4], ["add", 2, 5]]
+    match = match_create(
+        game="add_or_multiply",
+        variant="standard",
+        seats=[
+            SeatSpec(name="Pixel", bot_level=level),
+            SeatSpec(name="Ana", user=ana),
+            SeatSpec(name="Bolt", bot_level=level),
+        ],
+        seed=11,
+        at_ms=T0,
+        focus=focus,
+    )
+    match.refresh_from_db()
+    assert match.focus == focus
+    rules, state = state_of(match)
+    assert match.state == rules.dump(rules.new("standard", 3, 11, options=match.options, now_ms=T0))
+    for round_, (operation, a, b) in enumerate(focus, start=1):
+        for _ in range(10):  # the bots choose, through the services' wake-ups
+            match_wake(match_id=match.pk, at_ms=match.wake_at_ms)
+            rules, state = state_of(match)
+            if rules.active(state) == {1}:
+                break
+        assert state.data["round"] == round_ and rules.active(state) == {1}
+        op = "M" if operation == "mul" else "A"
+        hers = next(m for m in rules.legal_moves(state, 1) if m["op"] == op)
+        submit_move(match_id=match.pk, user=ana, move=hers)
+        rules, state = state_of(match)
+        assert sorted(state.data["history"][-1]["received"][1]) == [a, b]
+        score = state.data["history"][-1]["scores"][1]
+        submit_move(match_id=match.pk, user=ana, move={"type": "score", "value": score})
+        match.refresh_from_db()
+    answered = Attempt.objects.filter(match=match, user=ana).order_by("pk")
+    facts = [(a.operation, sorted(a.operands), a.correct) for a in answered]
+    assert facts == [("mul", [3, 4], True), ("add", [2, 5], True)]
+    bot_records = MoveRecord.objects.filter(match=match, actor="bot", move__type="choose")
+    assert bot_records.count() == 4
 
 
 def _attempt(fact):

@@ -1,0 +1,136 @@
+"""Add or Multiply? in focused practice (issue 25; docs/rules/add_or_multiply.md, "Bots in focused
+practice"): the deal is fixed, so the two bots playing with one child carry the focus. The
+rulebook lets them: "Each turn a player must play two of his number cards, one on each of his
+opponents" (RULINGS 5: the two numbers played on a player come from the two others, who choose
+freely)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine import bots
+from engine.add_or_multiply import GAME, focus_gifts, givers
+from engine.simulate import play
+
+FOCUS = (("mul", 3, 4), ("add", 2, 5), ("mul", 6, 6))
+SEEDS = range(40)
+
+
+def _pairs(facts) -> set[tuple[int, int]]:
+    return {tuple(sorted(fact[1:])) for fact in facts}
+
+
+def _chooser(level, leave, people, checked):
+    """A bot of ``level`` told ``leave`` and ``people``; every move it makes is checked legal."""
+
+    def choose(game, state, seat, rng):
+        move = bots.choose(game, state, seat, level, rng, leave=leave, people=people)
+        if move is not None:
+            assert move in game.legal_moves(state, seat), move
+            checked.append(move)
+        return move
+
+    return choose
+
+
+def _play_with_child(seed, child, level, leave, child_level="random"):
+    """A game of one child (a bot of ``child_level`` playing plainly) and two bots of ``level``
+    told the focus; the rounds' numbers received by the child and the bots' moves."""
+    checked: list = []
+    bot = _chooser(level, leave, {child}, checked)
+    choosers = [_chooser(child_level, (), (), []) if seat == child else bot for seat in range(3)]
+    done = play(GAME, GAME.new("standard", 3, seed, focus=leave), choosers, random.Random(seed))
+    assert done.outcome is not None
+    received = [tuple(sorted(entry["received"][child])) for entry in done.state.data["history"]]
+    return received, checked, done
+
+
+def test_the_focus_is_carried_by_the_bots_and_shows_what_two_cards_make():
+    focus = GAME.focus
+    assert focus is not None and focus.by_bots
+    assert GAME in engine.focus_games()
+    table = [(op, a, b) for op in ("add", "mul") for a in range(11) for b in range(11)]
+    assert focus.dealable("standard", table) == {
+        ("add", a, b) for a in range(7) for b in range(7)
+    } | {("mul", a, b) for a in range(1, 7) for b in range(1, 7)}
+    assert not focus.shows("standard", ("sub", 6, 2))  # no card asks for a difference
+    # The deal is the rulebook's whatever the focus: the seed and the cards are untouched.
+    for seed in range(5):
+        assert GAME.new("standard", 3, seed, focus=FOCUS) == GAME.new("standard", 3, seed)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong", "random"])
+def test_the_bots_play_the_childs_focus_pairs_on_the_child_markedly_more_often(level):
+    wanted = _pairs(FOCUS)
+    focused = plain = rounds = 0
+    for seed in SEEDS:
+        child = seed % 3
+        with_focus, _moves, _done = _play_with_child(seed, child, level, FOCUS)
+        without, _moves, _done = _play_with_child(seed, child, level, ())
+        focused += sum(pair in wanted for pair in with_focus)
+        plain += sum(pair in wanted for pair in without)
+        rounds += len(with_focus)
+    # Each bot holds one 3, 4, 5 and 6 and two 2s: enough for every round's pair to be a focus
+    # fact while the bots' other numbers spare those cards (easy bots give away their smallest);
+    # random ones spend some, so a little over half. Plain play gives one round in ten or fewer.
+    assert focused >= 0.5 * rounds, (focused, rounds)
+    assert focused >= 4 * max(plain, 1), (focused, plain)
+
+
+def test_each_round_the_bots_play_one_fact_one_number_each_in_turn():
+    child = 0
+    received, _moves, done = _play_with_child(7, child, "easy", (("mul", 3, 4),))
+    # One 3 and one 4 in each bot's hand: rounds 1 and 2 give 3 x 4 (each bot its other number
+    # the second time), then their cards cannot make it and they play as their level would.
+    assert received[:2] == [(3, 4), (3, 4)]
+    first, _second = givers(child)
+    gave = [entry["gave"] for entry in done.state.data["history"]]
+    assert gave[0][first][str(child)] != gave[1][first][str(child)]
+    assert all(pair != (3, 4) for pair in received[2:])
+    # Several facts go in turn: round 1 the first, round 2 the second.
+    received, _moves, _done = _play_with_child(7, child, "strong", (("mul", 3, 4), ("add", 2, 5)))
+    assert received[:2] == [(3, 4), (2, 5)]
+
+
+def test_the_two_bots_make_the_same_plan_whichever_chooses_first():
+    state = GAME.new("standard", 3, 3, focus=FOCUS)
+    people = {2}
+    gifts = focus_gifts(state, FOCUS, people)
+    assert set(gifts) == {0, 1}
+    first = bots.choose(GAME, state, 0, "strong", random.Random(1), leave=FOCUS, people=people)
+    after = GAME.apply(state, 0, first, 10).state
+    # A pending choice is secret: the second bot's plan does not read it, and is the same.
+    assert focus_gifts(after, FOCUS, people) == gifts
+    second = bots.choose(GAME, after, 1, "strong", random.Random(1), leave=FOCUS, people=people)
+    before = bots.choose(GAME, state, 1, "strong", random.Random(1), leave=FOCUS, people=people)
+    assert second == before
+    assert (first["give"]["2"], second["give"]["2"]) == (gifts[0], gifts[1])
+
+
+@pytest.mark.parametrize("level", ["easy", "strong", "random"])
+def test_a_focused_game_replays_from_its_seed_and_focus(level):
+    for seed in range(6):
+        once = _play_with_child(seed, 1, level, FOCUS)[2]
+        again = _play_with_child(seed, 1, level, FOCUS)[2]
+        assert once.moves == again.moves and once.state == again.state
+
+
+@pytest.mark.parametrize("level", ["easy", "strong", "random"])
+def test_bots_play_exactly_as_before_without_focus_or_without_one_child(level):
+    """No focus, no seat known to be a person's, or a table of children: the plain bot move."""
+    for seed in range(8):
+        anyone = _chooser("random", (), (), [])
+        done = play(
+            GAME, GAME.new("standard", 3, seed), [anyone] * 3, random.Random(seed), keep_states=True
+        )
+        for state in done.states:
+            for seat in sorted(GAME.active(state)):
+                plain = GAME.bot_move(state, seat, level, random.Random(seed))
+                for leave, people in (((), {0}), (FOCUS, ()), (FOCUS, {0, 1}), (FOCUS, {0, 1, 2})):
+                    told = bots.choose(
+                        GAME, state, seat, level, random.Random(seed), leave=leave, people=people
+                    )
+                    assert told == plain, (leave, people)

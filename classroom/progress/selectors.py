@@ -354,12 +354,31 @@ def _skill_rows(period: Period, students, *group) -> list[dict]:
     """The summed skill counts per ``group`` over the period, as dicts of ``s_<column>``, each
     with its summed answer-time ``histogram``. One statement whatever the period, so the counts
     and the histograms are one snapshot (answers committed meanwhile are in both or in neither):
-    the counts' rows and the answer times' rows of the whole weeks and of the days around them,
-    together in a ``UNION ALL`` (which the ORM cannot group over), grouped per ``group`` and
-    bucket; the counts' rows have no bucket, the answer times' no counts."""
+    the counts summed per ``group`` and the answer times per ``group`` and bucket, each over the
+    whole weeks' rows and the days' around them (``_summed_sql``), then the two sums one after
+    the other, the counts with no bucket and the answer times with no counts. Each is summed on
+    its own narrow rows: summed together, PostgreSQL sorted the answer times' hundred thousand
+    rows as wide as the counts' on disk, four times as slow (docs/capacity.md)."""
     weeks, edges = _whole_weeks(period)
-    sources = [(SkillWeek, SkillDay), (AnswerTimesWeek, AnswerTimesDay)]
-    summed = _summed(sources, weeks, edges, students, (*group, "bucket"), (*_SUMMED, "answers"))
+    quote = connection.ops.quote_name
+    counts_sql, counts_params = _summed_sql(
+        SkillWeek, SkillDay, weeks, edges, students, group, _SUMMED
+    )
+    times_sql, times_params = _summed_sql(
+        AnswerTimesWeek, AnswerTimesDay, weeks, edges, students, (*group, "bucket"), ("answers",)
+    )
+    grouped = ", ".join(quote(c) for c in group)
+    nothing = "CAST(NULL AS BIGINT)"
+    sql = (
+        f"WITH counts AS ({counts_sql}), times AS ({times_sql}) "
+        f"SELECT {grouped}, {nothing}, {', '.join(quote(c) for c in _SUMMED)}, {nothing} "
+        f"FROM counts UNION ALL "
+        f"SELECT {grouped}, {quote('bucket')}, {', '.join([nothing] * len(_SUMMED))}, "
+        f"{quote('answers')} FROM times"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*counts_params, *times_params])
+        summed = cursor.fetchall()
     counts, histograms = {}, defaultdict(lambda: [0] * TIME_BUCKET_COUNT)
     for row in summed:
         key, bucket = row[: len(group)], row[len(group)]
@@ -380,52 +399,35 @@ def _skill_rows(period: Period, students, *group) -> list[dict]:
     return rows
 
 
-def _summed(sources, weeks, edges, students, group, sums) -> list[tuple]:
-    """``sums`` summed per ``group`` over the period's rows of each of ``sources`` (pairs of a
-    weekly and a daily model): those of the whole ``weeks`` (first and last Monday) of the weekly
-    model and of the days of ``edges`` of the daily one, in one statement. A column a model lacks
-    is NULL in its rows."""
+def _summed_sql(week_model, day_model, weeks, edges, students, group, sums) -> tuple[str, list]:
+    """A query of ``sums`` summed per ``group`` (each sum named as its column) over the whole
+    ``weeks`` (first and last Monday) of ``week_model`` and the days of ``edges`` of
+    ``day_model``, with its parameters."""
     quote = connection.ops.quote_name
     where_students, student_params = _students_sql(students)
+    columns = ", ".join(quote(c) for c in (*group, *sums))
     parts, params = [], []
-    for week_model, day_model in sources:
-        if weeks is not None:
-            parts.append(
-                f"SELECT {_columns_of(week_model, (*group, *sums))} "
-                f"FROM {quote(week_model._meta.db_table)} "
-                f'WHERE {where_students} AND "week" >= %s AND "week" <= %s'
-            )
-            params += [*student_params, weeks[0], weeks[1]]
-        if edges:
-            ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
-            parts.append(
-                f"SELECT {_columns_of(day_model, (*group, *sums))} "
-                f"FROM {quote(day_model._meta.db_table)} "
-                f"WHERE {where_students} AND ({ranges})"
-            )
-            params += [*student_params, *(day for edge in edges for day in edge)]
+    if weeks is not None:
+        parts.append(
+            f"SELECT {columns} FROM {quote(week_model._meta.db_table)} "
+            f'WHERE {where_students} AND "week" >= %s AND "week" <= %s'
+        )
+        params += [*student_params, weeks[0], weeks[1]]
+    if edges:
+        ranges = " OR ".join(['("day" >= %s AND "day" <= %s)'] * len(edges))
+        parts.append(
+            f"SELECT {columns} FROM {quote(day_model._meta.db_table)} "
+            f"WHERE {where_students} AND ({ranges})"
+        )
+        params += [*student_params, *(day for edge in edges for day in edge)]
     grouped = ", ".join(quote(c) for c in group)
     # PostgreSQL sums a bigint as numeric (a Decimal here); the counts are whole numbers
-    summed = ", ".join(f"CAST(SUM({quote(c)}) AS BIGINT)" for c in sums)
+    summed = ", ".join(f"CAST(SUM({quote(c)}) AS BIGINT) AS {quote(c)}" for c in sums)
     sql = (
         f"SELECT {grouped}, {summed} FROM ({' UNION ALL '.join(parts)}) AS period_rows "
         f"GROUP BY {grouped}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def _columns_of(model, columns) -> str:
-    """``columns`` of ``model``'s table for a branch of a ``UNION ALL``, a NULL for each it
-    lacks. The NULLs are typed: PostgreSQL makes text of a column whose first two branches are
-    bare NULLs, which a later branch's integers do not match (the columns a table may lack here,
-    a bucket or a count, are all whole numbers)."""
-    quote = connection.ops.quote_name
-    own = {field.column for field in model._meta.concrete_fields}
-    return ", ".join(
-        quote(c) if c in own else f"CAST(NULL AS BIGINT) AS {quote(c)}" for c in columns
-    )
+    return sql, params
 
 
 def _students_sql(students) -> tuple[str, list]:

@@ -9,9 +9,10 @@ A simulated class does the same amount of homework two ways:
   homework's games can deal: ``dealable=``), replayed from the child's own answers so far.
 
 A day's homework is a fixed number of answers per child, the same both ways: deals of the
-``HOMEWORK`` in turn (two ¡Mía! 3 x 3 solo puzzles from the product's puzzle maker, whose
-solution lines are claimed, then a SUM deal played out by the engine's easy bots, the child at
-seat 0); the facts the child claims are the child's questions.
+``HOMEWORK`` in turn (¡Mía! 3 x 3 solo puzzles from the product's puzzle maker, whose solution
+lines are claimed, SUM against an easy bot and Add or Multiply? against two, played out by the
+engine's easy bots, the child at seat 0, the opponents told the child's focus as the product tells
+them); the facts the child claims are the child's questions.
 The learner model (``learner``) answers them (right or wrong, in how many milliseconds), and
 each answer on a table fact goes back as a ``FactAnswer``, so tomorrow's working set follows.
 

@@ -20,16 +20,22 @@ from classroom.progress.mastery import (
     Mastery,
     is_fluent,
 )
-from engine import mia_puzzles
+from engine import bots, mia_puzzles
 from engine.core import attempt_fact, same_fact
 from engine.simulate import bot_chooser, play
 from tools.practice_bench.learner import DAY_S, Learner
 
 # The deals of a day's homework, in turn, until the child has given the day's answers:
 # a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the square
-# holds no times table) twice, then a SUM deal against an easy bot (the child is seat 0), the
-# one focus game that deals products. Each is (game, variant or puzzle size, players).
-HOMEWORK = (("mia", 3, 1), ("mia", 3, 1), ("sum", "standard", 2))
+# holds no times table), a SUM deal against an easy bot (the child is seat 0), a second puzzle,
+# then Add or Multiply? against two easy bots, whose focus its bots carry: SUM and Add or
+# Multiply? are the games that deal products. Each is (game, variant or puzzle size, players).
+HOMEWORK = (
+    ("mia", 3, 1),
+    ("sum", "standard", 2),
+    ("mia", 3, 1),
+    ("add_or_multiply", "standard", 3),
+)
 PUZZLE_DIFFICULTY = 2
 MASTERED_SHARE = 0.8
 # Lines below it, printed too: where the two ways part when neither reaches 80 % by the cap.
@@ -89,9 +95,14 @@ def dealable_facts() -> list[tuple[str, int, int]]:
     return [fact for fact in table_facts() if fact in dealable]
 
 
-def _played_facts(game, state, players: int, seed: int, wanted: int) -> list[tuple]:
+def _played_facts(game, state, players: int, seed: int, wanted: int, focus) -> list[tuple]:
     """The facts of the child's (seat 0) first ``wanted`` attempts when easy bots play the deal
-    (``engine.simulate.play``, stopped once the day has its answers)."""
+    (``engine.simulate.play``, stopped once the day has its answers); the child's opponents are
+    easy bots told the focus and the child's seat, as the product's write path tells them
+    (``engine.bots.choose(..., leave=, people=)``)."""
+
+    def opponent(game, state, seat, rng):
+        return bots.choose(game, state, seat, "easy", rng, leave=focus or (), people=(0,))
 
     def facts_of(playthrough) -> list[tuple]:
         found = (
@@ -104,7 +115,7 @@ def _played_facts(game, state, players: int, seed: int, wanted: int) -> list[tup
     played = play(
         game,
         state,
-        [bot_chooser("easy")] * players,
+        [bot_chooser("easy"), *[opponent] * (players - 1)],
         random.Random(seed),
         until=lambda playthrough: len(facts_of(playthrough)) >= wanted,
     )
@@ -120,7 +131,9 @@ def deal_facts(homework: tuple, seed: int, focus, wanted: int) -> list[tuple]:
         puzzle = game.puzzles.generate(kind, PUZZLE_DIFFICULTY, seed, focus=focus)
         state = game.new(puzzle.variant, 1, puzzle.seed, focus=puzzle.focus)
         return [tuple(fact) for fact in mia_puzzles.solution_facts(state, puzzle.solution)][:wanted]
-    return _played_facts(game, game.new(kind, players, seed, focus=focus), players, seed, wanted)
+    state = game.new(kind, players, seed, focus=focus)
+    focus = game.focus.facts(kind, focus) if focus else ()
+    return _played_facts(game, state, players, seed, wanted, focus)
 
 
 def day_facts(config: Config, seed_of, focus) -> list[tuple]:

@@ -1,8 +1,9 @@
 """Past saturation the queue of moves is bounded by time: a player's move that has waited longer
-than ``GAMES_MOVE_WAIT_LIMIT_MS`` for its match's turn and a connection is answered ``try_again``
-before any database work (``games.services.MoveWaitedTooLong``), and the page sends it again
-(docs/live-play.md, "Past saturation"). Runs on both paths: SQLite's thread and PostgreSQL's
-connections on the event loop."""
+than ``GAMES_MOVE_WAIT_LIMIT_MS`` for its match's turn and a connection, while other writes were
+done, is answered ``try_again`` before any database work (``games.services.MoveWaitedTooLong``),
+and the page sends it again (docs/live-play.md, "Outages"). A move that waited while nothing was
+written (the database away) is played once it can be. Runs on both paths: SQLite's thread and
+PostgreSQL's connections on the event loop."""
 
 import asyncio
 import time
@@ -26,7 +27,18 @@ def wait_limit(settings):
 
 
 def versions_and_moves(match_id):
-    return Match.objects.get(pk=match_id).version, MoveRecord.objects.count()
+    return Match.objects.get(pk=match_id).version, MoveRecord.objects.filter(
+        match_id=match_id
+    ).count()
+
+
+async def another_tables_move():
+    """A move at another table of the same process, written while the first one waits."""
+    other = await a_table()
+    user = await database_sync_to_async(lambda: other["match"].seats.get(index=0).user)()
+    await services.submit_move_async(
+        match_id=other["match"].pk, user=user, move={"type": "pass"}, client_id="elsewhere"
+    )
 
 
 async def test_a_move_held_past_the_limit_is_answered_try_again_and_applied_once_sent_again(
@@ -40,6 +52,7 @@ async def test_a_move_held_past_the_limit_is_answered_try_again_and_applied_once
     async with turn:  # another write of this match holds its turn for four times the limit
         await ana.send_json_to({"type": "move", "move": {"type": "pass"}, "client_id": "p-1"})
         await asyncio.sleep(4 * LIMIT_MS / 1000)
+        await another_tables_move()
     answer = await receive_state(ana, timeout=10)
     assert answer["type"] == "error" and answer["code"] == "try_again", answer
     assert answer["client_id"] == "p-1"
@@ -58,6 +71,7 @@ async def test_the_service_refuses_a_stale_move_and_plays_a_fresh_one(wait_limit
     match = t["match"]
     ana = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
     stale = time.monotonic_ns() - 2 * LIMIT_MS * 1_000_000
+    await another_tables_move()
     with pytest.raises(services.MoveWaitedTooLong):
         await services.submit_move_async(
             match_id=match.pk, user=ana, move={"type": "pass"}, client_id="a", arrived_ns=stale
@@ -76,3 +90,17 @@ async def test_the_service_refuses_a_stale_move_and_plays_a_fresh_one(wait_limit
         match_id=match.pk, user=ana, move={"type": "pass"}, client_id="a"
     )
     assert late.duplicate
+
+
+async def test_a_move_that_waited_while_nothing_was_written_is_played(wait_limit):
+    """The database away, its connections being made again: the move waited behind nobody."""
+    t = await a_table()
+    match = t["match"]
+    ana = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
+    await another_tables_move()
+    arrived = time.monotonic_ns()
+    await asyncio.sleep(4 * LIMIT_MS / 1000)  # nothing is written meanwhile
+    played = await services.submit_move_async(
+        match_id=match.pk, user=ana, move={"type": "pass"}, client_id="a", arrived_ns=arrived
+    )
+    assert played.version == 1 and not played.duplicate

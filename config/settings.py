@@ -233,9 +233,9 @@ GAMES_MOVE_CONNECTIONS = env.int(
     default=8 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 0,
 )
 
-# A player's move that has waited longer than this for its match's turn and a connection, while other
-# moves were written, is answered try_again (the page sends it again a second later) instead of
-# being played late: past saturation the queue is bounded by time (games/services/writes.py).
+# A player's move that has waited longer than this for its match's turn and a connection, while
+# other moves were written, is answered try_again (the page sends it again a second later) instead
+# of being played late: past saturation the queue is bounded by time (games/services/writes.py).
 GAMES_MOVE_WAIT_LIMIT_MS = env.int("GAMES_MOVE_WAIT_LIMIT_MS", default=500)
 
 # --- auth ----------------------------------------------------------------------------------------

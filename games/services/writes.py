@@ -63,7 +63,7 @@ async def submit_move_async(
     """``submit_move`` as a server's socket makes it (``write_match_async``). ``arrived_ns``
     (``time.monotonic_ns()`` when the socket read it): the move is refused with
     ``MoveWaitedTooLong`` if it has waited longer than ``GAMES_MOVE_WAIT_LIMIT_MS`` by the time
-    its turn and a connection are free."""
+    its turn and a connection are free, while other writes were done (``_MatchWrite.begin``)."""
     write = _PlayerMove(match_id, user=user, move=move, client_id=client_id, at_ms=at_ms)
     write.arrived_ns = arrived_ns
     return await write_match_async(write)

@@ -156,6 +156,10 @@ class AnswerTimesDay(AnswerTimes):
                 fields=["student", "day", "skill", "bucket"], name="answertimesday_unique"
             )
         ]
+        # A period's days around its whole weeks are a few days at each end: without an index
+        # on the day, PostgreSQL read the whole table for them (20 ms of the class page over 90
+        # days, and growing with the history kept; docs/capacity.md).
+        indexes = [models.Index(fields=["day"], name="answertimesday_day")]
 
 
 class AnswerTimesWeek(AnswerTimes):
@@ -193,6 +197,7 @@ class FactMissDay(FactMisses):
         constraints = [
             models.UniqueConstraint(fields=["student", "day", "fact"], name="factmissday_unique")
         ]
+        indexes = [models.Index(fields=["day"], name="factmissday_day")]  # as AnswerTimesDay's
 
 
 class FactMissWeek(FactMisses):

@@ -46,13 +46,22 @@ from engine.core import (
 PLAYERS = 3
 ROUNDS = 5
 ADD, MULTIPLY = "A", "M"
+STANDARD, TO_TEN = "standard", "to_ten"
 # Rulebook: "10 number cards with values 0, 0, 1, 1, 2, 2, 3, 4, 5 and 6"; "six operation cards,
 # three of which are M(ultiply) and three are A(dd)".
 STARTING_NUMBERS = (0, 0, 1, 1, 2, 2, 3, 4, 5, 6)
+# The platform's variant "numbers to 10" (docs/rules/add_or_multiply.md, "Numbers to 10"): one
+# card of each number 0 to 10, so a round can ask any sum or product of the tables to 10; the
+# rest of the rulebook is kept (five rounds, so one number card is never played, as the sixth
+# operation card is not).
+TO_TEN_NUMBERS = tuple(range(11))
+NUMBERS_OF_VARIANT = {STANDARD: STARTING_NUMBERS, TO_TEN: TO_TEN_NUMBERS}
 STARTING_OPERATIONS = (ADD, ADD, ADD, MULTIPLY, MULTIPLY, MULTIPLY)
 OPERATOR_SIGN = {ADD: "+", MULTIPLY: "x"}
-# The biggest round score the cards allow (6 x 6); typed values are listed up to it.
+# The biggest round score each variant's cards allow (6 x 6, 10 x 10); typed values are listed
+# up to it.
 LARGEST_ROUND_SCORE = max(STARTING_NUMBERS) ** 2
+LARGEST_SCORE_OF_VARIANT = {name: max(cards) ** 2 for name, cards in NUMBERS_OF_VARIANT.items()}
 # A typed value outside 0..999 is not a score a child could mean: it is refused as malformed.
 LARGEST_TYPED_VALUE = 999
 
@@ -70,17 +79,19 @@ STUDENTS_SCORE = "students_score"
 # Focused practice (docs/rules/add_or_multiply.md, "Bots in focused practice"): the card each
 # fact operation asks the child to play on themself.
 FACT_OPERATION = {"add": ADD, "mul": MULTIPLY}
-CARD_VALUES = frozenset(STARTING_NUMBERS)
+CARD_VALUES = {name: frozenset(cards) for name, cards in NUMBERS_OF_VARIANT.items()}
 
 
 def shows_fact(variant: str, fact: Fact) -> bool:
-    """Whether two number cards can make ``fact``: a sum of two of 0..6, or a product of two of
-    1..6 (0 x n is no times-table fact: the teaching layer's times table starts at 1 x 1)."""
+    """Whether two of the variant's number cards can make ``fact``: a sum of two of 0..6 (0..10
+    to ten), or a product of two of 1..6 (1..10) (0 x n is no times-table fact: the teaching
+    layer's times table starts at 1 x 1)."""
     operation, a, b = fact
+    values = CARD_VALUES.get(variant, frozenset())
     if operation == "add":
-        return a in CARD_VALUES and b in CARD_VALUES
+        return a in values and b in values
     if operation == "mul":
-        return a in CARD_VALUES and b in CARD_VALUES and a > 0 and b > 0
+        return a in values and b in values and a > 0 and b > 0
     return False
 
 
@@ -116,7 +127,10 @@ def _choice_move(seat: int, left_value: int, right_value: int, op: str) -> dict:
     return {"type": "choose", "give": {str(left): left_value, str(right): right_value}, "op": op}
 
 
-SCORE_MOVES = tuple({"type": "score", "value": v} for v in range(LARGEST_ROUND_SCORE + 1))
+SCORE_MOVES = {
+    name: tuple({"type": "score", "value": v} for v in range(largest + 1))
+    for name, largest in LARGEST_SCORE_OF_VARIANT.items()
+}
 
 
 class AddOrMultiply(Game):
@@ -126,28 +140,36 @@ class AddOrMultiply(Game):
     # RULINGS 5: exactly 3 players. No first-player option: every round is played by all three at
     # once, so nobody starts.
     variants = variants(
-        Variant(
-            "standard",
-            "Add or Multiply?",
-            PLAYERS,
-            PLAYERS,
-            {
-                STUDENTS_SCORE: Option(
-                    STUDENTS_SCORE,
-                    True,
-                    "bool",
-                    "After each reveal every student types their round score (RULINGS 5).",
-                )
-            },
+        *(
+            Variant(
+                name,
+                title,
+                PLAYERS,
+                PLAYERS,
+                {
+                    STUDENTS_SCORE: Option(
+                        STUDENTS_SCORE,
+                        True,
+                        "bool",
+                        "After each reveal every student types their round score (RULINGS 5).",
+                    )
+                },
+            )
+            for name, title in (
+                (STANDARD, "Add or Multiply?"),
+                (TO_TEN, "Add or Multiply?, numbers to 10 (platform variant)"),
+            )
         )
     )
 
     # The deal is fixed, so a focus is carried by the bots: with one child and two bots, the bots
     # play the numbers of the child's facts on the child (rulebook: "Each turn a player must play
     # two of his number cards, one on each of his opponents"; RULINGS 5).
+    # Numbers to 10 first: personal practice offers a game's first focused variant, and this one
+    # can ask every fact of the tables to 10.
     focus = Focus(
         operations=frozenset(FACT_OPERATION),
-        variants=("standard",),
+        variants=(TO_TEN, STANDARD),
         how=(
             "Every player holds the same cards; the two bots play the numbers of the child's"
             " facts on the child, one each, and the child chooses to add or multiply them."
@@ -162,7 +184,7 @@ class AddOrMultiply(Game):
         state.data = {
             "round": 1,
             "phase": CHOOSE,
-            "numbers": [list(STARTING_NUMBERS) for _ in range(PLAYERS)],
+            "numbers": [list(NUMBERS_OF_VARIANT[state.variant]) for _ in range(PLAYERS)],
             "operations": [list(STARTING_OPERATIONS) for _ in range(PLAYERS)],
             "choices": [None] * PLAYERS,
             "typed": [None] * PLAYERS,
@@ -189,8 +211,8 @@ class AddOrMultiply(Game):
             triples = _choice_triples(tuple(data["numbers"][seat]), tuple(data["operations"][seat]))
             return [_choice_move(seat, a, b, op) for a, b, op in triples]
         # Any whole number 0..999 may be typed; the list holds every score the cards can make
-        # (0..36), right and wrong, and never depends on the right answer.
-        return [dict(move) for move in SCORE_MOVES]
+        # (0..36, or 0..100 to ten), right and wrong, and never depends on the right answer.
+        return [dict(move) for move in SCORE_MOVES[state.variant]]
 
     @plays("choose", fields=("give", "op"))
     def _choose(self, state, rng, seat, move, now_ms, events):
@@ -454,7 +476,7 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     usable = [
         (fact[0], fact[1], fact[2])
         for fact in facts
-        if fact[0] in FACT_OPERATION and shows_fact("standard", tuple(fact))
+        if fact[0] in FACT_OPERATION and shows_fact(state.variant, tuple(fact))
     ]
     if not usable:
         return None
@@ -533,7 +555,7 @@ def _expected_gift(state, giver: int, receiver: int) -> float:
     the mean of its hand, shifted by the rank of the cards it has played on that receiver so far
     (a player who always gives one opponent its smallest cards keeps its big ones for later)."""
     data = state.data
-    hand = list(STARTING_NUMBERS)
+    hand = list(NUMBERS_OF_VARIANT[state.variant])
     shares = []
     for entry in data["history"]:
         given = entry["gave"][giver]
@@ -562,9 +584,9 @@ def _strong_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
     Its numbers: a number v played on an opponent adds about v * slope to that opponent's score,
     where slope = P(add) + P(multiply) * (number the third player is expected to give it) and
     P(multiply) is the share of multiplies in the opponent's operation cards. Every number is
-    played by the end, whatever the order, so what counts is the placement: the larger number to
-    the smaller slope (an opponent who will add, or whose other number will be small), zeros to
-    whoever is about to multiply big numbers.
+    played by the end (all but one, numbers to 10), whatever the order, so what counts is the
+    placement: the larger number to the smaller slope (an opponent who will add, or whose other
+    number will be small), zeros to whoever is about to multiply big numbers.
 
     ``fixed``: (receiver, number) a focused bot must play; the best choice that plays it.
     """

@@ -48,9 +48,10 @@ class Choice:
 
     @property
     def label(self) -> str:
-        title = catalog.game_title(self.game)
         if self.size is not None:
-            return _("%(game)s: solo puzzles") % {"game": title}
+            return _("%(game)s: solo puzzles") % {"game": catalog.game_title(self.game)}
+        # The variant too ("Add or Multiply? · Numbers to 10"): its cards say which facts it asks.
+        title = catalog.game_and_variant_title(self.game, self.variant, child=True)
         if self.players > 2:
             return _("%(game)s against %(count)s bots") % {"game": title, "count": self.players - 1}
         return _("%(game)s against a bot") % {"game": title}

@@ -429,38 +429,39 @@ def test_personal_practice_offers_add_or_multiply_against_two_bots_who_play_the_
 ):
     """Add or Multiply?'s deal is fixed, but its bots carry a focus (docs/rules/add_or_multiply.md,
     "Bots in focused practice"): personal practice offers it, and a child's item is a match of the
-    child and two bots, with the child's facts, whose bots play those numbers on her."""
+    child and two bots, with the child's facts, whose bots play those numbers on her. It is the
+    variant "numbers to 10", so a fact past 6 x 6 (7 x 8) is asked too."""
     from games.services import match_wake
 
     settings.GAMES_BOT_DELAY_SCALE = 0.01
     ana = make_student(classroom, "Ana", kind="", secret=None)
     make_student(classroom, "Ben", kind="", secret=None)
-    make_attempts(ana, [(3, "x", 4, 11, 2500, at(YESTERDAY))])
+    make_attempts(ana, [(7, "x", 8, 54, 2500, at(YESTERDAY))])
     client.force_login(classroom.teacher)
     page = client.get(reverse("classroom:homework_personal_create", args=[classroom.pk]))
     html = page.content.decode()
     assert 'value="add_or_multiply"' in html
-    assert "Add or Multiply? against 2 bots" in html
+    assert "Add or Multiply? · Numbers to 10 against 2 bots" in html
     spanish = client.get(
         reverse("classroom:homework_personal_create", args=[classroom.pk]),
         HTTP_ACCEPT_LANGUAGE="es",
     )
-    assert "contra 2 bots" in spanish.content.decode()
+    assert "¿Sumar o multiplicar? · Números hasta el 10 contra 2 bots" in spanish.content.decode()
     response = post_personal(client, classroom, games=["add_or_multiply"], students=[str(ana.pk)])
     assert response.status_code == 302
     assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
     plan = PersonalPlan.objects.get(assignment=assignment)
-    assert facts_of(plan)[0] == ("mul", 3, 4)
+    assert facts_of(plan)[0] == ("mul", 7, 8)
     assert {item["game"] for item in plan.items} == {"add_or_multiply"}
 
     play(client, ana, assignment, 0)
     match = AssignmentWork.objects.get(assignment=assignment, student=ana).match
-    assert (match.game, match.variant) == ("add_or_multiply", "standard")
+    assert (match.game, match.variant) == ("add_or_multiply", "to_ten")
     seats = list(match.seats.order_by("index").values_list("user", "bot_level"))
     assert seats == [(ana.pk, ""), (None, "easy"), (None, "easy")]
     game = engine.get_game("add_or_multiply")
-    cut = game.focus.facts("standard", facts_of(plan))
-    assert ["mul", 3, 4] in match.focus and match.focus == [list(f) for f in cut]
+    cut = game.focus.facts("to_ten", facts_of(plan))
+    assert ["mul", 7, 8] in match.focus and match.focus == [list(f) for f in cut]
     # Her two bots choose, and each plays on her one number of her first fact.
     for _ in range(5):
         match.refresh_from_db()

@@ -134,3 +134,45 @@ def test_bots_play_exactly_as_before_without_focus_or_without_one_child(level):
                         GAME, state, seat, level, random.Random(seed), leave=leave, people=people
                     )
                     assert told == plain, (leave, people)
+
+
+def test_numbers_to_ten_holds_one_card_of_each_number_and_plays_five_rounds():
+    """The platform's variant "numbers to 10" (docs/rules/add_or_multiply.md): one card of each
+    number 0..10, the rest of the rulebook kept: five rounds, so one number card and one
+    operation card of each player are never played; scores are listed up to 10 x 10."""
+    state = GAME.new("to_ten", 3, 7)
+    assert all(sorted(hand) == list(range(11)) for hand in state.data["numbers"])
+    table = [(op, a, b) for op in ("add", "mul") for a in range(11) for b in range(11)]
+    assert GAME.focus.dealable("to_ten", table) == {
+        ("add", a, b) for a in range(11) for b in range(11)
+    } | {("mul", a, b) for a in range(1, 11) for b in range(1, 11)}
+    rng = random.Random(7)
+    done = play(GAME, state, [_chooser("random", (), (), [])] * 3, rng)
+    assert done.outcome is not None and len(done.state.data["history"]) == 5
+    assert all(len(hand) == 1 for hand in done.state.data["numbers"])
+    assert all(len(ops) == 1 for ops in done.state.data["operations"])
+    scored = GAME.new("to_ten", 3, 7)
+    for seat in range(3):
+        move = {"type": "choose", "give": _give(seat, 10, 9), "op": "M"}
+        scored = GAME.apply(scored, seat, move, 10).state
+    moves = GAME.legal_moves(scored, 0)
+    assert [move["value"] for move in moves] == list(range(101))
+
+
+def _give(seat, left_value, right_value):
+    left, right = (seat + 1) % 3, (seat + 2) % 3
+    return {str(left): left_value, str(right): right_value}
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_numbers_to_ten_bots_ask_a_child_a_times_table_fact_past_six(level):
+    """With numbers to 10 the bots can play 7 and 8 on the child: 7 x 8 is asked in round 1."""
+    leave = (("mul", 7, 8), ("add", 10, 7))
+    checked: list = []
+    bot = _chooser(level, leave, {0}, checked)
+    state = GAME.new("to_ten", 3, 3, focus=leave)
+    done = play(GAME, state, [_chooser("random", (), (), []), bot, bot], random.Random(3))
+    received = [tuple(sorted(entry["received"][0])) for entry in done.state.data["history"]]
+    assert received[0] == (7, 8) and received[1] == (7, 10)
+    # The standard cards cannot: the same focus leaves a standard table to plain play.
+    assert GAME.focus.facts("standard", leave) == ()

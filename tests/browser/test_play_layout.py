@@ -30,6 +30,9 @@ matches = {
     "mia_solo": make_match(game="mia", variant="solo3", players=[ana], seed=4),
     "add_or_multiply": make_match(game="add_or_multiply", variant="standard",
                                   players=[ana, ben, carla], seed=4),
+    # Numbers to 10: eleven number cards in the hand instead of ten.
+    "add_or_multiply_to_ten": make_match(game="add_or_multiply", variant="to_ten",
+                                         players=[ana, ben, carla], seed=4),
 }
 print(json.dumps({"ana": session_cookie_for(ana),
                   "matches": {game: match.pk for game, match in matches.items()}}))
@@ -42,6 +45,7 @@ KEY_CONTROLS = {
     "add_up": [".addup-rows", ".addup-hand"],
     "mathable_junior": [".mj-rack", ".mj-actions"],
     "add_or_multiply": ["fieldset[data-seat]", "[data-op]"],
+    "add_or_multiply_to_ten": ["fieldset[data-seat]", "[data-op]"],
 }
 # Games in which a bot may open, so that the child's first screen is the one after its moves.
 TURNS_AFTER_BOTS = {"sum", "add_up", "mathable_junior"}
@@ -127,6 +131,10 @@ def test_a_childs_controls_are_on_the_first_screen(browser, server, game, size):
             assert box["left"] >= 0 and box["right"] <= viewport["width"] + 1, where
             assert box["bottom"] <= viewport["height"], f"{where} ends at {box['bottom']:.0f} px"
         expect(page.locator("#play-turn")).not_to_be_empty()
+        if game == "add_or_multiply_to_ten":
+            # A digit key gives 0 to 9; the note says how to reach the 10 card.
+            expect(page.locator("#play-keys")).to_contain_text("0–9: a number for the next player")
+            expect(page.locator("#play-keys")).to_contain_text("10: Tab to its card")
         low = page.evaluate(LOW_CONTRAST)
         assert low == [], f"{game} at {size}: text under 4.5:1 {low}"
         assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]

@@ -382,6 +382,13 @@ export function keyShortcut(event, view, ctx) {
 export function keysNote(view, ctx) {
   if (ctx.spectator || view.outcome) return null;
   if (view.phase === "score") return gettext("type your round score, then Enter");
+  const numbers = ((view.cards_left || [])[ctx.seat] || {}).numbers || [];
+  // Numbers to 10: a digit key gives 0 to 9; the 10 card is reached with Tab like any button.
+  if (numbers.some((value) => value > 9)) {
+    return gettext(
+      "0–9: a number for the next player · 10: Tab to its card · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
+    );
+  }
   return gettext(
     "0–6: a number for the next player · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
   );

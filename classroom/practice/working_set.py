@@ -12,9 +12,10 @@ two facts) sits in a Leitner box, replayed day by day from the child's answers:
   changes nothing (an early review does little for retention);
 - a day of right but slow answers keeps the fact where it is, due again the next day.
 
-The set holds at most ``LEARNING_MAX`` facts being learned (the most slips this week first),
-at most ``REVIEWS_MAX`` reviews that are due (the longest overdue first) and new facts, in
-family order, only into the learning places left free, at most ``NEW_MAX`` a day.
+The set holds at most ``LEARNING_MAX`` facts being learned (the most slips this week first, then
+the ones answered last), at most ``REVIEWS_MAX`` reviews that are due (the longest overdue first)
+and new facts, in family order, only into the learning places left free, at most ``NEW_MAX`` a
+day.
 
 Slow right answers in a game whose times hold more than recall (``engine.Game.times_recall``)
 neither promote nor hold back a fact: ``mastery.counts_for_fluency`` says so, as on the grids.
@@ -167,6 +168,7 @@ class FactState:
     last_fluent: datetime.date | None = None
     slips_this_week: int = 0
     last_slip: datetime.date | None = None
+    last_answered: datetime.date | None = None
 
 
 def _day_outcome(answers: list[FactAnswer]) -> str:
@@ -192,6 +194,7 @@ def fact_states(answers: Iterable[FactAnswer], as_of: datetime.date) -> dict[tup
     for fact, days in by_fact.items():
         state = FactState()
         for day in sorted(days):
+            state.last_answered = day
             outcome = _day_outcome(days[day])
             if outcome == "slip":
                 state.box = 0
@@ -292,10 +295,15 @@ def working_set(
     if dealable is not None:
         dealable = frozenset(tuple(fact) for fact in dealable)
         states = {fact: state for fact, state in states.items() if fact in dealable}
+    # The facts being learned now: those wrong this week first, then those the child met last.
+    # A fact being learned that the child has not answered for weeks (the games have not dealt
+    # it, or dealt it and the child made it another fact) waits, as a new fact does, for a place
+    # to come free: held first because of an old slip, it kept a place for months.
     in_learning = sorted(
         (fact for fact, state in states.items() if state.box == 0),
         key=lambda fact: (
             -states[fact].slips_this_week,
+            -(states[fact].last_answered or datetime.date.min).toordinal(),
             -(states[fact].last_slip or datetime.date.min).toordinal(),
             fact[0],
             _order_key(*fact),

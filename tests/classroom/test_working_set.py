@@ -88,6 +88,19 @@ def test_one_slip_this_week_reads_once():
     assert result.learning[0].text == "6 + 7: wrong once this week"
 
 
+def test_a_fact_not_met_for_weeks_yields_its_place_to_facts_met_now():
+    # 0 + 3 was wrong three weeks ago and has not been answered since (no game dealt it as a
+    # sum); three other facts were right but slow yesterday. The places go to the facts the
+    # child is meeting now; 0 + 3 waits for a free place, as a new fact does.
+    answers = [FactAnswer("add", 0, 3, False, 4000, DAY - days(21))]
+    answers += [FactAnswer("add", a, 8, True, 6000, DAY - days(1)) for a in (5, 6, 7)]
+    result = working_set(answers, DAY)
+    assert sorted(facts(result.learning)) == [("add", 5, 8), ("add", 6, 8), ("add", 7, 8)]
+    # Wrong this week, it comes first again.
+    answers.append(FactAnswer("add", 0, 3, False, 4000, DAY))
+    assert facts(working_set(answers, DAY + days(1)).learning)[0] == ("add", 0, 3)
+
+
 def test_slow_right_answers_keep_a_fact_being_learned():
     answers = [FactAnswer("add", 8, 5, True, 6000, DAY)]
     result = working_set(answers, DAY + days(1))

@@ -28,13 +28,15 @@ from tools.practice_bench.learner import DAY_S, Learner
 # The deals of a day's homework, in turn, until the child has given the day's answers:
 # a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the square
 # holds no times table), a SUM deal against an easy bot (the child is seat 0), a second puzzle,
-# then Add or Multiply? against two easy bots, whose focus its bots carry: SUM and Add or
-# Multiply? are the games that deal products. Each is (game, variant or puzzle size, players).
+# then Add or Multiply? with numbers to 10 against two easy bots, whose focus its bots carry:
+# SUM and Add or Multiply? are the games that deal products, and Add or Multiply? with numbers
+# to 10 the one that asks every fact of the tables to 10 (the products past 6 x 6, the sums with
+# 10). Each is (game, variant or puzzle size, players).
 HOMEWORK = (
     ("mia", 3, 1),
     ("sum", "standard", 2),
     ("mia", 3, 1),
-    ("add_or_multiply", "standard", 3),
+    ("add_or_multiply", "to_ten", 3),
 )
 PUZZLE_DIFFICULTY = 2
 MASTERED_SHARE = 0.8

@@ -9,6 +9,7 @@ each table into one games.Match, its empty seats taken by bots of the session's 
 from __future__ import annotations
 
 import math
+import statistics
 
 from django.db import transaction
 from django.db.models import Count, Max, Prefetch, Q
@@ -517,19 +518,25 @@ def _needing_calm(student_ids) -> set[int]:
 
 def _place(session: ClassSession, student_id: int) -> None:
     """The free seat of the emptiest table, or a new table when every table is full. With
-    ``calm_together``, only a table of children alike (needing a calm table, or not) will do."""
+    ``calm_together``, only a table of children alike (needing a calm table, or not) will do;
+    with ``seat_by_level``, the free table whose children's level is nearest the child's."""
     every_table = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
     tables = every_table
-    if session.calm_together and tables:
+    places = []
+    if (session.calm_together or session.seat_by_level) and tables:
         places = list(
             SessionPlace.objects.filter(table__session=session).values_list(
                 "table_id", "student_id"
             )
         )
+    if session.calm_together and tables:
         calm = _needing_calm([student_id, *(seated for _table, seated in places)])
         calm_tables = {table_id for table_id, seated in places if seated in calm}
         tables = [t for t in tables if (t.pk in calm_tables) == (student_id in calm)]
-    table = next((t for t in tables if t.taken < session.table_size), None)
+    free = [t for t in tables if t.taken < session.table_size]
+    if session.seat_by_level and len(free) > 1:
+        free = _nearest_level_first(session, student_id, free, places)
+    table = next(iter(free), None)
     if table is None:
         last = max((t.number for t in every_table), default=0)
         table = SessionTable.objects.create(session=session, number=last + 1)
@@ -538,6 +545,30 @@ def _place(session: ClassSession, student_id: int) -> None:
         taken = set(table.places.values_list("seat", flat=True))
         seat = min(set(range(session.table_size)) - taken)
     SessionPlace.objects.create(table=table, seat=seat, student_id=student_id)
+
+
+def _nearest_level_first(session, student_id, tables, places) -> list[SessionTable]:
+    """``tables`` (emptiest first) by how near their children's mean level at the session's game
+    is to the child's, nearest first (``_by_level``'s level; no answers yet counts as 0, not
+    started, as the deal seats such children beside the weakest); ties keep the emptiest first."""
+    levels = levels_in_game(
+        student_ids=[student_id, *(seated for _table, seated in places)], game=session.game
+    )
+
+    def level(sid: int) -> float:
+        found = levels.get(sid)
+        return 0.0 if found is None else found.mean_level
+
+    by_table: dict[int, list[float]] = {}
+    for table_id, seated in places:
+        by_table.setdefault(table_id, []).append(level(seated))
+    mine = level(student_id)
+
+    def distance(table: SessionTable) -> float:
+        children = by_table.get(table.pk)
+        return abs(statistics.fmean(children) - mine) if children else math.inf
+
+    return sorted(tables, key=distance)
 
 
 def _drop_empty_tables(session: ClassSession) -> None:

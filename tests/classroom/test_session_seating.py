@@ -192,3 +192,36 @@ def test_a_lesson_refuses_a_bots_level_it_does_not_know():
         classroom=classroom, game="mia", variant="express", table_size=3, bot_level="table"
     )
     assert session.bot_level == "table"
+
+
+def test_a_child_who_joins_after_the_deal_sits_at_the_table_of_their_level():
+    """Seated by level, a newcomer in the lobby gets a free seat at the table whose children's
+    level is nearest theirs, not the emptiest table's (which, dealt in runs, is the first: the
+    strongest)."""
+    names = ["Sol", "Sam", "Wil", "Wes"]
+    classroom, students, session = a_lesson(names, table_size=3)
+    for name in ("Sol", "Sam"):
+        history(students[name], right=20, wrong=0)
+    for name in ("Wil", "Wes"):
+        history(students[name], right=4, wrong=16, ms=6000)
+    services.session_deal(session=session, seat_by_level=True)
+    assert tables_of(session) == {"Sol": 1, "Sam": 1, "Wil": 2, "Wes": 2}
+    late_weak = make_student(classroom, "Wyn")
+    history(late_weak, right=3, wrong=17, ms=6000)
+    services.session_join(session=session, student=late_weak)
+    assert tables_of(session)["Wyn"] == 2
+    late_strong = make_student(classroom, "Sue")
+    history(late_strong, right=20, wrong=0)
+    services.session_join(session=session, student=late_strong)
+    assert tables_of(session)["Sue"] == 1
+
+
+def test_without_seating_by_level_a_newcomer_takes_the_emptiest_table():
+    names = ["Sol", "Sam", "Wil"]
+    classroom, _students, session = a_lesson(names, table_size=2)
+    services.session_deal(session=session)
+    emptiest = 2  # three children at tables of two: 2 and 1
+    late = make_student(classroom, "Wyn")
+    history(late, right=20, wrong=0)
+    services.session_join(session=session, student=late)
+    assert tables_of(session)["Wyn"] == emptiest

@@ -58,6 +58,10 @@ matches = {
         game="add_or_multiply", variant="standard", players=[ana], bots=["easy", "easy"],
         teacher=teacher, seed=7,
     ),
+    "add_or_multiply_to_ten": make_match(
+        game="add_or_multiply", variant="to_ten", players=[ana], bots=["easy", "easy"],
+        teacher=teacher, seed=7,
+    ),
 }
 
 
@@ -98,7 +102,14 @@ print(json.dumps({"ana": session_cookie_for(ana),
 # of the child's turns before the bots' end takes the child about 90 keyed moves (drawing and
 # ending turns, the equations when they come), 24 s on a quiet machine: 120 s leaves room for a
 # loaded one.
-BUDGET_SECONDS = {"mia": 45, "add_up": 30, "sum": 120, "mathable_junior": 30, "add_or_multiply": 30}
+BUDGET_SECONDS = {
+    "mia": 45,
+    "add_up": 30,
+    "sum": 120,
+    "mathable_junior": 30,
+    "add_or_multiply": 30,
+    "add_or_multiply_to_ten": 30,
+}
 
 
 @pytest.fixture(scope="module")
@@ -193,12 +204,16 @@ def open_play(browser, server, game: str):
     return page, Child(page, server, match_id)
 
 
+# A table named by more than its game: its game's slug.
+SLUGS = {"add_or_multiply_to_ten": "add_or_multiply"}
+
+
 def the_end(page, server, game, match_id, started, child):
     """The game ended: the result is shown, the match is finished and the focus is on the
     result's heading, so the keyboard goes on from there."""
     over = page.evaluate(OVER)
     assert over, f"{game} did not end in {BUDGET_SECONDS[game]} s ({len(child.moves)} moves)"
-    _, status = stored_state(server, game, match_id)
+    _, status = stored_state(server, SLUGS.get(game, game), match_id)
     assert status == "finished"
     assert page.evaluate("() => document.activeElement.tagName") == "H2"
     seconds = time.monotonic() - started
@@ -446,6 +461,62 @@ def play_add_or_multiply(page, child, server, match_id, deadline):
         child.check_focus()
 
 
+def play_add_or_multiply_to_ten(page, child, server, match_id, deadline):
+    """Numbers to 10: the digit keys give 0 to 9, and the keys note says how to reach the 10
+    card while the child holds it. In round 1 the child gives 10 with a tap (a child may mix the
+    two), so later notes name only the digits that are still cards in the hand."""
+    from engine import add_or_multiply as aom
+
+    while time.monotonic() < deadline:
+        if page.evaluate(OVER):
+            return
+        if page.evaluate(BUSY) or not page.evaluate(MY_TURN):
+            page.wait_for_timeout(50)
+            continue
+        state, _ = stored_state(server, "add_or_multiply", match_id)
+        data = state.data
+        if data["phase"] == aom.CHOOSE and data["choices"][0] is not None:
+            page.wait_for_timeout(50)
+            continue
+        if data["phase"] == aom.SCORE and data["typed"][0] is not None:
+            page.wait_for_timeout(50)
+            continue
+        if not child.first_done and not child.keys:
+            child.tab_into_the_table()
+        before = len(my_moves(server, match_id))
+        if data["phase"] == aom.CHOOSE:
+            numbers = sorted(data["numbers"][0])
+            note = page.locator("#play-keys")
+            if 10 in numbers:
+                expect(note).to_contain_text("0–9: a number for the next player · 10: Tab")
+            elif numbers[-1] > 6:
+                expect(note).to_contain_text("0–9: a number for the next player · Backspace")
+            else:  # the last rounds, the big numbers given away
+                expect(note).to_contain_text("0–6: a number for the next player")
+            if data["round"] == 1:
+                page.locator("#play-board fieldset[data-seat]").first.locator(
+                    '[data-value="10"]'
+                ).click()
+                child.press(str(numbers[0]))
+            else:
+                digits = [n for n in numbers if n <= 9]
+                child.press(str(digits[-1]))
+                child.press(str(digits[0]))
+            child.press("a" if aom.ADD in data["operations"][0] else "m")
+            assert page.evaluate(FOCUS)["key"] == "choose"
+            child.press("Enter")
+        else:
+            last = data["history"][-1]
+            a, b = last["received"][0]
+            score = aom.round_score(a, b, last["ops"][0])
+            assert page.evaluate(FOCUS)["key"] == "score-input"
+            for digit in str(score):
+                child.press(digit)
+            child.press("Enter")
+        child.record(child.wait_applied(before))
+        child.check_focus()
+
+
 # The Tab order is the order of the page's instructions: groups of controls (by their data-key's
 # start) in the order the page tells the child to use them.
 INSTRUCTED_ORDER = {
@@ -453,6 +524,7 @@ INSTRUCTED_ORDER = {
     "add_up": ["hand-", "row-"],
     "mathable_junior": ["rack-", "square-", "draw", "exchange", "end-turn"],
     "add_or_multiply": ["give-", "op-", "choose"],
+    "add_or_multiply_to_ten": ["give-", "op-", "choose"],
 }
 
 
@@ -476,6 +548,7 @@ PLAYERS = {
     "sum": play_sum,
     "mathable_junior": play_mathable,
     "add_or_multiply": play_add_or_multiply,
+    "add_or_multiply_to_ten": play_add_or_multiply_to_ten,
 }
 
 

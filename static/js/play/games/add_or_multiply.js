@@ -389,6 +389,11 @@ export function keysNote(view, ctx) {
       "0–9: a number for the next player · 10: Tab to its card · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
     );
   }
+  if (numbers.some((value) => value > 6)) {
+    return gettext(
+      "0–9: a number for the next player · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
+    );
+  }
   return gettext(
     "0–6: a number for the next player · Backspace: take it back · A, M: add or multiply · Enter: play these cards",
   );

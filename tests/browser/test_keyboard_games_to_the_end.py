@@ -421,7 +421,9 @@ def play_mathable(page, child, server, match_id, deadline):
 # --- Add or Multiply? ----------------------------------------------------------------------------
 
 
-def play_add_or_multiply(page, child, server, match_id, deadline):
+def play_add_or_multiply(page, child, server, match_id, deadline, give=None):
+    """``give(data)``: presses (or taps) the two numbers for the opponents; by default the
+    largest for the first opponent on the page and the smallest for the other."""
     from engine import add_or_multiply as aom
 
     while time.monotonic() < deadline:
@@ -442,9 +444,12 @@ def play_add_or_multiply(page, child, server, match_id, deadline):
             child.tab_into_the_table()
         before = len(my_moves(server, match_id))
         if data["phase"] == aom.CHOOSE:
-            numbers = sorted(data["numbers"][0])
-            child.press(str(numbers[-1]))  # the largest for the first opponent on the page
-            child.press(str(numbers[0]))  # the smallest for the other
+            if give is None:
+                numbers = sorted(data["numbers"][0])
+                child.press(str(numbers[-1]))  # the largest for the first opponent on the page
+                child.press(str(numbers[0]))  # the smallest for the other
+            else:
+                give(data)
             child.press("a" if aom.ADD in data["operations"][0] else "m")
             assert page.evaluate(FOCUS)["key"] == "choose"
             child.press("Enter")
@@ -465,56 +470,26 @@ def play_add_or_multiply_to_ten(page, child, server, match_id, deadline):
     """Numbers to 10: the digit keys give 0 to 9, and the keys note says how to reach the 10
     card while the child holds it. In round 1 the child gives 10 with a tap (a child may mix the
     two), so later notes name only the digits that are still cards in the hand."""
-    from engine import add_or_multiply as aom
 
-    while time.monotonic() < deadline:
-        if page.evaluate(OVER):
-            return
-        if page.evaluate(BUSY) or not page.evaluate(MY_TURN):
-            page.wait_for_timeout(50)
-            continue
-        state, _ = stored_state(server, "add_or_multiply", match_id)
-        data = state.data
-        if data["phase"] == aom.CHOOSE and data["choices"][0] is not None:
-            page.wait_for_timeout(50)
-            continue
-        if data["phase"] == aom.SCORE and data["typed"][0] is not None:
-            page.wait_for_timeout(50)
-            continue
-        if not child.first_done and not child.keys:
-            child.tab_into_the_table()
-        before = len(my_moves(server, match_id))
-        if data["phase"] == aom.CHOOSE:
-            numbers = sorted(data["numbers"][0])
-            note = page.locator("#play-keys")
-            if 10 in numbers:
-                expect(note).to_contain_text("0–9: a number for the next player · 10: Tab")
-            elif numbers[-1] > 6:
-                expect(note).to_contain_text("0–9: a number for the next player · Backspace")
-            else:  # the last rounds, the big numbers given away
-                expect(note).to_contain_text("0–6: a number for the next player")
-            if data["round"] == 1:
-                page.locator("#play-board fieldset[data-seat]").first.locator(
-                    '[data-value="10"]'
-                ).click()
-                child.press(str(numbers[0]))
-            else:
-                digits = [n for n in numbers if n <= 9]
-                child.press(str(digits[-1]))
-                child.press(str(digits[0]))
-            child.press("a" if aom.ADD in data["operations"][0] else "m")
-            assert page.evaluate(FOCUS)["key"] == "choose"
-            child.press("Enter")
+    def give(data):
+        numbers = sorted(data["numbers"][0])
+        note = page.locator("#play-keys")
+        if 10 in numbers:
+            expect(note).to_contain_text("0–9: a number for the next player · 10: Tab")
+        elif numbers[-1] > 6:
+            expect(note).to_contain_text("0–9: a number for the next player · Backspace")
+        else:  # the last rounds, the big numbers given away
+            expect(note).to_contain_text("0–6: a number for the next player")
+        if data["round"] == 1:
+            first_opponent = page.locator("#play-board fieldset[data-seat]").first
+            first_opponent.locator('[data-value="10"]').click()
+            child.press(str(numbers[0]))
         else:
-            last = data["history"][-1]
-            a, b = last["received"][0]
-            score = aom.round_score(a, b, last["ops"][0])
-            assert page.evaluate(FOCUS)["key"] == "score-input"
-            for digit in str(score):
-                child.press(digit)
-            child.press("Enter")
-        child.record(child.wait_applied(before))
-        child.check_focus()
+            digits = [n for n in numbers if n <= 9]
+            child.press(str(digits[-1]))
+            child.press(str(digits[0]))
+
+    play_add_or_multiply(page, child, server, match_id, deadline, give=give)
 
 
 # The Tab order is the order of the page's instructions: groups of controls (by their data-key's

@@ -33,6 +33,11 @@ matches = {
     # Numbers to 10: eleven number cards in the hand instead of ten.
     "add_or_multiply_to_ten": make_match(game="add_or_multiply", variant="to_ten",
                                          players=[ana, ben, carla], seed=4),
+    # The score phase on a phone: Ana chooses, her bots at once.
+    "aom_score_en": make_match(game="add_or_multiply", variant="to_ten", players=[ana],
+                               bots=["easy", "easy"], seed=4),
+    "aom_score_es": make_match(game="add_or_multiply", variant="to_ten", players=[ana],
+                               bots=["easy", "easy"], seed=4),
 }
 print(json.dumps({"ana": session_cookie_for(ana),
                   "matches": {game: match.pk for game, match in matches.items()}}))
@@ -169,5 +174,50 @@ def test_the_solo_squares_open_and_blocked_cards_differ_by_more_than_colour(brow
         # One meaning for the score column from start to end: the cards solved.
         expect(page.locator(".score-table thead th").nth(1)).to_have_text("Cards solved")
         expect(page.locator(".score-table tbody td")).to_have_text("0")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["en", "es"])
+def test_the_round_score_question_fits_a_phone(browser, server, locale):
+    """After the reveal the child reads the sum or product to work out and types the score: on a
+    phone, in English and Spanish, the page does not scroll sideways (the rounds' table fits),
+    the equation is not broken across two lines, and the score field sits under the question,
+    covering none of it."""
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["ana"],
+        f"/play/{server.made['matches'][f'aom_score_{locale}']}/",
+        viewport=SIZES["phone"],
+        locale=locale,
+        has_touch=True,
+    )
+    try:
+        expect(page.locator("#play-status")).to_have_text("")
+        opponents = page.locator("#play-board fieldset[data-seat]")
+        opponents.nth(0).locator('[data-value="8"]').click()
+        opponents.nth(1).locator('[data-value="9"]').click()
+        page.locator('#play-board [data-op="M"]').click()
+        page.locator('#play-board [data-key="choose"]').click()
+        expect(page.locator("#aom-score")).to_be_visible(timeout=20_000)
+        expect(page.locator(".aom-table")).to_be_visible()
+        layout = page.evaluate(
+            """() => {
+                const label = document.querySelector('label[for="aom-score"]');
+                const equation = label.querySelector('.aom-equation');
+                return {
+                    width: document.documentElement.scrollWidth,
+                    labelBottom: label.getBoundingClientRect().bottom,
+                    inputTop: document.getElementById('aom-score').getBoundingClientRect().top,
+                    equation: equation ? equation.textContent : null,
+                    equationLines: equation ? equation.getClientRects().length : null,
+                };
+            }"""
+        )
+        assert layout["width"] <= SIZES["phone"]["width"], layout
+        assert layout["equation"] is not None and layout["equation"].endswith("= ?"), layout
+        assert layout["equationLines"] == 1, layout
+        assert layout["labelBottom"] <= layout["inputTop"], layout
     finally:
         page.context.close()

@@ -177,12 +177,12 @@ function scoreSection(view, ctx) {
   const mine = currentPlays(view).find((play) => play.seat === me);
   if (!mine) return null;
   const [a, b] = mine.received;
-  const question = say(gettext("You got %(a)s and %(b)s and chose %(operation)s: %(a)s %(sign)s %(b)s = ?"), {
-    a,
-    b,
-    operation: opName(mine.op),
-    sign: sign(mine.operator),
-  });
+  // The equation in a span of its own, so a phone never breaks it across two lines.
+  const question = [
+    say(gettext("You got %(a)s and %(b)s and chose %(operation)s:"), { a, b, operation: opName(mine.op) }),
+    " ",
+    h("span", { class: "aom-equation" }, `${a} ${sign(mine.operator)} ${b} = ?`),
+  ];
   if (view.typed[me] !== null) {
     return h(
       "section",
@@ -225,7 +225,7 @@ function scoreSection(view, ctx) {
     h(
       "div",
       {},
-      h("label", { for: "aom-score" }, question),
+      h("label", { for: "aom-score" }, ...question),
       // The two numbers drawn as well, for a child with dots (the label above says them).
       ctx.dots
         ? h("p", { class: "aom-sum", "aria-hidden": "true" }, withDots(ctx, a), ` ${sign(mine.operator)} `, withDots(ctx, b), " = ?")

@@ -60,7 +60,6 @@ STARTING_OPERATIONS = (ADD, ADD, ADD, MULTIPLY, MULTIPLY, MULTIPLY)
 OPERATOR_SIGN = {ADD: "+", MULTIPLY: "x"}
 # The biggest round score each variant's cards allow (6 x 6, 10 x 10); typed values are listed
 # up to it.
-LARGEST_ROUND_SCORE = max(STARTING_NUMBERS) ** 2
 LARGEST_SCORE_OF_VARIANT = {name: max(cards) ** 2 for name, cards in NUMBERS_OF_VARIANT.items()}
 # A typed value outside 0..999 is not a score a child could mean: it is refused as malformed.
 LARGEST_TYPED_VALUE = 999

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from classroom.models import ClassSession, SessionPlace, SessionPresence
 from classroom.sessions import selectors, services
+from engine import get_game
 from games.models import Match
 from tests.classroom.sessions_helpers import (
     a_class,
@@ -19,7 +20,13 @@ from tests.classroom.sessions_helpers import (
     seat_of,
     started_session,
 )
-from tests.factories import finish_match_by_bots, make_session, make_student, make_teacher
+from tests.factories import (
+    finish_match_by_bots,
+    make_class,
+    make_session,
+    make_student,
+    make_teacher,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -586,3 +593,29 @@ def test_the_monitor_words_skills_and_rounds_seconds_as_the_progress_pages(clien
     assert "4 wrong in a row: Subtraction within 20" in page
     assert "<td>20%</td>" in page and "Low accuracy (20%)" in page
     assert "up to" not in page and " %" not in page
+
+
+def test_a_lesson_of_add_or_multiply_with_numbers_to_ten_through_the_pages(client):
+    """The platform's variant "numbers to 10" (docs/rules/add_or_multiply.md) as a teacher picks
+    it for a lesson: the form names it as not the rulebook's, and the table's match deals every
+    player one card of each number 0 to 10 (a child and two bots at a table of three)."""
+    teacher = make_teacher()
+    classroom = make_class(teacher)
+    ana = make_student(classroom, "Ana")
+    client.force_login(teacher)
+    form = client.get(reverse("classroom:sessions_create", args=[classroom.pk])).content.decode()
+    assert 'value="add_or_multiply:to_ten"' in form
+    assert "Numbers to 10 (a card of each number from 0 to 10; not in the rulebook)" in form
+    response = client.post(
+        reverse("classroom:sessions_create", args=[classroom.pk]),
+        {"variant": "add_or_multiply:to_ten", "table_size": 3, "bot_level": "easy"},
+    )
+    assert response.status_code == 302
+    session = classroom.sessions.get()
+    assert (session.game, session.variant) == ("add_or_multiply", "to_ten")
+    services.session_join(session=session, student=ana)
+    client.post(reverse("classroom:sessions_start", args=[session.pk]))
+    match = Match.objects.get(session_table__session=session)
+    assert (match.game, match.variant) == ("add_or_multiply", "to_ten")
+    state = get_game("add_or_multiply").load(match.state)
+    assert all(sorted(hand) == list(range(11)) for hand in state.data["numbers"])

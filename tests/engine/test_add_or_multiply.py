@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine.add_or_multiply import (
     GAME,
-    LARGEST_ROUND_SCORE,
+    LARGEST_SCORE_OF_VARIANT,
     STARTING_NUMBERS,
     STARTING_OPERATIONS,
 )
@@ -517,7 +517,7 @@ def test_legal_score_moves_never_depend_on_the_answer():
     state = revealed_round_one()
     moves = [GAME.legal_moves(state, seat) for seat in range(3)]
     assert moves[0] == moves[1] == moves[2]
-    assert [m["value"] for m in moves[0]] == list(range(LARGEST_ROUND_SCORE + 1))
+    assert [m["value"] for m in moves[0]] == list(range(LARGEST_SCORE_OF_VARIANT["standard"] + 1))
 
 
 def test_hint_is_a_legal_choice_and_the_right_score():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from django.utils import timezone
 
@@ -16,6 +16,7 @@ from classroom.practice.working_set import (
     WorkingSet,
     fact_states,
     working_set,
+    working_set_for_games,
 )
 from games.models import Attempt
 
@@ -72,16 +73,17 @@ def class_working_sets(
     *,
     student_ids: list[int],
     as_of: datetime.date | None = None,
-    dealable: Collection[Fact] | None = None,
+    dealables: Sequence[Collection[Fact]] = (),
 ) -> dict[int, WorkingSet]:
+    """Each child's working set, for the class in one read. ``dealables``: the facts each of the
+    homework's games can deal (``working_set_for_games``); none: among every table fact."""
     if not student_ids:
         return {}
     as_of = as_of or timezone.localdate()
     answers = _answers_by_student(student_ids, as_of)
-    return {
-        student_id: working_set(answers.get(student_id, []), as_of, dealable=dealable)
-        for student_id in student_ids
-    }
+    if not dealables:
+        return {pk: working_set(answers.get(pk, []), as_of) for pk in student_ids}
+    return {pk: working_set_for_games(answers.get(pk, []), as_of, dealables) for pk in student_ids}
 
 
 def class_fact_states(

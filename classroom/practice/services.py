@@ -177,10 +177,10 @@ def personal_assignment_create(
         raise PersonalError("no_student")
     as_of = as_of or timezone.localdate()
     if facts is None:
-        # Among the facts the allowed games can deal: a fact none can make would take one of
-        # the set's few places and never be dealt (docs/progress.md).
-        dealable = dealable_facts((c.game, c.variant) for c in chosen)
-        sets = class_working_sets(student_ids=ids, as_of=as_of, dealable=dealable)
+        # Each allowed game's set among the facts it can deal: a fact it cannot make would
+        # take one of the set's few places and never be dealt (docs/progress.md).
+        dealables = [dealable_facts([(c.game, c.variant)]) for c in chosen]
+        sets = class_working_sets(student_ids=ids, as_of=as_of, dealables=dealables)
         by_student = {
             pk: [
                 _fact_entry((i.operation, i.first, i.second), i.kind, i.reason)

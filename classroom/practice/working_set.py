@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -290,7 +290,43 @@ def working_set(
     ``dealable``: the facts ``(operation, a, b)`` the caller's games can deal (``None``: every
     table fact). When given, the set is drawn from those alone: a fact no game can deal is no
     use in a set the games are focused on, and would hold a place a dealable fact could have."""
+    return _working_set(fact_states(answers, as_of), as_of, dealable)
+
+
+def working_set_for_games(
+    answers: Iterable[FactAnswer],
+    as_of: datetime.date,
+    dealables: Sequence[Collection[tuple[str, int, int]]],
+) -> WorkingSet:
+    """The working set for homework in several games, ``dealables`` the facts each can deal
+    (``dealable_facts`` of one game): each game's set among its own facts, merged, a fact once.
+
+    One set over everything the games deal gave its few places to facts that only some of them
+    can ask: a ¡Mía! puzzle shows sums of 4 to 13, and beside Add or Multiply? to 10 (every
+    table fact) it was left, on average, one fact of seven it could show, the rest of its claims
+    to chance. Each game's items are focused on the set among the facts it can ask instead; a
+    fact is the same fact, in the same box, in every set that holds it."""
     states = fact_states(answers, as_of)
+    sets = [_working_set(states, as_of, dealable) for dealable in dealables]
+
+    def merged(items: Iterable[Item]) -> list[Item]:
+        first_of_each: dict[tuple, Item] = {}
+        for item in items:
+            first_of_each.setdefault((item.operation, item.first, item.second), item)
+        return list(first_of_each.values())
+
+    return WorkingSet(
+        learning=merged(i for found in sets for i in found.learning),
+        reviews=merged(i for found in sets for i in found.reviews),
+        new=merged(i for found in sets for i in found.new),
+    )
+
+
+def _working_set(
+    states: dict[tuple, FactState],
+    as_of: datetime.date,
+    dealable: Collection[tuple[str, int, int]] | None,
+) -> WorkingSet:
     answered_operations = {fact[0] for fact in states}
     if dealable is not None:
         dealable = frozenset(tuple(fact) for fact in dealable)

@@ -91,18 +91,24 @@ def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(
         )
         for f in facts_of(newcomer)
     ), facts_of(newcomer)
-    # Ana's facts are all multiplication: only SUM can deal them.
-    assert {item["game"] for item in plans[ana.pk].items} == {"sum"}
+    # Each game's facts from her own: SUM's (3 x 3 and her next products) and ¡Mía!'s (her next
+    # sums: no ¡Mía! card makes a product), so both games have her facts to deal.
+    ana_facts = facts_of(plans[ana.pk])
+    assert len([f for f in ana_facts if f[0] == "mul"]) == 3
+    sums = [f for f in ana_facts if f[0] == "add"]
+    assert sums and MIA.focus.dealable("express", sums) == set(sums)
+    assert {item["game"] for item in plans[ana.pk].items} == {"sum", "mia"}
     assert all(len(plan.items) == 3 for plan in plans.values())
 
-    # Ana opens her first item: a SUM match dealt toward her facts.
-    response = play(client, ana, assignment, 0)
+    # Ana opens her SUM item: a match dealt toward her facts.
+    sum_item = next(i for i, entry in enumerate(plans[ana.pk].items) if entry["game"] == "sum")
+    response = play(client, ana, assignment, sum_item)
     work = AssignmentWork.objects.get(assignment=assignment, student=ana)
     assert response.url == reverse("games:play", args=[work.match_id])
     match = Match.objects.get(pk=work.match_id)
     assert match.game == "sum"
-    expected = SUM.focus.facts("standard", [f for f in facts_of(plans[ana.pk]) if f[0] == "mul"])
-    assert expected and match.focus == [list(f) for f in expected]
+    expected = SUM.focus.facts("standard", facts_of(plans[ana.pk]))
+    assert ("mul", 3, 3) in expected and match.focus == [list(f) for f in expected]
     assert match.seats.filter(user=ana).exists() and match.seats.count() == 2
     # Ben's item 0 is his own match, toward his facts (his addition facts in its game).
     play(client, ben, assignment, 0)
@@ -381,6 +387,41 @@ def test_a_puzzle_item_is_the_puzzle_makers_focused_puzzle(client, classroom):
     page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
     assert page.context["items"][0].title == "¡Mía! puzzle"
     assert page.context["items"][0].max_stars == MIA.puzzles.max_stars
+
+
+def test_a_puzzle_among_other_games_is_focused_on_the_childs_facts_a_puzzle_can_show(
+    client, classroom
+):
+    """Ana's three facts wrong twice this week are ones no ¡Mía! square can show (7 x 8, 0 + 5,
+    10 + 3); 6 + 7, wrong the day before, it can. With Add or Multiply? allowed too, her plan
+    holds both games' facts and her puzzle is focused on 6 + 7 (it was dealt with no focus)."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_attempts(
+        ana,
+        [
+            *[(7, "x", 8, 54, 2500, at(YESTERDAY)), (0, "+", 5, 6, 2500, at(YESTERDAY))] * 2,
+            *[(10, "+", 3, 12, 2500, at(YESTERDAY))] * 2,
+            (6, "+", 7, 12, 2500, at(YESTERDAY - datetime.timedelta(days=1))),
+        ],
+    )
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Our facts",
+        allowed=["add_or_multiply", "mia:puzzles"],
+        count=2,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        seed=7,
+    )
+    plan = PersonalPlan.objects.get(assignment=assignment)
+    assert set(facts_of(plan)[:3]) == {("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)}
+    assert facts_of(plan)[3] == ("add", 6, 7)
+    reasons = {(f["operation"], f["first"], f["second"]): f["reason"] for f in plan.facts}
+    assert reasons["add", 6, 7] == "wrong once this week"
+    puzzle_item = next(i for i, entry in enumerate(plan.items) if entry["size"] == 3)
+    play(client, ana, assignment, puzzle_item)
+    match = AssignmentWork.objects.get(assignment=assignment).match
+    assert match.variant == "solo3"
+    assert ["add", 6, 7] in match.focus
 
 
 def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, classroom):

@@ -14,6 +14,7 @@ from classroom.practice.working_set import (
     dealable_facts,
     new_fact_order,
     working_set,
+    working_set_for_games,
 )
 from tests.factories import make_attempts, make_class, make_student, make_teacher
 
@@ -179,6 +180,37 @@ def test_a_set_for_games_holds_only_facts_they_can_deal():
     assert facts(working_set([], DAY, dealable=dealable).new) == expected[:2]
 
 
+def test_a_set_for_several_games_gives_each_game_the_childs_facts_it_can_deal():
+    """A ¡Mía! puzzle shows only sums of 4 to 13 of cards 1 to 9. A set drawn over everything
+    the allowed games deal (here with Add or Multiply? to 10, which deals every table fact) gave
+    its learning places to 7 x 8, 0 + 5 and 10 + 3, none of which a puzzle can show: the
+    puzzle's focus was empty and 6 + 7, which it can show, waited."""
+    puzzle = dealable_facts([("mia", "solo3")])
+    every_fact = dealable_facts([("add_or_multiply", "to_ten")])
+    slips = [
+        FactAnswer(op, a, b, False, 1000, DAY)
+        for op, a, b in (("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)) * 2
+    ]
+    slips.append(FactAnswer("add", 6, 7, False, 1000, DAY - days(1)))
+    answers = [*slips, FactAnswer("add", 3, 4, True, 1000, DAY - days(1))]
+    union = working_set(answers, DAY + days(1), dealable=puzzle | every_fact)
+    assert set(facts(union.learning)) == {("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)}
+    assert not [f for f in facts(union.items) if f in puzzle and f != ("add", 3, 4)]
+
+    merged = working_set_for_games(answers, DAY + days(1), [every_fact, puzzle])
+    # The set of all facts first, then the puzzle's own: 6 + 7 being learned, and since only
+    # one of its learning places is taken, its first two new facts.
+    assert facts(merged.learning) == [*facts(union.learning), ("add", 6, 7)]
+    assert facts(merged.reviews) == [("add", 3, 4)]
+    puzzle_alone = working_set(answers, DAY + days(1), dealable=puzzle)
+    assert facts(merged.new) == facts(puzzle_alone.new) and len(merged.new) == 2
+    assert all(f in puzzle for f in facts(merged.new))
+    # A fact is listed once, as each set has it with the same kind and reason.
+    assert len(set(facts(merged.items))) == len(merged.items)
+    # One game: the set as before.
+    assert working_set_for_games(answers, DAY + days(1), [puzzle]) == puzzle_alone
+
+
 def test_a_class_is_read_in_one_query(ana, django_assert_num_queries):
     classroom = ana.enrollments.get().classroom
     ben = make_student(classroom, "Ben", kind="", secret=None)
@@ -224,7 +256,7 @@ def test_the_selectors_ask_for_a_set_among_the_dealable_facts(ana, django_assert
     make_attempts(ana, [(0, "+", 5, 4, 1000, at(DAY)), (3, "+", 4, 8, 1000, at(DAY))])
     dealable = dealable_facts(HOMEWORK_GAMES)
     with django_assert_num_queries(1):
-        sets = class_working_sets(student_ids=[ana.pk], as_of=DAY + days(1), dealable=dealable)
+        sets = class_working_sets(student_ids=[ana.pk], as_of=DAY + days(1), dealables=[dealable])
     assert facts(sets[ana.pk].learning) == [("add", 3, 4)]
     alone = student_working_set(student_id=ana.pk, as_of=DAY + days(1), dealable=dealable)
     assert alone == sets[ana.pk]

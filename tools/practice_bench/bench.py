@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import engine
-from classroom.practice.working_set import FactAnswer, new_fact_order, working_set
+from classroom.practice.working_set import FactAnswer, new_fact_order, working_set_for_games
 from classroom.practice.working_set import dealable_facts as working_set_dealable
 from classroom.progress.mastery import (
     MIN_ANSWERS,
@@ -88,12 +88,15 @@ def _variant(slug: str, kind) -> str:
     return engine.get_game(slug).puzzles.variant(kind) if isinstance(kind, int) else kind
 
 
+def homework_games() -> list[tuple[str, str]]:
+    """The homework's (game, variant) pairs, each once, in the homework's order."""
+    return list(dict.fromkeys((slug, _variant(slug, kind)) for slug, kind, _players in HOMEWORK))
+
+
 def dealable_facts() -> list[tuple[str, int, int]]:
     """The table facts some homework deal can steer toward (the product's
-    ``working_set.dealable_facts``): the line is drawn over these, and the personal way asks
-    for its working sets among them."""
-    games = {(slug, _variant(slug, kind)) for slug, kind, _players in HOMEWORK}
-    dealable = working_set_dealable(games)
+    ``working_set.dealable_facts``): the line is drawn over these."""
+    dealable = working_set_dealable(homework_games())
     return [fact for fact in table_facts() if fact in dealable]
 
 
@@ -255,7 +258,9 @@ class Result:
 
 def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     result = Result("personal" if personal else "class-wide")
-    dealable = frozenset(universe)
+    # As the product asks when a teacher sets personal practice: each game's set among the facts
+    # it can deal, merged (classroom.practice.services.personal_assignment_create).
+    dealables = [working_set_dealable([game]) for game in homework_games()]
     table_sizes = Counter(fact[0] for fact in universe)
     children = make_class(config, universe)
     days = school_days(config.cap_days)
@@ -271,7 +276,7 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
             if personal or in_month:
                 focus = [
                     (i.operation, i.first, i.second)
-                    for i in working_set(child.answers, day, dealable=dealable).items
+                    for i in working_set_for_games(child.answers, day, dealables).items
                 ]
             if personal:
                 facts = day_facts(

@@ -345,7 +345,10 @@ class PersonalAssignmentForm(forms.Form):
         choices=_personal_choices,
         widget=forms.CheckboxSelectMultiple,
         initial=_all_personal_choices,
-        help_text=_("Only games that can deal toward a child's facts are offered."),
+        help_text=_(
+            "Only games that can deal toward a child's facts are offered. Each child gets more "
+            "of the games with more facts left to teach them."
+        ),
     )
     count = forms.IntegerField(
         label=_("How many games or puzzles for each child"),

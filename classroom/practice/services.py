@@ -3,8 +3,9 @@ facts, and the facts a teacher keeps for a child's table at the next class sessi
 
 Which facts: the child's working set when the teacher assigns (``class_working_sets``, one read
 for the class), or the facts the teacher chose on a progress page. Which items: the games the
-teacher allows, each child's items going round those that can deal at least one of the child's
-facts (all of the allowed ones when none can: the child then plays plainly)."""
+teacher allows, each child's items shared among them in proportion to the facts each can still
+teach that child (of the teacher's facts, those it can deal); all alike when none can, and the
+child then plays plainly."""
 
 from __future__ import annotations
 
@@ -110,12 +111,23 @@ def _fact_entry(fact: Fact, kind: str, reason: str) -> dict:
     }
 
 
-def _items(allowed: list[Choice], facts: list[Fact], count: int, draw: random.Random) -> list:
-    fitting = [c for c in allowed if c.cut(facts)] or allowed
-    start = draw.randrange(len(fitting))
+def plan_items(
+    allowed: Sequence[Choice], weights: Sequence[int], count: int, draw: random.Random
+) -> list[dict]:
+    """``count`` items of the ``allowed`` choices, each choice getting a share of them in
+    proportion to its weight (the facts it can teach the child), interleaved (a smooth weighted
+    round, its starting credits drawn from ``draw``, so that children start on different games).
+    A choice of weight 0 gets none, unless all are 0: then all are played alike."""
+    if not any(weights):
+        weights = [1] * len(allowed)
+    total = sum(weights)
+    credit = [draw.random() * weight for weight in weights]
     items = []
-    for i in range(count):
-        c = fitting[(start + i) % len(fitting)]
+    for _item in range(count):
+        credit = [have + weight for have, weight in zip(credit, weights, strict=True)]
+        best = max(range(len(allowed)), key=lambda i: (credit[i], -i))
+        credit[best] -= total
+        c = allowed[best]
         items.append(
             {
                 "game": c.game,
@@ -188,8 +200,12 @@ def personal_assignment_create(
             ]
             for pk in ids
         }
+        # A child's items go to the games with the most facts left to teach them.
+        weights = {pk: sets[pk].to_learn for pk in ids}
     else:
         by_student = _chosen_facts(ids, [tuple(f) for f in facts], as_of)
+        # The teacher's facts: to the games that can deal the most of them.
+        weights = {pk: [len(c.cut(facts_of(by_student[pk]))) for c in chosen] for pk in ids}
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     assignment = Assignment.objects.create(
         classroom=classroom,
@@ -209,7 +225,7 @@ def personal_assignment_create(
             assignment=assignment,
             student_id=pk,
             facts=by_student[pk],
-            items=_items(chosen, facts_of(by_student[pk]), count, random.Random(f"{seed}:{pk}")),
+            items=plan_items(chosen, weights[pk], count, random.Random(f"{seed}:{pk}")),
         )
         for pk in ids
     )

@@ -250,6 +250,9 @@ class WorkingSet:
     learning: list[Item]
     reviews: list[Item]
     new: list[Item]
+    # For a set for several games (``working_set_for_games``), per game: how many of the facts it
+    # can deal the child has still to learn (never answered, being learned or due for review).
+    to_learn: tuple[int, ...] = ()
 
     @property
     def items(self) -> list[Item]:
@@ -305,7 +308,9 @@ def working_set_for_games(
     can ask: a ¡Mía! puzzle shows sums of 4 to 13, and beside Add or Multiply? to 10 (every
     table fact) it was left, on average, one fact of seven it could show, the rest of its claims
     to chance. Each game's items are focused on the set among the facts it can ask instead; a
-    fact is the same fact, in the same box, in every set that holds it."""
+    fact is the same fact, in the same box, in every set that holds it. ``to_learn`` says, per
+    game, how many of its facts the child has still to learn (personal practice gives a child's
+    items to the games in that proportion)."""
     states = fact_states(answers, as_of)
     sets = [_working_set(states, as_of, dealable) for dealable in dealables]
 
@@ -319,6 +324,10 @@ def working_set_for_games(
         learning=merged(i for found in sets for i in found.learning),
         reviews=merged(i for found in sets for i in found.reviews),
         new=merged(i for found in sets for i in found.new),
+        to_learn=tuple(
+            sum(kind_on(states.get(tuple(fact)), as_of) != KNOWN for fact in dealable)
+            for dealable in dealables
+        ),
     )
 
 

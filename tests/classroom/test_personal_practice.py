@@ -12,6 +12,7 @@ from django.utils import timezone
 import engine
 from classroom.models import Assignment, AssignmentWork, PersonalPlan
 from classroom.practice import services as practice
+from classroom.practice.working_set import table_facts
 from games.models import Match
 from tests.factories import make_attempts, make_class, make_student, make_teacher
 
@@ -408,7 +409,7 @@ def test_a_puzzle_among_other_games_is_focused_on_the_childs_facts_a_puzzle_can_
         classroom=classroom,
         title="Our facts",
         allowed=["add_or_multiply", "mia:puzzles"],
-        count=2,
+        count=5,
         due_at=timezone.now() + datetime.timedelta(days=3),
         seed=7,
     )
@@ -422,6 +423,39 @@ def test_a_puzzle_among_other_games_is_focused_on_the_childs_facts_a_puzzle_can_
     match = AssignmentWork.objects.get(assignment=assignment).match
     assert match.variant == "solo3"
     assert ["add", 6, 7] in match.focus
+
+
+def test_a_childs_items_go_to_the_games_with_the_most_facts_left_to_teach_them(classroom):
+    """Ben knows every sum a ¡Mía! square can show (right and quick on three due days, the next
+    review a week away) but no times table: his four items are Add or Multiply? games, not puzzles
+    of sums he knows. Cai has answered nothing: her items go to both games, the more to Add or
+    Multiply?, which can teach her every table fact where a square shows 63 sums."""
+    ben = make_student(classroom, "Ben", kind="", secret=None)
+    cai = make_student(classroom, "Cai", kind="", secret=None)
+    today = timezone.localdate()
+    square_sums = sorted(MIA.focus.dealable("solo3", table_facts()))
+    assert len(square_sums) == 63
+    make_attempts(
+        ben,
+        [
+            (a, "+", b, a + b, 1500, at(today - datetime.timedelta(days=back)))
+            for back in (5, 4, 1)
+            for _op, a, b in square_sums
+        ],
+    )
+    assignment = practice.personal_assignment_create(
+        classroom=classroom,
+        title="Our facts",
+        allowed=["mia:puzzles", "add_or_multiply"],
+        count=4,
+        due_at=timezone.now() + datetime.timedelta(days=3),
+        seed=7,
+    )
+    plans = {plan.student_id: plan for plan in PersonalPlan.objects.filter(assignment=assignment)}
+    assert [item["game"] for item in plans[ben.pk].items] == ["add_or_multiply"] * 4
+    assert not [f for f in facts_of(plans[ben.pk]) if f in square_sums]
+    cai_games = [item["game"] for item in plans[cai.pk].items]
+    assert 1 <= cai_games.count("mia") < cai_games.count("add_or_multiply")
 
 
 def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, classroom):
@@ -488,6 +522,11 @@ def test_personal_practice_offers_add_or_multiply_against_two_bots_who_play_the_
         HTTP_ACCEPT_LANGUAGE="es",
     )
     assert "¿Sumar o multiplicar? · Números hasta el 10 contra 2 bots" in spanish.content.decode()
+    # How the games are shared among a child's items, in both languages.
+    assert "Each child gets more of the games with more facts left to teach them." in html
+    assert "le tocan más los juegos con los que le quedan más operaciones por aprender" in (
+        spanish.content.decode()
+    )
     response = post_personal(client, classroom, games=["add_or_multiply"], students=[str(ana.pk)])
     assert response.status_code == 302
     assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)

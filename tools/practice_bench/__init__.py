@@ -5,14 +5,18 @@ A simulated class does the same amount of homework two ways:
 
 - *class-wide*, as today: every child is dealt the same deals (the same seeds), unfocused;
 - *personal*: each child's deals are focused (``Game.new(..., focus=...)``) on that child's
-  working set of the day (``classroom.practice.working_set``, asked among the facts the
-  homework's games can deal: ``dealable=``), replayed from the child's own answers so far.
+  working set of the day (``classroom.practice.working_set.working_set_for_games``: each game's
+  set among the facts it can deal, as personal practice asks), replayed from the child's own
+  answers so far, and the games of the day are the product's plan for that child
+  (``classroom.practice.services.plan_items``: shared among the games by the facts each can
+  still teach the child).
 
-A day's homework is a fixed number of answers per child, the same both ways: deals of the
-``HOMEWORK`` in turn (¡Mía! 3 x 3 solo puzzles from the product's puzzle maker, whose solution
-lines are claimed, SUM against an easy bot and Add or Multiply? against two, played out by the
-engine's easy bots, the child at seat 0, the opponents told the child's focus as the product tells
-them); the facts the child claims are the child's questions.
+A day's homework is a fixed number of answers per child, the same both ways: deals of ¡Mía! 3 x 3
+solo puzzles from the product's puzzle maker, whose solution lines are claimed, SUM against an
+easy bot and Add or Multiply? to 10 against two, played out by the engine's easy bots, the child at
+seat 0, the opponents told the child's focus as the product tells them; the facts the child
+claims are the child's questions. Class-wide, the deals are ``HOMEWORK`` in turn (two puzzles,
+SUM, Add or Multiply?); personal, the child's plan.
 The learner model (``learner``) answers them (right or wrong, in how many milliseconds), and
 each answer on a table fact goes back as a ``FactAnswer``, so tomorrow's working set follows.
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import random
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import engine
+from classroom.practice import services as practice
 from classroom.practice.working_set import FactAnswer, new_fact_order, working_set_for_games
 from classroom.practice.working_set import dealable_facts as working_set_dealable
 from classroom.progress.mastery import (
@@ -25,19 +27,24 @@ from engine.core import attempt_fact, same_fact
 from engine.simulate import bot_chooser, play
 from tools.practice_bench.learner import DAY_S, Learner
 
-# The deals of a day's homework, in turn, until the child has given the day's answers:
-# a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the square
-# holds no times table), a SUM deal against an easy bot (the child is seat 0), a second puzzle,
-# then Add or Multiply? with numbers to 10 against two easy bots, whose focus its bots carry:
-# SUM and Add or Multiply? are the games that deal products, and Add or Multiply? with numbers
-# to 10 the one that asks every fact of the tables to 10 (the products past 6 x 6, the sums with
-# 10). Each is (game, variant or puzzle size, players).
+# Class-wide: the deals of a day's homework, in turn, until the child has given the day's
+# answers: a ¡Mía! solo puzzle from the product's puzzle maker (its solution line's claims; the
+# square holds no times table), a SUM deal against an easy bot (the child is seat 0), a second
+# puzzle, then Add or Multiply? with numbers to 10 against two easy bots: SUM and Add or Multiply?
+# are the games that deal products, and Add or Multiply? with numbers to 10 the one that asks
+# every fact of the tables to 10 (the products past 6 x 6, the sums with 10). Each is (game,
+# variant or puzzle size, players).
 HOMEWORK = (
     ("mia", 3, 1),
     ("sum", "standard", 2),
     ("mia", 3, 1),
     ("add_or_multiply", "to_ten", 3),
 )
+# Personal: practice as a teacher sets it with the same games allowed (their keys in
+# ``classroom.practice.services.choices()``); the product's ``plan_items`` gives each child's
+# deals, shared among the games by the facts each can still teach that child.
+PERSONAL_CHOICES = ("mia:puzzles", "sum", "add_or_multiply")
+PLAN_ITEMS = 16  # more deals than a day's answers take
 PUZZLE_DIFFICULTY = 2
 MASTERED_SHARE = 0.8
 # Lines below it, printed too: where the two ways part when neither reaches 80 % by the cap.
@@ -84,19 +91,20 @@ def table_facts() -> list[tuple[str, int, int]]:
 TABLE_FACTS = frozenset(table_facts())
 
 
-def _variant(slug: str, kind) -> str:
-    return engine.get_game(slug).puzzles.variant(kind) if isinstance(kind, int) else kind
+def personal_choices() -> list[practice.Choice]:
+    return [practice.choice(key) for key in PERSONAL_CHOICES]
 
 
-def homework_games() -> list[tuple[str, str]]:
-    """The homework's (game, variant) pairs, each once, in the homework's order."""
-    return list(dict.fromkeys((slug, _variant(slug, kind)) for slug, kind, _players in HOMEWORK))
+def homework_of(item: dict) -> tuple:
+    """A plan item (``practice.plan_items``) as the bench's (game, variant or size, players)."""
+    kind = item["size"] if item["size"] is not None else item["variant"]
+    return (item["game"], kind, item["players"])
 
 
 def dealable_facts() -> list[tuple[str, int, int]]:
     """The table facts some homework deal can steer toward (the product's
     ``working_set.dealable_facts``): the line is drawn over these."""
-    dealable = working_set_dealable(homework_games())
+    dealable = working_set_dealable((c.game, c.variant) for c in personal_choices())
     return [fact for fact in table_facts() if fact in dealable]
 
 
@@ -141,14 +149,29 @@ def deal_facts(homework: tuple, seed: int, focus, wanted: int) -> list[tuple]:
     return _played_facts(game, state, players, seed, wanted, focus)
 
 
-def day_facts(config: Config, seed_of, focus) -> list[tuple]:
+def day_facts(config: Config, deals, focus) -> list[tuple]:
+    """The child's answers of a day: ``deals`` ((homework, seed), ...) played in turn until
+    the day has its answers."""
     facts: list[tuple] = []
-    deal = 0
-    while len(facts) < config.answers_per_day:
-        homework = HOMEWORK[deal % len(HOMEWORK)]
-        facts += deal_facts(homework, seed_of(deal), focus, config.answers_per_day - len(facts))
-        deal += 1
+    for homework, seed in deals:
+        if len(facts) >= config.answers_per_day:
+            break
+        facts += deal_facts(homework, seed, focus, config.answers_per_day - len(facts))
     return facts
+
+
+def class_wide_deals(day_number: int):
+    """The same deals for every child: the homework in turn, seeded by the day."""
+    for deal in itertools.count():
+        yield HOMEWORK[deal % len(HOMEWORK)], 1_000 * day_number + deal
+
+
+def personal_deals(config: Config, to_learn, child: int, day_number: int):
+    """The child's own items, as the product plans them from the facts each game can still
+    teach (``practice.plan_items``), with their seeds."""
+    draw = random.Random(f"{config.seed}:{child}:{day_number}")
+    items = practice.plan_items(personal_choices(), to_learn, PLAN_ITEMS, draw)
+    return [(homework_of(item), item["seed"]) for item in items]
 
 
 @dataclass
@@ -260,7 +283,7 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     result = Result("personal" if personal else "class-wide")
     # As the product asks when a teacher sets personal practice: each game's set among the facts
     # it can deal, merged (classroom.practice.services.personal_assignment_create).
-    dealables = [working_set_dealable([game]) for game in homework_games()]
+    dealables = [working_set_dealable([(c.game, c.variant)]) for c in personal_choices()]
     table_sizes = Counter(fact[0] for fact in universe)
     children = make_class(config, universe)
     days = school_days(config.cap_days)
@@ -270,22 +293,15 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
         in_month = number < config.month_days
         shared = None
         if not personal:
-            shared = day_facts(config, lambda deal, n=number: 1_000 * n + deal, ())
+            shared = day_facts(config, class_wide_deals(number), ())
         for index, child in enumerate(children):
             focus = []
             if personal or in_month:
-                focus = [
-                    (i.operation, i.first, i.second)
-                    for i in working_set_for_games(child.answers, day, dealables).items
-                ]
+                practice_set = working_set_for_games(child.answers, day, dealables)
+                focus = [(i.operation, i.first, i.second) for i in practice_set.items]
             if personal:
-                facts = day_facts(
-                    config,
-                    lambda deal, n=number, c=index: (
-                        (config.seed * 1_000 + c) * 100_000 + 1_000 * n + deal
-                    ),
-                    focus,
-                )
+                deals = personal_deals(config, practice_set.to_learn, index, number)
+                facts = day_facts(config, deals, focus)
             else:
                 facts = shared
             clock = day_seconds(day) + HOMEWORK_START_S

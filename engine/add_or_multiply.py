@@ -463,8 +463,9 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     the round), never a pending choice, so each bot computes the same plan on its own and no
     message passes between them. The facts are taken in turn, starting one further each round,
     and a fact the two bots' remaining cards cannot make (one number from each) is skipped;
-    facts whose operation card the child still holds come first, so an "x" fact is met when the
-    child can still multiply it."""
+    a pair that is a focus fact whichever operation the child still holds comes first (4 and 5
+    when the focus holds 4 + 5 and 4 x 5), and facts whose operation card the child no longer
+    holds come last, so an "x" fact is met when the child can still multiply it."""
     data = state.data
     people = frozenset(people)
     if data["phase"] != CHOOSE or len(people) != 1:
@@ -484,12 +485,24 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     first, second = givers(child)
     hands = data["numbers"]
     held = set(data["operations"][child])
-    passes = ([f for f in in_turn if FACT_OPERATION[f[0]] in held], in_turn)
-    for facts_in_order in passes:
-        for _operation, a, b in facts_in_order:
-            for mine, theirs in ((a, b), (b, a)):
-                if mine in hands[first] and theirs in hands[second]:
-                    return {first: mine, second: theirs}
+    wanted = set(usable)
+
+    def choices_met(fact) -> int:
+        """Of the operations the child may still choose, how many make a focus fact of the
+        pair: the child chooses in secret as the bots give, so a pair that is a focus fact
+        whichever they choose comes first, and a fact they can no longer make comes last."""
+        _operation, a, b = fact
+        return sum(
+            (operation, a, b) in wanted
+            for operation, card in FACT_OPERATION.items()
+            if card in held
+        )
+
+    # Stable: in turn among the pairs that meet as many choices.
+    for _operation, a, b in sorted(in_turn, key=choices_met, reverse=True):
+        for mine, theirs in ((a, b), (b, a)):
+            if mine in hands[first] and theirs in hands[second]:
+                return {first: mine, second: theirs}
     return None
 
 

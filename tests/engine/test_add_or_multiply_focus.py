@@ -95,6 +95,23 @@ def test_each_round_the_bots_play_one_fact_one_number_each_in_turn():
     assert received[:2] == [(3, 4), (2, 5)]
 
 
+def test_a_pair_the_child_meets_as_a_focus_fact_whichever_way_they_choose_comes_first():
+    """The child chooses to add or multiply in secret, at the same time as the bots give the
+    numbers. When the focus holds both 4 + 5 and 4 x 5, giving 4 and 5 makes a focus fact of
+    either choice; 2 + 3, first in turn, only of adding."""
+    child = 0
+    state = GAME.new("to_ten", 3, 5)
+    focus = (("add", 2, 3), ("add", 4, 5), ("mul", 4, 5))
+    gifts = focus_gifts(state, focus, {child})
+    first, second = givers(child)
+    assert (gifts[first], gifts[second]) == (4, 5)
+    # A child who holds only multiply cards meets 4 x 5 (2 x 3 is no focus fact).
+    state.data["operations"][child] = ["M"] * len(state.data["operations"][child])
+    assert focus_gifts(state, focus, {child}) == {first: 4, second: 5}
+    # Without such a pair, the facts still go in turn.
+    assert focus_gifts(GAME.new("to_ten", 3, 5), focus[:2], {child}) == {first: 2, second: 3}
+
+
 def test_the_two_bots_make_the_same_plan_whichever_chooses_first():
     state = GAME.new("standard", 3, 3, focus=FOCUS)
     people = {2}

@@ -452,7 +452,9 @@ class AddOrMultiply(Game):
         if gifts is None or seat not in gifts or seat not in self.active(state):
             return super().bot_move_leaving(state, seat, level, rng, leave, people)
         (child,) = people
-        return _choice_giving(self, state, seat, level, rng, child, gifts[seat])
+        # How often the focus needs each number: the bot's other number spares the most needed.
+        needed = Counter(number for fact in leave for number in fact[1:])
+        return _choice_giving(self, state, seat, level, rng, child, gifts[seat], needed)
 
 
 def focus_gifts(state, facts, people) -> dict[int, int] | None:
@@ -461,7 +463,8 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     Only with exactly one person at the table (``people``), in the choose phase. The plan reads
     only what both bots can read (the hands as at the start of the round, which are public, and
     the round), never a pending choice, so each bot computes the same plan on its own and no
-    message passes between them. The facts are taken in turn, starting one further each round,
+    message passes between them. The facts are taken in turn, starting one further each round
+    from a place the game's seed gives,
     and a fact the two bots' remaining cards cannot make (one number from each) is skipped;
     a pair that is a focus fact whichever operation the child still holds comes first (4 and 5
     when the focus holds 4 + 5 and 4 x 5), and facts whose operation card the child no longer
@@ -480,7 +483,10 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     ]
     if not usable:
         return None
-    start = (data["round"] - 1) % len(usable)
+    # Each game starts the turn at its own place, from its seed (the deal draws nothing from
+    # it, so it is the same all game): a child's games between them go through a focus longer
+    # than a game's five rounds, where each starting at the first fact never reached the last.
+    start = (data["round"] - 1 + state.rng) % len(usable)
     in_turn = usable[start:] + usable[:start]
     first, second = givers(child)
     hands = data["numbers"]
@@ -506,22 +512,29 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     return None
 
 
-def _choice_giving(game, state, seat, level, rng, receiver, value) -> dict:
-    """The choice a bot of ``level`` makes when it must play ``value`` on ``receiver``."""
+def _choice_giving(game, state, seat, level, rng, receiver, value, needed=None) -> dict:
+    """The choice a bot of ``level`` makes when it must play ``value`` on ``receiver``. The easy
+    and random bots play on the other bot one of the numbers the focus needs least (``needed``:
+    how many times the focus facts hold each number): an easy bot gave its smallest, its 0, away
+    in the first round, and then no 0 + n fact of the child's could be played. The strong bot
+    chooses by value, as ever."""
+    needed = needed or Counter()
     if level == "random":
         moves = [
             move for move in game.legal_moves(state, seat) if move["give"][str(receiver)] == value
         ]
-        return rng.choice(moves)
+        other = str(next(o for o in opponents(seat) if o != receiver))
+        least = min(needed[move["give"][other]] for move in moves)
+        return rng.choice([move for move in moves if needed[move["give"][other]] == least])
     if level == "easy":
-        return _easy_choice(state, seat, fixed=(receiver, value))
+        return _easy_choice(state, seat, fixed=(receiver, value), needed=needed)
     return _strong_choice(state, seat, fixed=(receiver, value))
 
 
-def _easy_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
+def _easy_choice(state, seat, fixed: tuple[int, int] | None = None, needed=None) -> dict:
     """Plain play: the two smallest numbers (smallest to the left), and the operation it holds
     more of (multiply on a tie). ``fixed``: (receiver, number) a focused bot must play; its other
-    number is then its smallest left."""
+    number is then the smallest of those the focus needs least (``needed``, a Counter)."""
     numbers = sorted(state.data["numbers"][seat])
     operations = state.data["operations"][seat]
     op = MULTIPLY if operations.count(MULTIPLY) >= operations.count(ADD) else ADD
@@ -529,6 +542,8 @@ def _easy_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
         return _choice_move(seat, numbers[0], numbers[1], op)
     receiver, value = fixed
     numbers.remove(value)
+    if needed:
+        numbers.sort(key=lambda number: needed[number])  # stable: the smallest of the least needed
     left, _right = opponents(seat)
     if receiver == left:
         return _choice_move(seat, value, numbers[0], op)

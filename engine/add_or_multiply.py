@@ -464,11 +464,11 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     only what both bots can read (the hands as at the start of the round, which are public, and
     the round), never a pending choice, so each bot computes the same plan on its own and no
     message passes between them. The facts are taken in turn, starting one further each round
-    from a place the game's seed gives,
-    and a fact the two bots' remaining cards cannot make (one number from each) is skipped;
-    a pair that is a focus fact whichever operation the child still holds comes first (4 and 5
-    when the focus holds 4 + 5 and 4 x 5), and facts whose operation card the child no longer
-    holds come last, so an "x" fact is met when the child can still multiply it."""
+    from a place the game's seed gives, and a fact the two bots' remaining cards cannot make
+    (one number from each) is skipped; a pair that is a focus fact whichever operation the child
+    still holds comes first (4 and 5 when the focus holds 4 + 5 and 4 x 5), and facts whose
+    operation card the child no longer holds come last, so an "x" fact is met when the child can
+    still multiply it."""
     data = state.data
     people = frozenset(people)
     if data["phase"] != CHOOSE or len(people) != 1:

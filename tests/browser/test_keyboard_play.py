@@ -192,7 +192,10 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
                     break
                 page.wait_for_timeout(50)
             if applied is not None:
-                assert applied == expected
+                # On a slow machine the round may change between reading the table and Enter:
+                # the page then sends the same keys' move for the round it shows.
+                assert applied["round"] >= expected["round"], (applied, expected)
+                assert {**applied, "round": expected["round"]} == expected
                 claims += applied["type"] == "claim"
                 passes += applied["type"] == "pass"
                 if not first:

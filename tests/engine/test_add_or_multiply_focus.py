@@ -131,6 +131,25 @@ def test_a_childs_games_between_them_go_through_a_focus_longer_than_five_rounds(
     assert met >= _pairs(focus), _pairs(focus) - met
 
 
+@pytest.mark.parametrize("level", ["easy", "random"])
+def test_a_focused_bot_gives_the_other_bot_a_number_the_focus_does_not_need(level):
+    """The number a bot plays on the other bot is one the child's facts need least: 0, 1 and 2
+    are in 0 + 0, 1 + 0 and 2 + 0, so none is spent on a bot while a number no fact holds is
+    left (the easy bot gave its smallest, the random one any)."""
+    child = 0
+    focus = (("add", 0, 0), ("add", 1, 0), ("add", 2, 0))
+    state = GAME.new("to_ten", 3, 5)
+    gifts = focus_gifts(state, focus, {child})
+    for seed in range(20):
+        for bot in (1, 2):
+            move = bots.choose(
+                GAME, state, bot, level, random.Random(seed), leave=focus, people={child}
+            )
+            assert move["give"][str(child)] == gifts[bot]
+            other = 3 - bot
+            assert move["give"][str(other)] not in (0, 1, 2), (level, seed, move)
+
+
 def test_the_two_bots_make_the_same_plan_whichever_chooses_first():
     state = GAME.new("standard", 3, 3, focus=FOCUS)
     people = {2}

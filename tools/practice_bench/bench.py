@@ -166,11 +166,11 @@ def class_wide_deals(day_number: int):
         yield HOMEWORK[deal % len(HOMEWORK)], 1_000 * day_number + deal
 
 
-def personal_deals(config: Config, to_learn, child: int, day_number: int):
+def personal_deals(config: Config, choices, to_learn, child: int, day_number: int):
     """The child's own items, as the product plans them from the facts each game can still
     teach (``practice.plan_items``), with their seeds."""
     draw = random.Random(f"{config.seed}:{child}:{day_number}")
-    items = practice.plan_items(personal_choices(), to_learn, PLAN_ITEMS, draw)
+    items = practice.plan_items(choices, to_learn, PLAN_ITEMS, draw)
     return [(homework_of(item), item["seed"]) for item in items]
 
 
@@ -283,7 +283,8 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
     result = Result("personal" if personal else "class-wide")
     # As the product asks when a teacher sets personal practice: each game's set among the facts
     # it can deal, merged (classroom.practice.services.personal_assignment_create).
-    dealables = [working_set_dealable([(c.game, c.variant)]) for c in personal_choices()]
+    choices = personal_choices()
+    dealables = [working_set_dealable([(c.game, c.variant)]) for c in choices]
     table_sizes = Counter(fact[0] for fact in universe)
     children = make_class(config, universe)
     days = school_days(config.cap_days)
@@ -300,7 +301,7 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
                 practice_set = working_set_for_games(child.answers, day, dealables)
                 focus = [(i.operation, i.first, i.second) for i in practice_set.items]
             if personal:
-                deals = personal_deals(config, practice_set.to_learn, index, number)
+                deals = personal_deals(config, choices, practice_set.to_learn, index, number)
                 facts = day_facts(config, deals, focus)
             else:
                 facts = shared

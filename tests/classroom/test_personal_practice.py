@@ -262,6 +262,23 @@ def test_practise_on_a_students_page_sets_personal_homework_with_exactly_those_f
     assert cut and match.focus == [list(f) for f in cut]
 
 
+def test_practise_a_fact_only_some_games_can_deal_gives_items_of_those_games_only(
+    client, classroom
+):
+    """7 x 8 through "practise these facts": the child's items are shared among the games by how
+    many of the teacher's facts each can deal, so none is a game that cannot deal 7 x 8 (no ¡Mía!
+    card makes a product, SUM's centre card is 1 to 9)."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    client.force_login(classroom.teacher)
+    practise(client, classroom, ["mul:7:8"], "homework", [ana.pk])
+    [plan] = PersonalPlan.objects.filter(assignment__kind=Assignment.Kind.PERSONAL)
+    assert plan.items
+    for item in plan.items:
+        focus = engine.get_game(item["game"]).focus
+        assert focus.dealable(item["variant"], [("mul", 7, 8)]), item
+    assert not {"mia", "sum"} & {item["game"] for item in plan.items}
+
+
 def test_practise_with_the_most_facts_names_the_homework_within_its_title(client, classroom):
     """Twelve facts named in the homework's title would overflow its column (PostgreSQL refuses
     a title over 120 characters): the title is cut, the facts are all kept."""

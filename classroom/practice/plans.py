@@ -90,6 +90,16 @@ class ChildPlan:
     def answers(self) -> int:
         return sum(f.answers for f in self.facts)
 
+    @property
+    def practised(self) -> int:
+        """How many of the child's facts in focus were answered since the practice was set."""
+        return sum(f.answers > 0 for f in self.facts)
+
+    @property
+    def moved(self) -> int:
+        """How many of them stand elsewhere now than when the practice was set."""
+        return sum(f.moved for f in self.facts)
+
 
 def item_title(entry: dict) -> str:
     title = catalog.game_title(entry["game"])

@@ -224,6 +224,34 @@ def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, cl
     assert "not practised yet" in html
 
 
+def test_each_childs_facts_fold_under_a_line_saying_how_many_were_practised_and_moved(
+    client, classroom
+):
+    """On a phone, six children's tables of 12 to 16 facts made a page of 12,000 px: each
+    child's table folds under their name and one line of figures (facts, practised,
+    moved), open on demand."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
+    assignment = assign(classroom, ["sum"], 1, title="Facts")
+    later = timezone.now() + datetime.timedelta(seconds=1)
+    make_attempts(ana, [(3, "x", 3, 9, 1400, later), (3, "x", 3, 9, 1600, later)])
+    client.force_login(classroom.teacher)
+    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    rows = {str(row.student): row for row in page.context["personal"]}
+    assert (rows["Ana"].practised, rows["Ana"].moved) == (1, 1)
+    assert (rows["Ben"].practised, rows["Ben"].moved) == (0, 0)
+    html = page.content.decode()
+    ana_fold = html.split(f'<details class="personal-child" data-student="{ana.pk}">')[1]
+    summary, table = ana_fold.split("</summary>", 1)
+    facts = len(rows["Ana"].facts)
+    assert f"{facts} facts, 1 practised, 1 moved" in " ".join(summary.split())
+    assert 'class="data-table personal-facts"' in table.split("</details>")[0]
+    # Folded: no child's table is open when the page loads.
+    assert '<details class="personal-child" data-student' in html
+    assert 'class="personal-child" open' not in html
+
+
 # --- "practise these facts" on the progress pages -----------------------------------------------
 
 

@@ -82,7 +82,7 @@ def test_a_learner_counts_an_unknown_fact_and_recalls_a_practised_one():
 def test_the_bench_ends_with_the_two_comparable_lines():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run(
-        [sys.executable, "-m", "tools.practice_bench", "--small"],
+        [sys.executable, "-m", "tools.practice_bench", "--small", "--drill"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -90,6 +90,13 @@ def test_the_bench_ends_with_the_two_comparable_lines():
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    last_two = done.stdout.strip().splitlines()[-2:]
+    lines = done.stdout.strip().splitlines()
+    # The drill (every answer on the day's set) is reported beside the two ways, before the end.
+    assert [line.split(":")[0] for line in lines if not line.startswith(" ")][2:5] == [
+        "personal",
+        "class-wide",
+        "drill",
+    ]
+    last_two = lines[-2:]
     assert re.fullmatch(r"focus share: personal \d\.\d\d, class-wide \d\.\d\d", last_two[0])
     assert re.fullmatch(r"answers to mastery: personal >?\d+, class-wide >?\d+", last_two[1])

@@ -30,6 +30,10 @@ Two figures, over the month (20 school days):
   there after the month, the days go on up to a cap (120 school days); a figure with ">" was not
   reached by then. The same line over each table alone is printed above it.
 
+With ``--drill`` a third way runs beside them: the personal way's sets, each day's answers the
+set's facts in turn with no game (a flash-card drill): the ceiling of what the games' focus could
+give, to tell what the set's rules hold back from what the games' deals do.
+
 The class: children of abilities spread evenly, each having met each fact before the month a
 number of times that falls with the fact's place in the product's family order; everyone
 answers every fact once the week before (the check the working set starts from). Everything

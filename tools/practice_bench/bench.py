@@ -44,6 +44,7 @@ HOMEWORK = (
 # ``classroom.practice.services.choices()``); the product's ``plan_items`` gives each child's
 # deals, shared among the games by the facts each can still teach that child.
 PERSONAL_CHOICES = ("mia:puzzles", "sum", "add_or_multiply")
+PERSONAL, CLASS_WIDE, DRILL = "personal", "class-wide", "drill"
 PLAN_ITEMS = 16  # more deals than a day's answers take
 PUZZLE_DIFFICULTY = 2
 MASTERED_SHARE = 0.8
@@ -279,8 +280,16 @@ class Result:
         return self.focus_turnaround / max(1, self.month_answers)
 
 
-def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
-    result = Result("personal" if personal else "class-wide")
+def drill_facts(config: Config, focus) -> list[tuple]:
+    """The day's answers as a flash-card drill would give them: the day's set in turn, no game."""
+    return list(itertools.islice(itertools.cycle(focus), config.answers_per_day))
+
+
+def run_way(config: Config, way: str, universe: list[tuple]) -> Result:
+    """One way of doing the homework: ``PERSONAL``, ``CLASS_WIDE`` or ``DRILL`` (the personal
+    way's set, every answer on it: no game deals it, so it is the ceiling of the games' focus)."""
+    result = Result(way)
+    personal = way != CLASS_WIDE
     # As the product asks when a teacher sets personal practice: each game's set among the facts
     # it can deal, merged (classroom.practice.services.personal_assignment_create).
     choices = personal_choices()
@@ -300,7 +309,9 @@ def run_way(config: Config, personal: bool, universe: list[tuple]) -> Result:
             if personal or in_month:
                 practice_set = working_set_for_games(child.answers, day, dealables)
                 focus = [(i.operation, i.first, i.second) for i in practice_set.items]
-            if personal:
+            if way == DRILL and focus:
+                facts = drill_facts(config, focus)
+            elif personal:
                 deals = personal_deals(config, choices, practice_set.to_learn, index, number)
                 facts = day_facts(config, deals, focus)
             else:
@@ -367,6 +378,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--children", type=int)
     parser.add_argument("--cap-days", type=int)
+    parser.add_argument(
+        "--drill",
+        action="store_true",
+        help="also run the personal way's sets as a flash-card drill (every answer on the set)",
+    )
     args = parser.parse_args(argv)
     config = SMALL if args.small else Config()
     overrides = {"seed": args.seed}
@@ -388,12 +404,13 @@ def main(argv: list[str] | None = None) -> int:
         "multiplication); the line is 80 % of those mastered"
     )
     results = []
-    for personal in (True, False):
+    for way in (PERSONAL, CLASS_WIDE, DRILL) if args.drill else (PERSONAL, CLASS_WIDE):
         started = time.perf_counter()
-        result = run_way(config, personal, universe)
+        result = run_way(config, way, universe)
         results.append(result)
         reached = (
-            f"line reached on school day {result.days_to_line}"
+            f"line reached on school day {result.days_to_line}, "
+            f"after {result.answers_to_line} answers"
             if result.days_to_line
             else f"line not reached in {len(result.mastered_by_day)} school days"
         )
@@ -412,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
             for (operation, reason), count in sorted(result.shortfalls.items())
         )
         print(f"  (child, fact) pairs not mastered at the end: {missed or 'none'}")
-    personal, class_wide = results
+    personal, class_wide = results[:2]
     for share in LOWER_LINES:
         print(
             f"answers to {share:.0%} mastered: personal {answers_to(personal, share)}, "

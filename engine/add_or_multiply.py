@@ -517,7 +517,7 @@ def _choice_giving(game, state, seat, level, rng, receiver, value, needed=None) 
     and random bots play on the other bot one of the numbers the focus needs least (``needed``:
     how many times the focus facts hold each number): an easy bot gave its smallest, its 0, away
     in the first round, and then no 0 + n fact of the child's could be played. The strong bot
-    chooses by value, as ever."""
+    chooses by value among the choices that spare them as well."""
     needed = needed or Counter()
     if level == "random":
         moves = [
@@ -528,7 +528,7 @@ def _choice_giving(game, state, seat, level, rng, receiver, value, needed=None) 
         return rng.choice([move for move in moves if needed[move["give"][other]] == least])
     if level == "easy":
         return _easy_choice(state, seat, fixed=(receiver, value), needed=needed)
-    return _strong_choice(state, seat, fixed=(receiver, value))
+    return _strong_choice(state, seat, fixed=(receiver, value), needed=needed)
 
 
 def _easy_choice(state, seat, fixed: tuple[int, int] | None = None, needed=None) -> dict:
@@ -597,7 +597,7 @@ def _expected_gift(state, giver: int, receiver: int) -> float:
     return _mean(current) + trust * (_quantile(current, habit) - _quantile(current, 0.5))
 
 
-def _strong_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
+def _strong_choice(state, seat, fixed: tuple[int, int] | None = None, needed=None) -> dict:
     """Expected value, from public information and its own hand only (never the others' secret
     choices). Its own score depends only on its operation card and the opponents' scores only on
     its numbers, so the two are weighed separately and added.
@@ -615,7 +615,8 @@ def _strong_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
     placement: the larger number to the smaller slope (an opponent who will add, or whose other
     number will be small), zeros to whoever is about to multiply big numbers.
 
-    ``fixed``: (receiver, number) a focused bot must play; the best choice that plays it.
+    ``fixed``: (receiver, number) a focused bot must play; the best choice that plays it and
+    plays on the other opponent one of the numbers the focus needs least (``needed``, a Counter).
     """
     data = state.data
     left, right = opponents(seat)
@@ -661,10 +662,19 @@ def _strong_choice(state, seat, fixed: tuple[int, int] | None = None) -> dict:
         # What the opponents are spared against playing both numbers at the average slope.
         return (b - a) * (slope_left - slope_right) / 2
 
+    triples = _choice_triples(tuple(numbers[seat]), tuple(operations[seat]))
+    if fixed is not None:
+        receiver, number = fixed
+        # The choices playing ``number`` on the receiver, each with the number on the other.
+        playing = [
+            (b if receiver == left else a, (a, b, op))
+            for a, b, op in triples
+            if (a if receiver == left else b) == number
+        ]
+        least = min(needed[other] for other, _triple in playing) if needed else 0
+        triples = [triple for other, triple in playing if not needed or needed[other] == least]
     best, best_value = None, None
-    for a, b, op in _choice_triples(tuple(numbers[seat]), tuple(operations[seat])):
-        if fixed is not None and (a if fixed[0] == left else b) != fixed[1]:
-            continue
+    for a, b, op in triples:
         value = operation_value(op) + numbers_value(a, b)
         if best_value is None or value > best_value + 1e-9:
             best, best_value = (a, b, op), value

@@ -200,16 +200,21 @@ def test_a_child_cannot_open_another_childs_items(client, classroom):
     assert AssignmentWork.objects.get(assignment=assignment).student == ana
 
 
-def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):
+def _ana_practised_three_threes(client, classroom):
+    """Ana (wrong on 3 x 3 yesterday) and Ben get personal practice; since, Ana answers 3 x 3
+    right and quick twice. The teacher's page of it, with Ana and Ben."""
     ana = make_student(classroom, "Ana", kind="", secret=None)
     ben = make_student(classroom, "Ben", kind="", secret=None)
     make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
     assignment = assign(classroom, ["sum"], 1, title="Facts")
-    # Since: Ana answers 3 x 3 right and quick twice.
     later = timezone.now() + datetime.timedelta(seconds=1)
     make_attempts(ana, [(3, "x", 3, 9, 1400, later), (3, "x", 3, 9, 1600, later)])
     client.force_login(classroom.teacher)
-    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    return client.get(reverse("classroom:homework_detail", args=[assignment.pk])), ana, ben
+
+
+def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):
+    page, ana, ben = _ana_practised_three_threes(client, classroom)
     rows = {row.student.pk: row for row in page.context["personal"]}
     three_threes = rows[ana.pk].facts[0]
     assert three_threes.fact == "3 × 3"
@@ -230,21 +235,14 @@ def test_each_childs_facts_fold_under_a_line_saying_how_many_were_practised_and_
     """On a phone, six children's tables of 12 to 16 facts made a page of 12,000 px: each
     child's table folds under their name and one line of figures (facts, practised,
     moved), open on demand."""
-    ana = make_student(classroom, "Ana", kind="", secret=None)
-    make_student(classroom, "Ben", kind="", secret=None)
-    make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
-    assignment = assign(classroom, ["sum"], 1, title="Facts")
-    later = timezone.now() + datetime.timedelta(seconds=1)
-    make_attempts(ana, [(3, "x", 3, 9, 1400, later), (3, "x", 3, 9, 1600, later)])
-    client.force_login(classroom.teacher)
-    page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
-    rows = {str(row.student): row for row in page.context["personal"]}
-    assert (rows["Ana"].practised, rows["Ana"].moved) == (1, 1)
-    assert (rows["Ben"].practised, rows["Ben"].moved) == (0, 0)
+    page, ana, ben = _ana_practised_three_threes(client, classroom)
+    rows = {row.student.pk: row for row in page.context["personal"]}
+    assert (rows[ana.pk].practised, rows[ana.pk].moved) == (1, 1)
+    assert (rows[ben.pk].practised, rows[ben.pk].moved) == (0, 0)
     html = page.content.decode()
     ana_fold = html.split(f'<details class="personal-child" data-student="{ana.pk}">')[1]
     summary, table = ana_fold.split("</summary>", 1)
-    facts = len(rows["Ana"].facts)
+    facts = len(rows[ana.pk].facts)
     assert f"{facts} facts, 1 practised, 1 moved" in " ".join(summary.split())
     assert 'class="data-table personal-facts"' in table.split("</details>")[0]
     # Folded: no child's table is open when the page loads.

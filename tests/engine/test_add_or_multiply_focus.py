@@ -135,8 +135,8 @@ def test_a_childs_games_between_them_go_through_a_focus_longer_than_five_rounds(
 def test_a_focused_bot_gives_the_other_bot_a_number_the_focus_does_not_need(level):
     """The number a bot plays on the other bot is one the child's facts need least: 0, 1 and 2
     are in 0 + 0, 1 + 0 and 2 + 0, so none is spent on a bot while a number no fact holds is
-    left (the easy bot gave its smallest, the random one any, the strong one its small numbers
-    to the bot about to multiply)."""
+    left (the easy bot gave its smallest, the random one any, the strong one whichever its
+    weighing of the scores chose)."""
     child = 0
     focus = (("add", 0, 0), ("add", 1, 0), ("add", 2, 0))
     state = GAME.new("to_ten", 3, 5)

@@ -131,7 +131,7 @@ def mia_figures(games):
 
 
 CLASS_SIZE = 30  # a class: focused deals or puzzles for 30 children, each with their own facts
-FOCUS_FACTS = 4  # a child's focus: a working set's few facts
+FOCUS_FACTS = 24  # a child's focus: their working set for three games, merged
 
 
 def class_focuses(game, variant, count, seed=0) -> list[list[tuple]]:

@@ -11,7 +11,7 @@ from classroom.practice.working_set import NUMBERS, SIGNS
 HOMEWORK = "homework"
 SESSION = "session"
 WEAK_PERCENT = 70  # a grid's fact under this share of right answers is offered
-MAX_FACTS = 12  # engine.core.MAX_FOCUS_FACTS: a deal is steered by a handful at most
+MAX_FACTS = 12  # a handful to practise at once: a form offers and takes at most this many
 OPERATORS = {"+": "add", "x": "mul"}
 
 

@@ -2,6 +2,7 @@
 teacher sees, per child, the facts in focus, what was practised and what moved."""
 
 import datetime
+import random
 
 import pytest
 from django.db import connection
@@ -211,6 +212,35 @@ def _ana_practised_three_threes(client, classroom):
     make_attempts(ana, [(3, "x", 3, 9, 1400, later), (3, "x", 3, 9, 1600, later)])
     client.force_login(classroom.teacher)
     return client.get(reverse("classroom:homework_detail", args=[assignment.pk])), ana, ben
+
+
+def test_an_items_deal_is_focused_on_every_fact_of_the_childs_set_its_game_can_show(
+    client, classroom
+):
+    """A set for several games, merged, holds a few facts for each game, so more than a dozen
+    with three games. The engine kept the first 12 facts of a focus and dropped the rest, the
+    set's reviews and new facts last among them, so Add or Multiply? never dealt them."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    draw = random.Random(7)
+    history = []
+    for days_ago in range(2, 16):
+        when = at(timezone.localdate() - datetime.timedelta(days=days_ago))
+        for _answer in range(12):
+            sign = draw.choice("+x")
+            a, b = draw.randint(1, 10), draw.randint(1, 10)
+            value = a + b if sign == "+" else a * b
+            right = draw.random() < 0.7
+            history.append((a, sign, b, value if right else value + 1, 1500, when))
+    make_attempts(ana, history)
+    assignment = assign(classroom, ["add_or_multiply", "sum", "mia:puzzles"], 6, title="Ours")
+    [plan] = PersonalPlan.objects.filter(assignment=assignment)
+    game = engine.get_game("add_or_multiply")
+    shown = [f for f in facts_of(plan) if game.focus.shows("to_ten", f)]
+    assert len(shown) > 12, "the scripted history should give a set of more than 12 facts"
+    item = next(i for i, e in enumerate(plan.items) if e["game"] == "add_or_multiply")
+    play(client, ana, assignment, item)
+    match = AssignmentWork.objects.get(assignment=assignment, student=ana, item=item).match
+    assert match.focus == [list(f) for f in shown]
 
 
 def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, classroom):

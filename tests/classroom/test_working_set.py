@@ -1,15 +1,19 @@
 """The working set (classroom.practice): what each child practises next, and why."""
 
 import datetime
+import random
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import engine.core
+from classroom.practice import services as practice
 from classroom.practice.selectors import class_working_sets, student_working_set
 from classroom.practice.working_set import (
     INTERVALS,
     LEARNING_MAX,
+    REVIEWS_MAX,
     FactAnswer,
     dealable_facts,
     new_fact_order,
@@ -269,3 +273,28 @@ def test_the_selectors_ask_for_a_set_among_the_dealable_facts(ana, django_assert
     # Without it, the set is among every table fact, as before.
     anything = student_working_set(student_id=ana.pk, as_of=DAY + days(1))
     assert ("add", 0, 5) in facts(anything.learning)
+
+
+def test_a_set_for_every_game_practice_offers_fits_in_one_focused_deal():
+    """The engine steers a deal by at most ``MAX_FOCUS_FACTS`` facts and drops the rest (a guard
+    on its cost). At 12, a set for three games lost its reviews and new facts, the last in it:
+    each game's set holds at most its learning and review places, so the sets of every game
+    personal practice offers must fit, and a child with a long, mixed history fills them."""
+    offered = practice.choices()
+    bound = (LEARNING_MAX + REVIEWS_MAX) * len(offered)
+    assert bound <= engine.core.MAX_FOCUS_FACTS
+    draw = random.Random(3)
+    answers = [
+        FactAnswer(
+            draw.choice(("add", "mul")),
+            draw.randint(1, 10),
+            draw.randint(1, 10),
+            draw.random() < 0.7,
+            1500,
+            DAY - days(draw.randint(1, 40)),
+        )
+        for _answer in range(600)
+    ]
+    dealables = [dealable_facts([(c.game, c.variant)]) for c in offered]
+    merged = working_set_for_games(answers, DAY, dealables)
+    assert len(offered) * LEARNING_MAX < len(merged.items) <= bound

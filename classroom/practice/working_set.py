@@ -39,7 +39,7 @@ from classroom.progress.mastery import TABLES, counts_for_fluency, is_fluent
 # Days until a fact comes back after its first, second, ... fluent day (expanding intervals).
 INTERVALS = (1, 3, 7, 14, 30)
 LEARNING_MAX = 3
-REVIEWS_MAX = 4
+REVIEWS_MAX = 8
 NEW_MAX = 2
 # Slips counted in a learning fact's reason: the week ending on the day the set is read.
 WEEK_DAYS = 7

@@ -301,10 +301,10 @@ def test_a_set_for_every_game_practice_offers_fits_in_one_focused_deal():
 
 
 def test_eight_reviews_a_day_the_longest_overdue_first():
-    """A child who knows most of the tables has reviews falling due at five to eight a school
-    day (intervals up to 30 days): four places a set fell behind, and a review more than 30 days
-    late lapses Mastered (the practice bench: 8 places, with deals steered by the whole set,
-    reach 70 % of the pairs mastered; 4 never do, docs/capacity.md)."""
+    """Reviews fall due at seven to eleven a school day for a child of the practice bench's
+    class: four places a set fell behind, and a review more than 30 days late lapses Mastered
+    (the bench: with eight places 70 % of the pairs are mastered after 80,000 answers; with four
+    never, docs/capacity.md)."""
     answers = [FactAnswer("add", 1, late, True, 1500, DAY - days(late)) for late in range(2, 11)]
     found = working_set(answers, DAY)
     assert facts(found.reviews) == [("add", 1, late) for late in range(10, 2, -1)]

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import mia_puzzles, mia_solo
-from engine.core import SetupError, attempt_fact, same_fact
+from engine.core import FACT_OPERATIONS, SetupError, attempt_fact, same_fact
 from engine.simulate import bot_chooser, play, random_legal
 from tests.engine.helpers import assert_json_round_trip, assert_no_secret_keys
 
@@ -25,6 +25,7 @@ TABLES = {
     "mathable_junior": ("front", 3, (("add", 3, 4), ("sub", 4, 2)), 2),
 }
 SEEDS = range(50)
+PAIRS_TO_TEN = [(a, b) for a in range(11) for b in range(11)]
 
 
 def _all_cards(game, state) -> dict[str, Counter]:
@@ -169,6 +170,29 @@ def test_a_focused_deal_is_a_legal_deal_of_the_same_cards_played_to_the_end(
         assert_json_round_trip(game, done.state)
         for seat in range(players):
             assert_no_secret_keys(game.view(focused, seat))
+
+
+@pytest.mark.parametrize(
+    "slug,variant,players", [table[:3] for table in _focused_tables()], ids=str
+)
+def test_a_deal_focused_on_a_childs_whole_set_is_a_seeded_legal_deal_of_the_same_cards(
+    slug, variant, players
+):
+    """A child's working set for several games, merged, steers each deal with every fact the
+    game can show: up to 33 facts for three games (11 each), not a handful. The engine kept the
+    first 12 of a focus and dropped the rest."""
+    game = engine.get_game(slug)
+    every_fact = [(operation, a, b) for operation in FACT_OPERATIONS for a, b in PAIRS_TO_TEN]
+    shown = sorted(game.focus.dealable(variant, every_fact))
+    focus = random.Random(1).sample(shown, min(len(shown), 33))
+    assert len(game.focus.facts(variant, focus)) == len(focus)
+    for seed in range(4):
+        focused = game.new(variant, players, seed, focus=focus)
+        assert game.new(variant, players, seed, focus=focus).data == focused.data
+        assert _all_cards(game, focused) == _all_cards(game, game.new(variant, players, seed))
+        done = play(game, focused, [random_legal] * players, random.Random(seed))
+        assert done.outcome is not None
+        assert_json_round_trip(game, done.state)
 
 
 @pytest.mark.parametrize("slug", TABLES)

@@ -665,14 +665,15 @@ def _strong_choice(state, seat, fixed: tuple[int, int] | None = None, needed=Non
     triples = _choice_triples(tuple(numbers[seat]), tuple(operations[seat]))
     if fixed is not None:
         receiver, number = fixed
+        needed = needed or Counter()
         # The choices playing ``number`` on the receiver, each with the number on the other.
         playing = [
             (b if receiver == left else a, (a, b, op))
             for a, b, op in triples
             if (a if receiver == left else b) == number
         ]
-        least = min(needed[other] for other, _triple in playing) if needed else 0
-        triples = [triple for other, triple in playing if not needed or needed[other] == least]
+        least = min(needed[other] for other, _triple in playing)
+        triples = [triple for other, triple in playing if needed[other] == least]
     best, best_value = None, None
     for a, b, op in triples:
         value = operation_value(op) + numbers_value(a, b)

@@ -129,8 +129,15 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
         page.evaluate(WATCH_THE_FOCUS)
         expect(page.locator("#play-keys")).to_contain_text("1–9: your cards")
 
-        # The Tab order is the page's note: the cards, then the targets, then claim and pass.
-        order = page.evaluate(TAB_ORDER)
+        # The Tab order is the page's note: the cards, then the targets, then claim and pass. It is
+        # read while the child can act: while a bot holds its extra time, the targets are rightly
+        # disabled (CI once read the order in that second). Polled from here: wait_for_function
+        # polls by eval, which the page's Content-Security-Policy refuses.
+        for _ in range(100):
+            order = page.evaluate(TAB_ORDER)
+            if any(key.startswith("top-option-") for key in order):
+                break
+            page.wait_for_timeout(100)
         cards = [i for i, key in enumerate(order) if key.startswith("card-")]
         targets = [i for i, key in enumerate(order) if key.startswith("top-option-")]
         assert max(cards) < min(targets) < order.index("claim") < order.index("pass"), order

@@ -465,10 +465,12 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     the round), never a pending choice, so each bot computes the same plan on its own and no
     message passes between them. The facts are taken in turn, starting one further each round
     from a place the game's seed gives, and a fact the two bots' remaining cards cannot make
-    (one number from each) is skipped; a pair that is a focus fact whichever operation the child
-    still holds comes first (4 and 5 when the focus holds 4 + 5 and 4 x 5), and facts whose
-    operation card the child no longer holds come last, so an "x" fact is met when the child can
-    still multiply it."""
+    (one number from each) is skipped. Pairs the child has not been given this game come first;
+    among them, the likelier the child's own operation makes a focus fact of the pair, the
+    sooner: a pair that is a focus fact whichever operation the child still holds (4 and 5 when
+    the focus holds 4 + 5 and 4 x 5), then a fact of the operation the child holds more cards
+    of, and facts whose operation card the child no longer holds last, so an "x" fact is met
+    when the child can still multiply it."""
     data = state.data
     people = frozenset(people)
     if data["phase"] != CHOOSE or len(people) != 1:
@@ -490,22 +492,31 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     in_turn = usable[start:] + usable[:start]
     first, second = givers(child)
     hands = data["numbers"]
-    held = set(data["operations"][child])
+    held = data["operations"][child]
     wanted = set(usable)
 
-    def choices_met(fact) -> int:
-        """Of the operations the child may still choose, how many make a focus fact of the
-        pair: the child chooses in secret as the bots give, so a pair that is a focus fact
-        whichever they choose comes first, and a fact they can no longer make comes last."""
+    def chance_met(fact) -> float:
+        """The chance that the child's operation makes a focus fact of the pair, each operation
+        as likely as its share of the child's operation cards (the strong bot's estimate of a
+        player's multiplying): the child chooses in secret as the bots give, so a pair that is a
+        focus fact whichever they choose comes first, then a fact of the operation the child
+        holds more of, and a fact they can no longer make comes last."""
         _operation, a, b = fact
         return sum(
-            (operation, a, b) in wanted
+            held.count(card) / len(held)
             for operation, card in FACT_OPERATION.items()
-            if card in held
+            if (operation, a, b) in wanted
         )
 
-    # Stable: in turn among the pairs that meet as many choices.
-    for _operation, a, b in sorted(in_turn, key=choices_met, reverse=True):
+    # A pair the child has met this game comes after those they have not: the same fact twice in
+    # one game is massed practice, and it spends the cards another fact needs.
+    met = {tuple(sorted(entry["received"][child])) for entry in data["history"]}
+
+    def rank(fact) -> tuple[bool, float]:
+        return tuple(sorted(fact[1:])) not in met, chance_met(fact)
+
+    # Stable: in turn among the pairs ranked alike.
+    for _operation, a, b in sorted(in_turn, key=rank, reverse=True):
         for mine, theirs in ((a, b), (b, a)):
             if mine in hands[first] and theirs in hands[second]:
                 return {first: mine, second: theirs}

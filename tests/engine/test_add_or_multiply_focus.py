@@ -112,6 +112,53 @@ def test_a_pair_the_child_meets_as_a_focus_fact_whichever_way_they_choose_comes_
     assert focus_gifts(GAME.new("to_ten", 3, 5), focus[:2], {child}) == {first: 2, second: 3}
 
 
+def test_a_fact_of_the_operation_the_child_holds_more_of_comes_first():
+    """Of two facts that only one operation makes, the bots give first the one whose operation
+    card the child holds more of (each as likely as its share of the child's cards, the strong
+    bot's estimate): a child who has played a multiply card holds three adds and two multiplies.
+    In turn (seed 5) 2 x 3 comes first; the old rule gave it, and the child then met a focus fact
+    only if they multiplied."""
+    child = 0
+    first, second = givers(child)
+    focus = (("mul", 2, 3), ("add", 4, 5))
+    state = GAME.new("to_ten", 3, 5)
+    assert focus_gifts(state, focus, {child}) == {first: 2, second: 3}  # even: in turn
+    state.data["operations"][child] = ["A", "A", "A", "M", "M"]
+    assert focus_gifts(state, focus, {child}) == {first: 4, second: 5}
+    state.data["operations"][child] = ["A", "M", "M"]
+    assert focus_gifts(state, focus, {child}) == {first: 2, second: 3}
+
+
+def test_a_pair_the_child_has_met_this_game_comes_after_those_they_have_not():
+    """The same pair twice in one game is massed practice, and it spends the cards another fact
+    needs: a child who added in round 1 holds more multiplies, and ranked by that alone 7 x 8
+    came again in round 2 (both bots then had played their 7 and 8, and 10 + 7 could not be
+    given all game). Given 7 and 8 in round 1 (seed 3 starts the turn at 7 x 8), the child is
+    given 10 and 7 in round 2."""
+    child = 0
+    focus = (("mul", 7, 8), ("add", 10, 7))
+    state = GAME.new("to_ten", 3, 3, focus=focus)
+    bot = _chooser("easy", focus, {child}, [])
+    child_adds = _chooser("easy", (), (), [])
+
+    def adds(game, state, seat, rng):  # the child plays an add card in round 1
+        move = child_adds(game, state, seat, rng)
+        return {**move, "op": "A"} if move and move["type"] == "choose" else move
+
+    done = play(
+        GAME,
+        state,
+        [adds, bot, bot],
+        random.Random(3),
+        until=lambda playthrough: playthrough.state.data["round"] == 2,
+    )
+    after = done.state
+    assert after.data["history"][0]["received"][child] in ([7, 8], [8, 7])
+    assert after.data["operations"][child].count("M") > after.data["operations"][child].count("A")
+    gifts = focus_gifts(after, focus, {child})
+    assert sorted(gifts.values()) == [7, 10]
+
+
 def test_a_childs_games_between_them_go_through_a_focus_longer_than_five_rounds():
     """A game has five rounds. Personal practice gives a child a dozen facts or more (each game's
     set, merged); if every game started the turn at the first fact, its last facts were never

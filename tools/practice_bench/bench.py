@@ -62,9 +62,10 @@ class Config:
     children: int = 20  # a class of 30 doubles the focused deals' cost (--children 30)
     answers_per_day: int = 40
     month_days: int = 20  # school days
-    # School days (six months) toward the line when the month has not reached it: the products'
-    # line is not reached within three months either way (docs/capacity.md).
-    cap_days: int = 120
+    # School days toward the line when the month has not reached it: a school year. Neither way
+    # reaches the line within three months; personal practice reaches it in the sixth
+    # (docs/capacity.md), and a line not reached within the year is not reached.
+    cap_days: int = 180
     prior_max: int = 60  # prior exposures of the easiest fact for the ablest child
     seed: int = 1
 

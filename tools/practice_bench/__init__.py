@@ -27,8 +27,8 @@ Two figures, over the month (20 school days):
 - *answers to mastery*: the class's answers until 80 % of (child, fact) pairs are Mastered by
   the product's own rule (``classroom.progress.mastery``), over the table facts the homework
   deals can steer at all (the others are in no deck: see docs/capacity.md). If the class is not
-  there after the month, the days go on up to a cap (180 school days, a school year); a figure with ">" was not
-  reached by then. The same line over each table alone is printed above it.
+  there after the month, the days go on up to a cap (180 school days, a school year); a figure
+  with ">" was not reached by then. The same line over each table alone is printed above it.
 
 With ``--drill`` a third way runs beside them: the personal way's sets, each day's answers the
 set's facts in turn with no game (a flash-card drill): the ceiling of what the games' focus could

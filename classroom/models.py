@@ -288,7 +288,8 @@ class PersonalPlan(models.Model):
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_plans"
     )
-    # [{"operation", "first", "second", "kind", "reason"}]
+    # [{"operation", "first", "second", "kind", "why"}]: "why" as working_set.reason_text reads
+    # it (plans set before it hold "reason", the words in the language of the day)
     facts = models.JSONField(default=list)
     # [{"game", "variant", "seed", "size"}]: size is a puzzle's (None for a game against bots)
     items = models.JSONField(default=list)

@@ -22,6 +22,7 @@ from classroom.practice.working_set import (
     SIGNS,
     FactState,
     kind_on,
+    reason_text,
 )
 from classroom.selectors import classroom_roster
 from games import catalog
@@ -132,7 +133,12 @@ def personal_report(*, assignment: Assignment, today: datetime.date | None = Non
                 f["first"],
                 f["second"],
                 then=kind_label(f["kind"]),
-                reason=f["reason"],
+                # Plans set before the reasons were kept as data hold them as words.
+                reason=(
+                    reason_text(f["why"], f["operation"], f["first"], f["second"])
+                    if "why" in f
+                    else f["reason"]
+                ),
                 now=state_label(
                     states.get(plan.student_id, {}).get((f["operation"], f["first"], f["second"])),
                     today,

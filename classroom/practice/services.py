@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import engine
 from classroom import bots
 from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
 from classroom.practice.selectors import class_fact_states, class_working_sets
-from classroom.practice.working_set import NUMBERS, dealable_facts, kind_on
+from classroom.practice.working_set import CHOSEN, NUMBERS, dealable_facts, kind_on
 from classroom.selectors import classroom_roster
 from games import catalog
 
@@ -33,7 +32,6 @@ PLAYERS = 2  # a personal game: the child and one bot, so that most of the deal'
 PUZZLE_DIFFICULTY = 2  # focused puzzles are mostly gentle whatever is asked (engine.mia_puzzles)
 SEED_BITS = 31
 MAX_ITEMS = 10
-CHOSEN_REASON = gettext_lazy("chosen by the teacher")
 
 
 @dataclass(frozen=True)
@@ -100,15 +98,9 @@ def facts_of(plan_facts: Sequence[dict]) -> list[Fact]:
     return [(f["operation"], f["first"], f["second"]) for f in plan_facts]
 
 
-def _fact_entry(fact: Fact, kind: str, reason: str) -> dict:
+def _fact_entry(fact: Fact, kind: str, why: dict) -> dict:
     operation, first, second = fact
-    return {
-        "operation": operation,
-        "first": first,
-        "second": second,
-        "kind": kind,
-        "reason": str(reason),
-    }
+    return {"operation": operation, "first": first, "second": second, "kind": kind, "why": why}
 
 
 def plan_items(
@@ -149,7 +141,7 @@ def _chosen_facts(student_ids: list[int], facts: Sequence[Fact], as_of) -> dict[
         entries = []
         for fact in facts:
             kind = kind_on(mine.get(tuple(fact)), as_of)
-            entries.append(_fact_entry(tuple(fact), kind, CHOSEN_REASON))
+            entries.append(_fact_entry(tuple(fact), kind, {"code": CHOSEN}))
         out[student_id] = entries
     return out
 
@@ -195,8 +187,7 @@ def personal_assignment_create(
         sets = class_working_sets(student_ids=ids, as_of=as_of, dealables=dealables)
         by_student = {
             pk: [
-                _fact_entry((i.operation, i.first, i.second), i.kind, i.reason)
-                for i in sets[pk].items
+                _fact_entry((i.operation, i.first, i.second), i.kind, i.why) for i in sets[pk].items
             ]
             for pk in ids
         }

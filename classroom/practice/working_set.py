@@ -228,13 +228,50 @@ def kind_on(state: FactState | None, as_of: datetime.date) -> str:
 # --- the set -------------------------------------------------------------------------------------
 
 
+# Why a fact is in a set, as data (``Item.why``, and stored in a personal plan): worded by
+# ``reason_text`` when read, in the reader's language, not in that of the request that chose it.
+SLIPS = "slips"  # {"count": wrong answers this week}
+SLIPPED_ON = "slipped_on"  # {"day": ISO date of the last wrong answer}
+NOT_FLUENT = "not_fluent"
+DUE = "due"  # {"day": ISO date of the last right and quick answer}
+NEXT_NEW = "next_new"
+CHOSEN = "chosen"  # by the teacher ("practise these facts")
+
+
+def _day(iso: str) -> str:
+    return formats.date_format(datetime.date.fromisoformat(iso), "SHORT_DATE_FORMAT")
+
+
+def reason_text(why: dict, operation: str, first: int, second: int) -> str:
+    """Why the fact ``(operation, first, second)`` is in the set, in the active language."""
+    code = why.get("code")
+    if code == SLIPS:
+        count = why["count"]
+        return ngettext("wrong once this week", "wrong %(count)s times this week", count) % {
+            "count": count
+        }
+    if code == SLIPPED_ON:
+        return _("wrong on %(day)s, not yet right and quick since") % {"day": _day(why["day"])}
+    if code == NOT_FLUENT:
+        return _("answered, not yet right within 3 seconds")
+    if code == DUE:
+        return _("due for review: last right and quick on %(day)s") % {"day": _day(why["day"])}
+    if code == NEXT_NEW:
+        return _("next new fact (%(family)s)") % {"family": family(operation, first, second)}
+    return _("chosen by the teacher")
+
+
 @dataclass(frozen=True)
 class Item:
     kind: str  # LEARNING, REVIEW or NEW
     operation: str
     first: int
     second: int
-    reason: str
+    why: dict  # {"code": SLIPS, ...}: see ``reason_text``
+
+    @property
+    def reason(self) -> str:
+        return reason_text(self.why, self.operation, self.first, self.second)
 
     @property
     def fact(self) -> str:
@@ -262,24 +299,16 @@ class WorkingSet:
         return bool(self.items)
 
 
-def _learning_reason(state: FactState) -> str:
+def _learning_why(state: FactState) -> dict:
     if state.slips_this_week:
-        return ngettext(
-            "wrong once this week",
-            "wrong %(count)s times this week",
-            state.slips_this_week,
-        ) % {"count": state.slips_this_week}
+        return {"code": SLIPS, "count": state.slips_this_week}
     if state.last_slip is not None:
-        return _("wrong on %(day)s, not yet right and quick since") % {
-            "day": formats.date_format(state.last_slip, "SHORT_DATE_FORMAT")
-        }
-    return _("answered, not yet right within 3 seconds")
+        return {"code": SLIPPED_ON, "day": state.last_slip.isoformat()}
+    return {"code": NOT_FLUENT}
 
 
-def _review_reason(state: FactState) -> str:
-    return _("due for review: last right and quick on %(day)s") % {
-        "day": formats.date_format(state.last_fluent, "SHORT_DATE_FORMAT")
-    }
+def _review_why(state: FactState) -> dict:
+    return {"code": DUE, "day": state.last_fluent.isoformat()}
 
 
 def working_set(
@@ -381,14 +410,7 @@ def _working_set(
     )
     new = candidates[: min(NEW_MAX, LEARNING_MAX - len(in_learning))]
     return WorkingSet(
-        learning=[Item(LEARNING, *fact, _learning_reason(states[fact])) for fact in in_learning],
-        reviews=[Item(REVIEW, *fact, _review_reason(states[fact])) for fact in due],
-        new=[
-            Item(
-                NEW,
-                *fact,
-                _("next new fact (%(family)s)") % {"family": family(*fact)},
-            )
-            for fact in new
-        ],
+        learning=[Item(LEARNING, *fact, _learning_why(states[fact])) for fact in in_learning],
+        reviews=[Item(REVIEW, *fact, _review_why(states[fact])) for fact in due],
+        new=[Item(NEW, *fact, {"code": NEXT_NEW}) for fact in new],
     )

@@ -89,7 +89,7 @@ def test_a_class_of_30_gets_each_child_their_own_items_dealt_toward_their_facts(
     assert facts_of(plans[ana.pk])[0] == ("mul", 3, 3)
     assert facts_of(plans[ben.pk])[0] == ("add", 3, 4)
     assert plans[ana.pk].facts[0]["kind"] == "learning"
-    assert plans[ana.pk].facts[0]["reason"] == "wrong once this week"
+    assert plans[ana.pk].facts[0]["why"] == {"code": "slips", "count": 1}
     # A child without answers gets the set's new facts, among those the allowed games can deal:
     # no ¡Mía! or SUM card makes 0 + 0, so a new child's practice would otherwise be plain.
     newcomer = plans[students[2].pk]
@@ -257,6 +257,33 @@ def test_the_teacher_sees_per_child_what_was_practised_and_what_moved(client, cl
     # Ben was given new facts and has not practised them.
     assert all(f.answers == 0 and not f.moved for f in rows[ben.pk].facts)
     assert "not practised yet" in html
+
+
+def test_why_each_fact_was_chosen_reads_in_the_language_of_whoever_reads_the_page(
+    client, classroom
+):
+    """The reasons were stored as text in the language of the request that set the practice: a
+    teacher who set it in English and read it in Spanish (or a colleague reading it) saw
+    "wrong once this week" among Spanish words. They are stored as data and worded on reading."""
+    page, ana, _ben = _ana_practised_three_threes(client, classroom)
+    assignment = page.context["assignment"]
+    english = page.content.decode()
+    assert "wrong once this week" in english
+    assert "next new fact (" in english
+    spanish = client.get(
+        reverse("classroom:homework_detail", args=[assignment.pk]), HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "mal una vez esta semana" in spanish
+    assert "wrong once this week" not in spanish
+    assert "next new fact" not in spanish
+    assert "siguiente operación nueva (" in spanish
+    # A plan set before the reasons were kept as data shows the words it kept.
+    plan = PersonalPlan.objects.get(assignment=assignment, student=ana)
+    plan.facts = [{**plan.facts[0], "reason": "wrong twice last week"}]
+    del plan.facts[0]["why"]
+    plan.save()
+    again = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    assert "wrong twice last week" in again.content.decode()
 
 
 def test_each_childs_facts_fold_under_a_line_saying_how_many_were_practised_and_moved(
@@ -470,8 +497,8 @@ def test_a_puzzle_among_other_games_is_focused_on_the_childs_facts_a_puzzle_can_
     plan = PersonalPlan.objects.get(assignment=assignment)
     assert set(facts_of(plan)[:3]) == {("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)}
     assert facts_of(plan)[3] == ("add", 6, 7)
-    reasons = {(f["operation"], f["first"], f["second"]): f["reason"] for f in plan.facts}
-    assert reasons["add", 6, 7] == "wrong once this week"
+    reasons = {(f["operation"], f["first"], f["second"]): f["why"] for f in plan.facts}
+    assert reasons["add", 6, 7] == {"code": "slips", "count": 1}
     puzzle_item = next(i for i, entry in enumerate(plan.items) if entry["size"] == 3)
     play(client, ana, assignment, puzzle_item)
     match = AssignmentWork.objects.get(assignment=assignment).match

@@ -19,7 +19,10 @@ SETUP = """
 import json
 from django.urls import reverse
 from classroom.demo import seed_demo
+import datetime
+from django.utils import timezone
 from classroom.homework.services import BotGamesSpec, work_start
+from classroom.practice.services import personal_assignment_create
 from classroom.models import Assignment, ClassSession
 from classroom.sessions.services import session_deal, session_join, session_start
 from games.models import Match
@@ -55,6 +58,10 @@ tables = {
 }
 homework = make_assignment(classroom, spec=BotGamesSpec("sum", "standard", 2, "adaptive", 2, {}))
 work_start(assignment=homework, student=ana, item=0)
+personal = personal_assignment_create(
+    classroom=classroom, allowed=["mia:puzzles", "add_or_multiply"], count=2,
+    due_at=timezone.now() + datetime.timedelta(days=3), title="Our facts",
+)
 c, s = classroom.pk, ana.pk
 pages = [
     ("visitor", reverse("landing"), "page"),
@@ -85,6 +92,8 @@ pages = [
     ("teacher", reverse("classroom:homework_list", args=[c]), "page"),
     ("teacher", reverse("classroom:homework_create", args=[c]), "page"),
     ("teacher", reverse("classroom:homework_detail", args=[homework.pk]), "page"),
+    ("teacher", reverse("classroom:homework_personal_create", args=[c]), "page"),
+    ("teacher", reverse("classroom:homework_detail", args=[personal.pk]), "page"),
     ("teacher", reverse("classroom:progress_class", args=[c]), "page"),
     ("teacher", reverse("classroom:progress_class_facts", args=[c]), "page"),
     ("teacher", reverse("classroom:progress_class_activity", args=[c]), "page"),
@@ -96,6 +105,7 @@ pages = [
     ("student", reverse("classroom:own_progress"), "page"),
     ("student", reverse("classroom:sessions_lobby", args=[lobby.pk]), "page"),
     ("student", reverse("classroom:homework_student", args=[homework.pk]), "page"),
+    ("student", reverse("classroom:homework_student", args=[personal.pk]), "page"),
     *[("student", reverse("games:play", args=[m.pk]), "play") for m in tables.values()],
 ]
 print(json.dumps({"teacher": session_cookie_for(teacher), "student": session_cookie_for(ana),

@@ -21,6 +21,7 @@ from classroom.homework.services import (
     spec_check,
 )
 from classroom.models import Assignment
+from classroom.practice.services import MAX_MINUTES, MIN_MINUTES
 from games import catalog
 
 OPTION_PREFIX = "option_"
@@ -336,7 +337,7 @@ class PersonalAssignmentForm(forms.Form):
     """Personal practice: each child's own items toward their own facts (classroom.practice).
     Once set, only its title and due date change (each child's items were fixed then)."""
 
-    CONTENT_FIELDS = ("games", "count", "bot_level", "students")
+    CONTENT_FIELDS = ("games", "count", "minutes", "bot_level", "students")
 
     title = forms.CharField(label=_("Title"), max_length=120, initial=_("Personal practice"))
     due_at = forms.DateTimeField(label=_("Due"), widget=DueInput(), initial=default_due)
@@ -355,6 +356,17 @@ class PersonalAssignmentForm(forms.Form):
         min_value=1,
         max_value=MAX_ITEMS,
         initial=3,
+        required=False,
+    )
+    minutes = forms.IntegerField(
+        label=_("Or minutes of play for each child"),
+        min_value=MIN_MINUTES,
+        max_value=MAX_MINUTES,
+        required=False,
+        help_text=_(
+            "Each child plays their own games or puzzles until they have played this long: a "
+            "slower child after fewer. Leave it empty to give a number of games or puzzles."
+        ),
     )
     bot_level = forms.ChoiceField(
         label=_("Bots' level"),
@@ -377,7 +389,8 @@ class PersonalAssignmentForm(forms.Form):
                     "title": assignment.title,
                     "due_at": timezone.localtime(assignment.due_at),
                     "games": assignment.options.get("allowed", []),
-                    "count": len(assignment.items),
+                    "count": None if assignment.options.get("minutes") else len(assignment.items),
+                    "minutes": assignment.options.get("minutes"),
                     "bot_level": assignment.bot_level,
                 },
             )
@@ -396,3 +409,10 @@ class PersonalAssignmentForm(forms.Form):
 
     def clean_students(self):
         return [int(pk) for pk in self.cleaned_data["students"]] or None
+
+    def clean(self):
+        data = super().clean()
+        editing = self.fields["count"].disabled
+        if not editing and data.get("count") is None and data.get("minutes") is None:
+            self.add_error("count", _("Give a number of games or puzzles, or minutes."))
+        return data

@@ -14,9 +14,12 @@ from classroom.homework.texts import describe_assignment
 from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
 from classroom.progress.numbers import judged_percent
 from classroom.selectors import classroom_roster
-from games.models import Attempt, Match
+from games.models import Attempt, Match, MoveRecord
 
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)
+# Time at play: a pause longer than this between two moves of a match counts as this long (a
+# child who left the game open over lunch did not play through it).
+IDLE_GAP_MS = 60_000
 
 
 class ItemState:
@@ -52,6 +55,38 @@ def student_assignment(*, student, assignment_id) -> Assignment | None:
 
 def is_overdue(assignment: Assignment, *, finished: bool, now=None) -> bool:
     return not finished and assignment.due_at < (now or timezone.now())
+
+
+def minutes_asked(assignment: Assignment) -> int | None:
+    """Personal practice sized in minutes of play: how many (None: sized in items)."""
+    return (
+        assignment.options.get("minutes") if assignment.kind == Assignment.Kind.PERSONAL else None
+    )
+
+
+def played_ms(*, assignment_ids, student_ids=None) -> dict[tuple[int, int], int]:
+    """Each (assignment, student)'s time at play in the assignment's matches: the time between
+    consecutive moves of each match, a pause counted as at most ``IDLE_GAP_MS`` (one query)."""
+    works = MoveRecord.objects.filter(match__assignment_work__assignment_id__in=assignment_ids)
+    if student_ids is not None:
+        works = works.filter(match__assignment_work__student_id__in=student_ids)
+    played: dict[tuple[int, int], int] = defaultdict(int)
+    last: dict[int, object] = {}
+    for assignment_id, student_id, match_id, received_at in works.values_list(
+        "match__assignment_work__assignment_id",
+        "match__assignment_work__student_id",
+        "match_id",
+        "received_at",
+    ).order_by("match_id", "version"):
+        if match_id in last:
+            gap = (received_at - last[match_id]).total_seconds() * 1000
+            played[assignment_id, student_id] += int(min(max(gap, 0), IDLE_GAP_MS))
+        last[match_id] = received_at
+    return played
+
+
+def _done_by_time(minutes: int | None, played: int) -> bool:
+    return minutes is not None and played >= minutes * 60_000
 
 
 # --- the teacher's list --------------------------------------------------------------------------
@@ -105,8 +140,14 @@ def classroom_assignments(*, classroom: Classroom) -> list[AssignmentSummary]:
     finished: dict[int, int] = defaultdict(int)
     started: dict[int, int] = defaultdict(int)
     sizes = {a.pk: len(a.items) for a in assignments}
+    minutes = {a.pk: m for a in assignments if (m := minutes_asked(a))}
+    played = played_ms(assignment_ids=list(minutes)) if minutes else {}
     for row in per_student:
-        if row["over"] >= sizes.get(row["assignment_id"], 0):
+        by_time = _done_by_time(
+            minutes.get(row["assignment_id"]),
+            played.get((row["assignment_id"], row["student_id"]), 0),
+        )
+        if by_time or row["over"] >= sizes.get(row["assignment_id"], 0):
             finished[row["assignment_id"]] += 1
         else:
             started[row["assignment_id"]] += 1
@@ -154,6 +195,12 @@ class StudentResult:
     items: list[ItemResult]
     attempts: int = 0
     right: int = 0
+    minutes: int | None = None  # personal practice sized in minutes of play
+    played_ms: int = 0
+
+    @property
+    def minutes_played(self) -> int:
+        return self.played_ms // 60_000
 
     @property
     def done(self) -> int:
@@ -165,7 +212,7 @@ class StudentResult:
 
     @property
     def finished(self) -> bool:
-        return self.done == len(self.items)
+        return self.done == len(self.items) or _done_by_time(self.minutes, self.played_ms)
 
     @property
     def accuracy(self) -> int | None:
@@ -279,10 +326,14 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
         .annotate(attempts=Count("id"), right=Count("id", filter=Q(correct=True)))
         .order_by()
     }
+    minutes = minutes_asked(assignment)
+    played = played_ms(assignment_ids=[assignment.pk]) if minutes else {}
     results = {
         student.pk: StudentResult(
             student=student,
             items=_items(assignment, plans[student.pk] if plans is not None else None),
+            minutes=minutes,
+            played_ms=played.get((assignment.pk, student.pk), 0),
         )
         for student in roster
     }
@@ -308,14 +359,23 @@ class StudentAssignment:
     done: int
     playing: int
     overdue: bool
+    played_ms: int = 0
 
     @property
     def total(self) -> int:
         return len(self.assignment.items)
 
     @property
+    def minutes(self) -> int | None:
+        return minutes_asked(self.assignment)
+
+    @property
+    def minutes_played(self) -> int:
+        return min(self.played_ms // 60_000, self.minutes or 0)
+
+    @property
     def finished(self) -> bool:
-        return self.done >= self.total
+        return self.done >= self.total or _done_by_time(self.minutes, self.played_ms)
 
     @property
     def started(self) -> bool:
@@ -342,17 +402,20 @@ def student_assignments(*, student, now=None) -> list[StudentAssignment]:
         .order_by("due_at", "id")
     )
     now = now or timezone.now()
+    rows = list(rows)
+    timed = [a.pk for a in rows if minutes_asked(a)]
+    played = played_ms(assignment_ids=timed, student_ids=[student.pk]) if timed else {}
     out = []
     for assignment in rows:
-        finished = assignment.done >= len(assignment.items)
-        out.append(
-            StudentAssignment(
-                assignment=assignment,
-                done=assignment.done,
-                playing=assignment.playing,
-                overdue=is_overdue(assignment, finished=finished, now=now),
-            )
+        entry = StudentAssignment(
+            assignment=assignment,
+            done=assignment.done,
+            playing=assignment.playing,
+            overdue=False,
+            played_ms=played.get((assignment.pk, student.pk), 0),
         )
+        entry.overdue = is_overdue(assignment, finished=entry.finished, now=now)
+        out.append(entry)
     return out
 
 
@@ -371,6 +434,19 @@ def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
             items[item].match_id = match_id
             _fill(items[item], status, outcome, puzzles or items[item].max_stars > 0)
     return items
+
+
+def student_progress(*, assignment: Assignment, student, items: list[ItemResult]):
+    """The student's progress in one assignment, from their ``items`` (``student_items``)."""
+    minutes = minutes_asked(assignment)
+    played = played_ms(assignment_ids=[assignment.pk], student_ids=[student.pk]) if minutes else {}
+    return StudentAssignment(
+        assignment=assignment,
+        done=sum(item.state == ItemState.DONE for item in items),
+        playing=sum(item.state == ItemState.STARTED for item in items),
+        overdue=False,
+        played_ms=played.get((assignment.pk, student.pk), 0),
+    )
 
 
 FINISHED_SHOWN = 5  # the home page keeps the latest few finished ones, for the pride of it

@@ -65,6 +65,22 @@ def _describe_personal(assignment: Assignment, count: int, child: bool) -> str:
     from classroom.practice.services import allowed_choices
 
     games = ", ".join(c.label for c in allowed_choices(assignment))
+    minutes = assignment.options.get("minutes")
+    if minutes and child:
+        return ngettext(
+            "%(count)s minute of games or puzzles chosen for you · %(games)s",
+            "%(count)s minutes of games or puzzles chosen for you · %(games)s",
+            minutes,
+        ) % {"count": minutes, "games": games}
+    if minutes:
+        level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
+        return ngettext(
+            "Personal practice: %(count)s minute of play for each child, toward their own facts · "
+            "%(games)s · %(bots)s",
+            "Personal practice: %(count)s minutes of play for each child, toward their own facts · "
+            "%(games)s · %(bots)s",
+            minutes,
+        ) % {"count": minutes, "games": games, "bots": level}
     if child:
         return ngettext(
             "%(count)s game or puzzle chosen for you · %(games)s",

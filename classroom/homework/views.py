@@ -103,7 +103,8 @@ def homework_personal_create(request, classroom_id):
                 classroom=classroom,
                 title=data["title"],
                 allowed=data["games"],
-                count=data["count"],
+                count=data["count"] or practice.MAX_ITEMS,
+                minutes=data["minutes"],
                 bot_level=data["bot_level"],
                 due_at=data["due_at"],
                 student_ids=data["students"],
@@ -230,17 +231,16 @@ def _student_assignment(request, assignment_id):
 def homework_student(request, assignment_id):
     assignment = _student_assignment(request, assignment_id)
     items = selectors.student_items(assignment=assignment, student=request.user)
-    done = sum(item.state == selectors.ItemState.DONE for item in items)
+    progress = selectors.student_progress(assignment=assignment, student=request.user, items=items)
     return render(
         request,
         "classroom/homework/student.html",
         {
             "assignment": assignment,
             "items": items,
-            "done": done,
-            "total": len(items),
+            "progress": progress,
             "started": any(item.state != selectors.ItemState.NOT_STARTED for item in items),
-            "overdue": selectors.is_overdue(assignment, finished=done == len(items)),
+            "overdue": selectors.is_overdue(assignment, finished=progress.finished),
         },
     )
 

@@ -32,6 +32,8 @@ PLAYERS = 2  # a personal game: the child and one bot, so that most of the deal'
 PUZZLE_DIFFICULTY = 2  # focused puzzles are mostly gentle whatever is asked (engine.mia_puzzles)
 SEED_BITS = 31
 MAX_ITEMS = 10
+# Practice sized in minutes of play: each child gets MAX_ITEMS items and is done at the minutes.
+MIN_MINUTES, MAX_MINUTES = 5, 60
 
 
 @dataclass(frozen=True)
@@ -163,14 +165,21 @@ def personal_assignment_create(
     facts: Sequence[Fact] | None = None,
     seed: int | None = None,
     as_of=None,
+    minutes: int | None = None,
 ) -> Assignment:
     """Personal practice for the class's students (``student_ids``: some of them; None: all):
     each child's plan holds their focus facts and ``count`` items of the ``allowed`` choices.
     ``facts``: the same facts for every child (the teacher's); None: each child's working set,
-    computed for the whole class in one read."""
+    computed for the whole class in one read. ``minutes``: sized in minutes of play instead
+    (``count`` is then ignored): each child gets ``MAX_ITEMS`` items and is done once they have
+    played that long (``classroom.homework.selectors.played_ms``), a slower child after fewer."""
     chosen = [c for key in allowed if (c := choice(key)) is not None]
     if not chosen:
         raise PersonalError("no_game")
+    if minutes is not None:
+        if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+            raise PersonalError("bad_minutes")
+        count = MAX_ITEMS
     if not 1 <= count <= MAX_ITEMS:
         raise PersonalError("bad_count")
     if bot_level not in (*engine.bots.LEVELS, bots.ADAPTIVE):
@@ -204,7 +213,7 @@ def personal_assignment_create(
         kind=Assignment.Kind.PERSONAL,
         game=chosen[0].game,
         variant="",
-        options={"allowed": [c.key for c in chosen]},
+        options={"allowed": [c.key for c in chosen], **({"minutes": minutes} if minutes else {})},
         players=PLAYERS,
         bot_level=bot_level,
         # One entry per item: every child has as many, their own (PersonalPlan.items).

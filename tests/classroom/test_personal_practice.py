@@ -14,7 +14,7 @@ import engine
 from classroom.models import Assignment, AssignmentWork, PersonalPlan
 from classroom.practice import services as practice
 from classroom.practice.working_set import table_facts
-from games.models import Match
+from games.models import Match, MoveRecord
 from tests.factories import make_attempts, make_class, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -626,3 +626,79 @@ def test_personal_practice_offers_add_or_multiply_against_two_bots_who_play_the_
     assert game.active(state) == {0}
     given = sorted(state.data["choices"][seat]["give"]["0"] for seat in (1, 2))
     assert given in [sorted(fact[1:]) for fact in match.focus]
+
+
+# --- sized in minutes of play --------------------------------------------------------------------
+
+
+def _moves(match, start, gaps_s):
+    """Moves recorded in ``match`` from ``start``, ``gaps_s`` seconds apart."""
+    when, version = start, MoveRecord.objects.filter(match=match).count()
+    for gap in [0, *gaps_s]:
+        when += datetime.timedelta(seconds=gap)
+        version += 1
+        MoveRecord.objects.create(
+            match=match, version=version, actor="player", seat=0, received_at=when, now_ms=0
+        )
+
+
+def test_practice_in_minutes_gives_each_child_items_until_they_have_played_that_long(
+    client, classroom
+):
+    """The issue's "a number of games or puzzles, or minutes": a teacher who gives 15 minutes
+    gives each child as many items as the practice holds, and a child is done once they have
+    played 15 minutes, a slower child after fewer items. A pause between two moves counts for a
+    minute at most: the game left open over lunch is not play."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    make_student(classroom, "Ben", kind="", secret=None)
+    make_attempts(ana, [(3, "x", 3, 6, 2500, at(YESTERDAY))])
+    client.force_login(classroom.teacher)
+    response = post_personal(client, classroom, count="", minutes="15")
+    assert response.status_code == 302
+    assignment = Assignment.objects.get(kind=Assignment.Kind.PERSONAL)
+    assert assignment.options["minutes"] == 15
+    assert {len(plan.items) for plan in assignment.plans.all()} == {practice.MAX_ITEMS}
+    listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
+    assert "15 minutes of play for each child" in listing.content.decode()
+
+    play(client, ana, assignment, 0)
+    match = AssignmentWork.objects.get(assignment=assignment, student=ana).match
+    start = timezone.now() - datetime.timedelta(hours=3)
+    # 13 minutes of moves 30 s apart, then two hours away (one minute counts): 14 minutes.
+    _moves(match, start, [30] * 26 + [7200])
+    home = client.get(reverse("classroom:student_home")).content.decode()
+    assert "14 of 15 minutes played" in home
+    spanish = client.get(reverse("classroom:student_home"), HTTP_ACCEPT_LANGUAGE="es")
+    assert "14 de 15 minutos jugados" in spanish.content.decode()
+    assert "15 minutos de juegos o retos elegidos para ti" in spanish.content.decode()
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert not page.context["progress"].finished
+    client.force_login(classroom.teacher)
+    detail = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    assert "14 of 15 min" in detail.content.decode()
+    assert detail.context["report"].finished == 0
+
+    last = MoveRecord.objects.filter(match=match).order_by("-version").first()
+    _moves(match, last.received_at, [45, 20])
+    detail = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
+    assert detail.context["report"].finished == 1
+    listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
+    [summary] = listing.context["summaries"]
+    assert (summary.finished, summary.not_started) == (1, 1)
+    client.force_login(ana)
+    page = client.get(reverse("classroom:homework_student", args=[assignment.pk]))
+    assert "You have finished this homework" in page.content.decode()
+    home = client.get(reverse("classroom:student_home"))
+    assert [e.assignment for e in home.context["homework_finished"]] == [assignment]
+
+
+def test_practice_needs_a_number_of_items_or_minutes_within_bounds(client, classroom):
+    make_student(classroom, "Ana", kind="", secret=None)
+    client.force_login(classroom.teacher)
+    for data in ({"count": "", "minutes": ""}, {"count": "", "minutes": "3"}):
+        response = post_personal(client, classroom, **data)
+        assert response.status_code == 200
+        assert response.context["form"].errors
+    assert not Assignment.objects.exists()
+    with pytest.raises(practice.PersonalError):
+        assign(classroom, ["sum"], 3, minutes=90, title="Too long")

@@ -304,7 +304,8 @@ def _plans(assignment: Assignment) -> dict[int, list] | None:
 
 def assignment_report(*, assignment: Assignment) -> AssignmentReport:
     """Per student and item: done, started or not started; stars or scores; and accuracy from
-    the attempts made in that assignment's matches. Three queries for any class size."""
+    the attempts made in that assignment's matches. Three queries for any class size, four for
+    practice sized in minutes (the time played)."""
     puzzles = assignment.kind == Assignment.Kind.PUZZLES
     # With their accommodations: the teacher reads the work knowing what each child was given.
     roster = [
@@ -388,7 +389,7 @@ class StudentAssignment:
 
 def student_assignments(*, student, now=None) -> list[StudentAssignment]:
     """Every assignment of the student's classes, soonest due first, with their progress (one
-    query)."""
+    query, and one more for the time played when some are sized in minutes)."""
     mine = Q(works__student=student)
     rows = (
         Assignment.objects.filter(_set_for(student), classroom__enrollments__student=student)

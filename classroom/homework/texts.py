@@ -65,6 +65,8 @@ def _describe_personal(assignment: Assignment, count: int, child: bool) -> str:
     from classroom.practice.services import allowed_choices
 
     games = ", ".join(c.label for c in allowed_choices(assignment))
+    level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
+    # Sized in minutes of play or in items: each sentence whole, as its translators read it.
     minutes = assignment.options.get("minutes")
     if minutes and child:
         return ngettext(
@@ -73,7 +75,6 @@ def _describe_personal(assignment: Assignment, count: int, child: bool) -> str:
             minutes,
         ) % {"count": minutes, "games": games}
     if minutes:
-        level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
         return ngettext(
             "Personal practice: %(count)s minute of play for each child, toward their own facts · "
             "%(games)s · %(bots)s",
@@ -87,7 +88,6 @@ def _describe_personal(assignment: Assignment, count: int, child: bool) -> str:
             "%(count)s games or puzzles chosen for you · %(games)s",
             count,
         ) % {"count": count, "games": games}
-    level = BOT_LEVELS.get(assignment.bot_level, lambda: assignment.bot_level)()
     return ngettext(
         "Personal practice: %(count)s item for each child, toward their own facts · %(games)s · "
         "%(bots)s",

@@ -3,6 +3,7 @@ rows are fetched per kind (roster, works, attempt totals) and joined here in Pyt
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -85,8 +86,9 @@ def played_ms(*, assignment_ids, student_ids=None) -> dict[tuple[int, int], int]
     return played
 
 
-def _done_by_time(minutes: int | None, played: int) -> bool:
-    return minutes is not None and played >= minutes * 60_000
+def is_finished(*, done: int, total: int, minutes: int | None, played: int) -> bool:
+    """Every item done, or, sized in minutes of play, that long played."""
+    return done >= total or (minutes is not None and played >= minutes * 60_000)
 
 
 # --- the teacher's list --------------------------------------------------------------------------
@@ -143,11 +145,12 @@ def classroom_assignments(*, classroom: Classroom) -> list[AssignmentSummary]:
     minutes = {a.pk: m for a in assignments if (m := minutes_asked(a))}
     played = played_ms(assignment_ids=list(minutes)) if minutes else {}
     for row in per_student:
-        by_time = _done_by_time(
-            minutes.get(row["assignment_id"]),
-            played.get((row["assignment_id"], row["student_id"]), 0),
-        )
-        if by_time or row["over"] >= sizes.get(row["assignment_id"], 0):
+        if is_finished(
+            done=row["over"],
+            total=sizes.get(row["assignment_id"], 0),
+            minutes=minutes.get(row["assignment_id"]),
+            played=played.get((row["assignment_id"], row["student_id"]), 0),
+        ):
             finished[row["assignment_id"]] += 1
         else:
             started[row["assignment_id"]] += 1
@@ -212,7 +215,9 @@ class StudentResult:
 
     @property
     def finished(self) -> bool:
-        return self.done == len(self.items) or _done_by_time(self.minutes, self.played_ms)
+        return is_finished(
+            done=self.done, total=len(self.items), minutes=self.minutes, played=self.played_ms
+        )
 
     @property
     def accuracy(self) -> int | None:
@@ -359,8 +364,8 @@ class StudentAssignment:
     assignment: Assignment
     done: int
     playing: int
-    overdue: bool
     played_ms: int = 0
+    now: datetime.datetime | None = None  # when overdue is judged (None: now)
 
     @property
     def total(self) -> int:
@@ -376,7 +381,13 @@ class StudentAssignment:
 
     @property
     def finished(self) -> bool:
-        return self.done >= self.total or _done_by_time(self.minutes, self.played_ms)
+        return is_finished(
+            done=self.done, total=self.total, minutes=self.minutes, played=self.played_ms
+        )
+
+    @property
+    def overdue(self) -> bool:
+        return is_overdue(self.assignment, finished=self.finished, now=self.now)
 
     @property
     def started(self) -> bool:
@@ -406,18 +417,16 @@ def student_assignments(*, student, now=None) -> list[StudentAssignment]:
     rows = list(rows)
     timed = [a.pk for a in rows if minutes_asked(a)]
     played = played_ms(assignment_ids=timed, student_ids=[student.pk]) if timed else {}
-    out = []
-    for assignment in rows:
-        entry = StudentAssignment(
+    return [
+        StudentAssignment(
             assignment=assignment,
             done=assignment.done,
             playing=assignment.playing,
-            overdue=False,
             played_ms=played.get((assignment.pk, student.pk), 0),
+            now=now,
         )
-        entry.overdue = is_overdue(assignment, finished=entry.finished, now=now)
-        out.append(entry)
-    return out
+        for assignment in rows
+    ]
 
 
 def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
@@ -437,7 +446,9 @@ def student_items(*, assignment: Assignment, student) -> list[ItemResult]:
     return items
 
 
-def student_progress(*, assignment: Assignment, student, items: list[ItemResult]):
+def student_assignment_progress(
+    *, assignment: Assignment, student, items: list[ItemResult]
+) -> StudentAssignment:
     """The student's progress in one assignment, from their ``items`` (``student_items``)."""
     minutes = minutes_asked(assignment)
     played = played_ms(assignment_ids=[assignment.pk], student_ids=[student.pk]) if minutes else {}
@@ -445,7 +456,6 @@ def student_progress(*, assignment: Assignment, student, items: list[ItemResult]
         assignment=assignment,
         done=sum(item.state == ItemState.DONE for item in items),
         playing=sum(item.state == ItemState.STARTED for item in items),
-        overdue=False,
         played_ms=played.get((assignment.pk, student.pk), 0),
     )
 

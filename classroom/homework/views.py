@@ -231,7 +231,9 @@ def _student_assignment(request, assignment_id):
 def homework_student(request, assignment_id):
     assignment = _student_assignment(request, assignment_id)
     items = selectors.student_items(assignment=assignment, student=request.user)
-    progress = selectors.student_progress(assignment=assignment, student=request.user, items=items)
+    progress = selectors.student_assignment_progress(
+        assignment=assignment, student=request.user, items=items
+    )
     return render(
         request,
         "classroom/homework/student.html",
@@ -240,7 +242,7 @@ def homework_student(request, assignment_id):
             "items": items,
             "progress": progress,
             "started": any(item.state != selectors.ItemState.NOT_STARTED for item in items),
-            "overdue": selectors.is_overdue(assignment, finished=progress.finished),
+            "overdue": progress.overdue,
         },
     )
 

@@ -660,6 +660,11 @@ def test_practice_in_minutes_gives_each_child_items_until_they_have_played_that_
     assert {len(plan.items) for plan in assignment.plans.all()} == {practice.MAX_ITEMS}
     listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
     assert "15 minutes of play for each child" in listing.content.decode()
+    # Once set, the size stays what it was: the edit form shows the minutes, fixed.
+    edit = client.get(reverse("classroom:homework_edit", args=[assignment.pk]))
+    minutes_field = edit.context["form"]["minutes"]
+    assert (minutes_field.value(), minutes_field.field.disabled) == (15, True)
+    assert edit.context["form"]["count"].value() is None
 
     play(client, ana, assignment, 0)
     match = AssignmentWork.objects.get(assignment=assignment, student=ana).match

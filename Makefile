@@ -45,7 +45,7 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.server -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
 	@scripts/system-deps chromium poppler-utils

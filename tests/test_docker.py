@@ -49,7 +49,7 @@ def test_nginx_balances_both_replicas_and_upgrades_websockets():
 
 def test_image_runs_daphne_as_a_non_root_user():
     dockerfile = (DOCKER / "Dockerfile").read_text()
-    assert 'CMD ["daphne"' in dockerfile
+    assert 'CMD ["python", "-m", "config.server"' in dockerfile
     assert "config.asgi:application" in dockerfile
     assert "\nUSER classroom" in dockerfile
 

@@ -139,7 +139,7 @@ def daphne_site(tmp_path_factory, migrated_database):
                 [
                     python,
                     "-m",
-                    "daphne",
+                    "config.server",
                     "-b",
                     "127.0.0.1",
                     "-p",

@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
-DAPHNE = [sys.executable, "-m", "daphne", "-v", "0"]
+DAPHNE = [sys.executable, "-m", "config.server", "-v", "0"]  # Daphne, as the site runs it
 APPLICATION = "config.asgi:application"
 
 

@@ -84,12 +84,18 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
 def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, list]]:
     """The upserts adding ``buckets`` ((student, skill, bucket, answers), in key order) to the
     session's answer times: one statement for a move's, its rows a ``VALUES`` list joined to the
-    match's session table (``columnN`` names a ``VALUES`` column on both databases)."""
+    match's session table (``columnN`` names a ``VALUES`` column on both databases). Each value is
+    cast to its column's type: a ``VALUES`` list gives its values no type of their own, and a
+    statement PostgreSQL cannot type cannot be prepared (games/async_db.py)."""
     quote = connection.ops.quote_name
     table = quote(SessionAnswerTimes._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
     columns = ", ".join(quote(c) for c in ("session_id", "student_id", "skill", "bucket"))
     answers = quote("answers")
+    row = ", ".join(
+        f"CAST(%s AS {SessionAnswerTimes._meta.get_field(name).cast_db_type(connection)})"
+        for name in ("student", "skill", "bucket", "answers")
+    )
     per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
     statements = []
     for start in range(0, len(buckets), per_statement):
@@ -99,7 +105,7 @@ def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, li
                 f"INSERT INTO {table} ({columns}, {answers}) "
                 f"SELECT {tables}.{quote('session_id')}, "
                 "times.column1, times.column2, times.column3, times.column4 "
-                f"FROM (VALUES {', '.join(['(%s, %s, %s, %s)'] * len(chunk))}) AS times, {tables} "
+                f"FROM (VALUES {', '.join([f'({row})'] * len(chunk))}) AS times, {tables} "
                 f"WHERE {tables}.{quote('match_id')} = %s "
                 f"ON CONFLICT ({columns}) DO UPDATE SET {answers} = {table}.{answers} + "
                 f"excluded.{answers}",

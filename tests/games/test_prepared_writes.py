@@ -92,3 +92,23 @@ def test_a_statement_postgresql_cannot_prepare_stays_text_and_commits(one_connec
 
 def test_placeholders_become_postgresqls_numbered_ones():
     assert async_db._numbered("SELECT %s, '%%', %s") == "SELECT $1, '%', $2"
+
+
+def test_a_moves_session_figures_are_prepared_too(one_connection):
+    """At a session's table a move with an answer also adds to the session's figures and answer
+    times (classroom/sessions/figures.py): every one of its statements can be prepared."""
+    from classroom.models import SessionAnswerTimes
+    from tests.classroom.sessions_helpers import seat_of, started_session
+
+    _classroom, students, session = started_session(
+        3, game="add_up", variant="standard", table_size=3
+    )
+    match, _ = seat_of(session, students[0])
+    players = [seat.user for seat in match.seats.order_by("index")]
+    prepared = [row[0] for row in _moves(match, players, 12)]
+    answered = Attempt.objects.filter(match=match).count()
+    assert answered > 0
+    assert any('INSERT INTO "classroom_sessionanswertimes"' in text for text in prepared), prepared
+    assert not [text for text in async_db._unpreparable if "classroom_session" in text]
+    times = SessionAnswerTimes.objects.filter(session=session)
+    assert sum(times.values_list("answers", flat=True)) == answered

@@ -1,6 +1,7 @@
 """The site's server processes start through ``python -m config.server`` (Daphne on uvloop); these
-tests start it as ``make run`` and the Docker image do, serving ``application`` below, which
-answers with the kind of event loop it runs on."""
+tests start it as the load test's fleet does (``DAPHNE``, the command ``make run`` and the Docker
+image also run), serving ``application`` below, which answers with the kind of event loop it
+runs on."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.loadtest.servers import free_port
+from tools.loadtest.servers import DAPHNE, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 30
@@ -39,16 +40,7 @@ def _loop_of_a_server(tmp_path, chosen: str | None) -> str:
     log = tmp_path / "server.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "config.server",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "tests.test_server_event_loop:application",
-            ],
+            [*DAPHNE, "-b", "127.0.0.1", "-p", str(port), f"{__name__}:application"],
             cwd=ROOT,
             env=env,
             stdout=output,

@@ -20,10 +20,10 @@ import os
 LOOPS = ("uvloop", "asyncio")
 
 
-def choose_event_loop(name: str | None = None) -> str:
-    """Set the event loop policy for the loop named by ``name`` (default: ``SERVER_EVENT_LOOP``,
-    else uvloop) and return its name."""
-    name = (name or os.environ.get("SERVER_EVENT_LOOP") or "uvloop").strip().lower()
+def choose_event_loop() -> str:
+    """Set the event loop policy for the loop ``SERVER_EVENT_LOOP`` names (uvloop if unset) and
+    return its name."""
+    name = (os.environ.get("SERVER_EVENT_LOOP") or "uvloop").strip().lower()
     if name not in LOOPS:
         raise SystemExit(f"SERVER_EVENT_LOOP is one of {', '.join(LOOPS)}, not {name!r}")
     if name == "uvloop":

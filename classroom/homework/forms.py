@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from classroom import bots
+from classroom.homework.selectors import minutes_asked
 from classroom.homework.services import (
     MAX_ITEMS,
     BotGamesSpec,
@@ -383,14 +384,15 @@ class PersonalAssignmentForm(forms.Form):
 
     def __init__(self, *args, roster=(), assignment: Assignment | None = None, **kw):
         if assignment is not None:
+            minutes = minutes_asked(assignment)
             kw.setdefault(
                 "initial",
                 {
                     "title": assignment.title,
                     "due_at": timezone.localtime(assignment.due_at),
                     "games": assignment.options.get("allowed", []),
-                    "count": None if assignment.options.get("minutes") else len(assignment.items),
-                    "minutes": assignment.options.get("minutes"),
+                    "count": None if minutes else len(assignment.items),
+                    "minutes": minutes,
                     "bot_level": assignment.bot_level,
                 },
             )

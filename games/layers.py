@@ -14,10 +14,11 @@ what the backup protected against, a reader cancelled after its pop, is handled 
 pop finish and file its messages.
 
 A group send drops expired members, reads the members, drops expired messages and adds the
-message to each member's set within its capacity, as channels_redis's does, in two round trips
-instead of four: the first two commands go in one pipeline and the rest in one script (which also
-sends to one process channel in one round trip). Every move sends one group message, and each
-round trip waits for its turn on a busy event loop. The keys, the messages' format, their
+message to each member's set within its capacity, as channels_redis's does, in two commands
+instead of four: one script drops and reads the members, another sends (which also sends to one
+process channel in one command). Every move sends one group message, and each round trip waits
+for its turn on a busy event loop; routed by match, a server's hub is almost always its match's
+only member, and the first command is the whole relay. The keys, the messages' format, their
 serialisation, capacity and expiry are channels_redis's, and no private member of Channels or
 channels_redis is read (its pools, ``new_channel`` and ``flush`` are inherited).
 
@@ -46,6 +47,12 @@ from channels_redis.core import RedisChannelLayer
 from accounts.sockets import OUTAGES
 
 log = logging.getLogger(__name__)
+
+# KEYS: the group's key. ARGV: the score below which a member has expired. The members left.
+_GROUP_MEMBERS_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
 
 # KEYS: the members' channel keys. ARGV: one message per key, then one capacity per key, then
 # the time now, the expiry (s) of a key, and the score below which a message has expired.
@@ -148,11 +155,12 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         """``group_send`` to every member but ``skipped_channel`` (games/delivery.py: a process
         hands its own news to its own sockets)."""
         assert self.require_valid_group_name(group), "Group name not valid"
-        key = self.group_key(group)
-        pipe = self.connection(self.consistent_hash(group)).pipeline(transaction=False)
-        pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
-        pipe.zrange(key, 0, -1)
-        _removed, members = await pipe.execute()
+        members = await self.connection(self.consistent_hash(group)).eval(
+            _GROUP_MEMBERS_SCRIPT,
+            1,
+            self.group_key(group),
+            int(time.time()) - self.group_expiry,
+        )
         channel_names = [member.decode("utf8") for member in members]
         channel_names = [name for name in channel_names if name != skipped_channel]
         if not channel_names:

@@ -7,6 +7,7 @@ import time
 import uuid
 
 import pytest
+import redis.asyncio
 
 from games.layers import BatchingRedisChannelLayer
 
@@ -74,6 +75,42 @@ async def test_members_older_than_the_group_expiry_are_dropped_not_sent_to(make_
     assert members == [fresh.encode()]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(stale), 0.3)
+
+
+async def test_news_of_a_group_whose_only_other_member_is_skipped_costs_one_command(
+    make_layer, monkeypatch
+):
+    """Routed by match, a server's hub is almost always the only member of its match's group:
+    relaying each move's news to the other processes must then be one Redis command (the
+    member read, with the expired members' removal), not a pipeline (docs/capacity.md)."""
+    layer = make_layer()
+    hub, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("match.13", hub)
+    sent = []
+    execute_command = redis.asyncio.Redis.execute_command
+    pipeline = redis.asyncio.Redis.pipeline
+
+    async def counted_command(self, *args, **options):
+        sent.append(args[0])
+        return await execute_command(self, *args, **options)
+
+    def counted_pipeline(self, *args, **options):
+        sent.append("a pipeline")
+        return pipeline(self, *args, **options)
+
+    monkeypatch.setattr(redis.asyncio.Redis, "execute_command", counted_command)
+    monkeypatch.setattr(redis.asyncio.Redis, "pipeline", counted_pipeline)
+    await layer.group_send_except("match.13", {"type": "match.changed", "version": 1}, hub)
+    assert len(sent) == 1 and sent != ["a pipeline"], sent
+
+    # With another member, the news goes to it in one more command, and to the skipped not at all.
+    await layer.group_add("match.13", other)
+    sent.clear()
+    await layer.group_send_except("match.13", {"type": "match.changed", "version": 2}, hub)
+    assert len(sent) == 2 and "a pipeline" not in sent, sent
+    assert (await receive(layer, other))["version"] == 2
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(hub), 0.3)
 
 
 async def test_a_full_channel_drops_news_beyond_its_capacity(make_layer):

@@ -20,11 +20,7 @@ stay in autocommit mode and the transaction is written out.
 A statement sent as text is parsed and planned again each time, which took PostgreSQL about as
 long as running a move's writes. So each connection prepares (SQL ``PREPARE``) the statements it
 has sent once, after the transaction that sent them has committed, and sends them from then on as
-``EXECUTE name(values)`` in the same one message. Each is planned once, for any values
-(``plan_cache_mode = force_generic_plan`` on these connections): every statement of a move finds
-its rows by their keys, and PostgreSQL, left to choose, planned the locking read again at every
-move, a plan for a NULL client id looking cheaper, and planning took it longer than running it
-(docs/capacity.md). A statement PostgreSQL cannot prepare (a value
+``EXECUTE name(values)`` in the same one message. A statement PostgreSQL cannot prepare (a value
 whose type only its place in the text decides) stays text. Prepared statements live as long as
 their connection: a pooler in front of PostgreSQL must keep a client on one server connection
 (PgBouncer's session mode), as a connection pool does.
@@ -295,13 +291,10 @@ def _new_pool() -> AsyncConnectionPool:
     set_time_zone = wrapper.ops.set_time_zone_sql()
 
     async def configure(conn: psycopg.AsyncConnection) -> None:
-        with _deadline(conn):  # a connection that hangs here is dropped, not waited for
-            # As Django does on each new connection: timestamps are read in the project's time
-            # zone.
-            if timezone_name and conn.info.parameter_status("TimeZone") != timezone_name:
+        # As Django does on each new connection: timestamps are read in the project's time zone.
+        if timezone_name and conn.info.parameter_status("TimeZone") != timezone_name:
+            with _deadline(conn):  # a connection that hangs here is dropped, not waited for
                 await conn.execute(set_time_zone, [timezone_name])
-            # One plan per prepared statement ("prepared statements" above).
-            await conn.execute("SET plan_cache_mode = force_generic_plan")
 
     return AsyncConnectionPool(
         kwargs=params,

@@ -80,13 +80,9 @@ class _LockStatement:
         # without a query of its own (accounts.User.time_zone, classroom.progress.rollup).
         user_model = get_user_model()
         columns.append(column_of(user_model, "time_zone", "u"))
-        # "<> ''" says nothing new (no write asks about an empty id), but it lets a plan made
-        # for any client id use the index of client ids, whose condition it is (MoveRecord's
-        # move_unique_client_id): without it PostgreSQL planned this read again at every move.
-        client_id = column_of(MoveRecord, "client_id", "r")
         columns.append(
             f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
-            f" WHERE {client_id} = %s AND {client_id} <> ''"
+            f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
             f" AND {column_of(MoveRecord, 'match', 'r')} = {column_of(Seat, 'match', 's')}"
             f" AND {column_of(MoveRecord, 'seat', 'r')} = {column_of(Seat, 'index', 's')})"
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
-from django.utils import timezone
 
 import engine
 from games import async_db, services
@@ -23,7 +22,7 @@ def one_connection(settings):
     settings.GAMES_MOVE_CONNECTIONS = 1  # every write and read below on the same connection
 
 
-def _moves(match, players, count, then="SELECT statement FROM pg_prepared_statements"):
+def _moves(match, players, count):
     rules = engine.get_game(match.game)
 
     async def play():
@@ -35,7 +34,7 @@ def _moves(match, players, count, then="SELECT statement FROM pg_prepared_statem
                 await services.submit_move_async(
                     match_id=match.pk, user=players[seat], move=move, client_id=f"m{number}"
                 )
-            return await async_db.fetch(then, [])
+            return await async_db.fetch("SELECT statement FROM pg_prepared_statements", [])
         finally:
             await async_db.close_pool()
 
@@ -63,44 +62,6 @@ def test_a_moves_statements_are_prepared_and_its_rows_written_the_same(one_conne
         6,
     ]
     assert Attempt.objects.filter(match=match).count() > 0  # ADD UP's plays with a balance
-
-
-def test_the_locking_read_is_planned_once_not_at_every_move(one_connection):
-    """PostgreSQL plans a prepared statement for its values five times, then keeps one plan
-    for all values if that plan costs no more. The locking read's replay check could not use the
-    index of client ids for any value (a partial index, whose condition a parameter does not
-    imply), so the read was planned again at every move, planning taking longer than the read."""
-    classroom = make_class()
-    players = [make_student(classroom, "Ana"), make_student(classroom, "Ben")]
-    match = make_match(game="add_up", variant="standard", players=players, seed=3)
-    # A site's worth of moves, and statistics that say so: on a near-empty table every plan
-    # scans it, for any value.
-    earlier = make_match(game="add_up", variant="standard", players=players, seed=4)
-    MoveRecord.objects.bulk_create(
-        MoveRecord(
-            match=earlier,
-            version=version,
-            actor="player",
-            seat=version % 2,
-            move={},
-            events=[],
-            client_id=f"earlier-{version}",
-            received_at=timezone.now(),
-            now_ms=version,
-        )
-        for version in range(1, 3001)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    plans = _moves(
-        match,
-        players,
-        12,
-        then="SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
-    )
-    lock = services._LockStatement.get(connection).sql.split(" FROM ")[0]
-    [(generic, custom)] = [(g, c) for text, g, c in plans if lock in text]
-    assert (generic, custom) == (6, 5)
 
 
 def test_a_statement_postgresql_cannot_prepare_stays_text_and_commits(one_connection):

@@ -133,48 +133,97 @@ def _deadline(conn: psycopg.AsyncConnection):
 
 async def _transaction(opening, decide, closing, ready):
     pool = await _pool()
-    wrapper = connections["default"]
     async with pool.connection() as conn:
         if trace.ON:
             trace.stamp("connection")
         ready()
         cursor = conn.cursor()
-        with _deadline(conn) as deadline:
+        async with _in_transaction(conn) as deadline:
             try:
-                with wrapper.wrap_database_errors:
-                    try:
-                        await cursor.execute(*_message(conn, opening))
-                    except psycopg.OperationalError as error:
-                        if conn.broken and not deadline.passed:
-                            raise _StaleConnection(error) from error
-                        raise
-                    while cursor.nextset():  # to the last statement's rows
-                        pass
-                    rows = await cursor.fetchall()
-                    if trace.ON:
-                        trace.stamp("read")
-                    try:
-                        result, statements = decide(rows)
-                    except BaseException:
-                        await conn.rollback()
-                        raise
-                    if trace.ON:
-                        trace.stamp("decided")
-                    closed = closing(statements)
-                    await cursor.execute(*_message(conn, closed))
-                    if trace.ON:
-                        trace.stamp("committed")
-                    await _prepare(conn, [*opening, *closed])
-            except BaseException:
-                # A write the server refused leaves the transaction failed; a cancelled one may
-                # leave it open. Either way it must not go back to the pool like that.
-                if not conn.closed and conn.info.transaction_status in (
-                    TransactionStatus.INTRANS,
-                    TransactionStatus.INERROR,
-                ):
-                    await conn.rollback()
+                await cursor.execute(*_message(conn, opening))
+            except psycopg.OperationalError as error:
+                if conn.broken and not deadline.passed:
+                    raise _StaleConnection(error) from error
                 raise
+            while cursor.nextset():  # to the last statement's rows
+                pass
+            rows = await cursor.fetchall()
+            if trace.ON:
+                trace.stamp("read")
+            result, statements = decide(rows)
+            if trace.ON:
+                trace.stamp("decided")
+            closed = closing(statements)
+            await cursor.execute(*_message(conn, closed))
+            if trace.ON:
+                trace.stamp("committed")
+            await _prepare(conn, [*opening, *closed])
     return result
+
+
+class NotDone(Exception):
+    """A transaction sent in one message (``transaction_at_once``) did not commit, or may not
+    have: its check found the row changed, or its connection was lost under it. Its caller reads
+    the row under its lock and decides again (where a replay check tells whether it had)."""
+
+
+async def transaction_at_once(
+    decide: Callable[[], tuple[Result, Sequence[Statement]]],
+    framed: Callable[[Sequence[Statement]], Sequence[Statement]],
+    changed_sqlstate: str,
+    ready: Callable[[], None] = lambda: None,
+) -> tuple[Result, list[tuple]]:
+    """A transaction in one round trip, for a write decided on what its caller already knows of
+    the row it writes: call ``ready`` once a connection is held, then ``decide`` (nothing is read
+    first), and send its statements as ``framed`` frames them, ``BEGIN`` to ``COMMIT``, the
+    statement after ``BEGIN`` being a check that the row is as the caller knew it, under its
+    lock. Returns ``decide``'s result and the check's rows. Raises ``NotDone`` if the check
+    raised ``changed_sqlstate`` (PostgreSQL then runs none of the rest) or the connection was
+    lost; what ``decide`` raises, nothing sent; the database's other errors, as Django's."""
+    pool = await _pool()
+    async with pool.connection() as conn:
+        if trace.ON:
+            trace.stamp("connection")
+        ready()
+        result, statements = decide()
+        if trace.ON:
+            trace.stamp("decided")
+        message = framed(statements)
+        cursor = conn.cursor()
+        async with _in_transaction(conn) as deadline:
+            try:
+                await cursor.execute(*_message(conn, message))
+            except psycopg.Error as error:
+                if error.sqlstate == changed_sqlstate:
+                    raise NotDone("the row changed since it was read") from error
+                if conn.broken and not deadline.passed:
+                    raise NotDone("the connection was lost") from error
+                raise
+            cursor.nextset()  # past BEGIN's result to the check's
+            rows = await cursor.fetchall()
+            if trace.ON:
+                trace.stamp("committed")
+            await _prepare(conn, message)
+    return result, rows
+
+
+@contextlib.asynccontextmanager
+async def _in_transaction(conn: psycopg.AsyncConnection):
+    """Within ``DATABASE_WAIT_S`` (``_deadline``, which it yields), psycopg's errors raised as
+    Django's, and the transaction rolled back if anything raises: a write the server refused
+    leaves it failed, a cancelled one may leave it open, and either way the connection must not
+    go back to the pool like that."""
+    with _deadline(conn) as deadline:
+        try:
+            with connections["default"].wrap_database_errors:
+                yield deadline
+        except BaseException:
+            if not conn.closed and conn.info.transaction_status in (
+                TransactionStatus.INTRANS,
+                TransactionStatus.INERROR,
+            ):
+                await conn.rollback()
+            raise
 
 
 # --- prepared statements ------------------------------------------------------------------------

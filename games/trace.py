@@ -9,10 +9,12 @@ shares) at each boundary it crosses:
     checked     flood limit, wire and shape checked
     turn_asked  the match's turn asked for (games/services/writes.py, ``_turn_of``)
     turn        the turn held
+    known       decided on the match as this process last wrote it (no read: one round trip)
     connection  a connection drawn from the pool (games/async_db.py)
-    read        round trip 1 answered: BEGIN and the locking read
+    read        round trip 1 answered: BEGIN and the locking read (after ``known`` if the
+                row had changed, or the move was refused on what the process knew)
     decided     the decision taken (the engine, the records)
-    committed   round trip 2 answered: the writes and COMMIT
+    committed   the last round trip answered: the writes and COMMIT
     returned    the connection back in the pool, the runner resumed
     queued      the news queued (games/delivery.py, ``_enqueue``)
     hub         the news's task running, after the match's earlier news

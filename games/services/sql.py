@@ -6,15 +6,19 @@ above add (``games.hooks``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import connections, models
 
 from games.async_db import Statement
 from games.models import Attempt, Match, MoveRecord, Seat
 from games.services.common import MatchError
+
+# The low 32 bits of this transaction's id: how xmin shows it on the rows the transaction writes.
+CURRENT_XID = "(pg_current_xact_id()::text::bigint & 4294967295)::text"
 
 
 def opening(lock: Statement) -> list[Statement]:
@@ -27,6 +31,20 @@ def closing(statements: Sequence[Statement]) -> list[Statement]:
     """A write's statements and the ``COMMIT``, sent in one message. None of them returns a row or
     a count, so nothing is lost by not reading their results one by one."""
     return [*statements, ("COMMIT", [])]
+
+
+# The error PostgreSQL's games_lock_match_unchanged raises for a match whose row has changed
+# (games/migrations/0011_lock_match_unchanged.py).
+CHANGED_SQLSTATE = "GM409"
+
+
+def at_once(match_id: int, row_version: str, statements: Sequence[Statement]) -> list[Statement]:
+    """A whole write in one message, decided on the match as it was at ``row_version`` (its xmin):
+    the match's row locked and checked unchanged, then ``statements`` and the ``COMMIT``. Changed,
+    the check raises ``CHANGED_SQLSTATE`` and PostgreSQL runs none of the rest. The check's row is
+    the id this transaction writes under (``CURRENT_XID``)."""
+    check = ("SELECT games_lock_match_unchanged(%s, %s)", [match_id, row_version])
+    return [("BEGIN", []), check, *statements, ("COMMIT", [])]
 
 
 class SeatRow(NamedTuple):
@@ -70,6 +88,7 @@ class _LockStatement:
             found = conn.ops.get_db_converters(column) + column.get_db_converters(conn)
             self.converters.append((column, found))
         self.seat_at = len(self.fields)
+        self.json_fields = [f for f in self.fields if isinstance(f, models.JSONField)]
 
         def column_of(model, name, alias):
             return f"{alias}.{quote(model._meta.get_field(name).column)}"
@@ -80,6 +99,13 @@ class _LockStatement:
         # without a query of its own (accounts.User.time_zone, classroom.progress.rollup).
         user_model = get_user_model()
         columns.append(column_of(user_model, "time_zone", "u"))
+        # On PostgreSQL, the row version read (xmin) and the id this transaction writes under,
+        # which the row's xmin will be once it commits an UPDATE: what a process knows of the
+        # match after this write (games.services.writes, "the match as this process last wrote
+        # it").
+        self.versioned = conn.vendor == "postgresql"
+        if self.versioned:
+            columns += ["m.xmin::text", CURRENT_XID]
         columns.append(
             f"EXISTS(SELECT 1 FROM {quote(move_table)} r"
             f" WHERE {column_of(MoveRecord, 'client_id', 'r')} = %s"
@@ -111,6 +137,22 @@ class _LockStatement:
         }
         replayed = {row[seat_at] for row in rows if row[-1]}
         return match, seats, replayed
+
+    def row_versions(self, rows) -> tuple[str, str] | None:
+        """The match row's version as read and the version an UPDATE in this transaction leaves
+        (PostgreSQL; None elsewhere)."""
+        if not self.versioned or not rows:
+            return None
+        return rows[0][-3], rows[0][-2]
+
+    def as_read(self, match: Match) -> Match:
+        """``match`` with the values a write gave it as reading its row would give them: its JSON
+        through JSON (a state the engine dumped may hold tuples, a read gives lists)."""
+        for model_field in self.json_fields:
+            value = getattr(match, model_field.attname)
+            text = json.dumps(value, cls=model_field.encoder)
+            setattr(match, model_field.attname, json.loads(text, cls=model_field.decoder))
+        return match
 
     def match_from(self, row) -> Match:
         conn = connections[self.alias]

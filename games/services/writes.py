@@ -7,12 +7,13 @@ import contextlib
 import random
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 import engine
@@ -32,7 +33,15 @@ from games.services.common import (
     log,
     now_ms,
 )
-from games.services.sql import SeatRow, _LockStatement, _Writes, closing, opening
+from games.services.sql import (
+    CHANGED_SQLSTATE,
+    SeatRow,
+    _LockStatement,
+    _Writes,
+    at_once,
+    closing,
+    opening,
+)
 
 PAUSED = "paused"  # a move while the teacher has paused the game
 
@@ -232,6 +241,25 @@ class _MatchWrite:
     def lock(self) -> Statement:
         return self._lock.statement(self.match_id, self.client_id)
 
+    def read(self, rows) -> tuple[Match, dict[int, SeatRow], set[int]]:
+        """The lock statement's rows: the match, its seats, the seats that sent ``client_id``."""
+        self.row_versions = self._lock.row_versions(rows)
+        return self._lock.read(rows)
+
+    # What this write leaves this process knowing of the match once it has committed: the match
+    # as saved, its seats, and whether it saved the match's row (_KnownMatches). None: nothing
+    # (the process then reads the match under its lock at its next write).
+    after: tuple[Match, dict[int, SeatRow], bool] | None = None
+    row_versions: tuple[str, str] | None = None
+
+    def decides_on_known(self) -> bool:
+        """Whether this write may be decided on the match as this process last wrote it
+        (``decide_on_known``) rather than read under its lock."""
+        return False
+
+    def decide_on_known(self, known: _KnownMatch) -> tuple[Any, list[Statement]]:
+        raise NotImplementedError
+
     def begin(self) -> None:
         """Called once the write holds its turn and a connection, before any statement: a
         player's move that has waited longer than ``GAMES_MOVE_WAIT_LIMIT_MS`` by then while
@@ -265,6 +293,7 @@ def write_match(write: _MatchWrite):
     """``write`` in one transaction on Django's connection (a savepoint inside the caller's), its
     news on commit: Celery, the teaching layer, tests, and a server's writes where they cannot run
     on its event loop (``write_match_async``)."""
+    _known_matches.forget(write.match_id)  # a write here leaves what the loop knew out of date
     write.begin()
     with transaction.atomic(), _pipelined():
         with connection.cursor() as cursor:
@@ -289,9 +318,12 @@ _writes_done = _WritesDone()
 
 async def write_match_async(write: _MatchWrite):
     """``write`` from a server's event loop, in the match's turn. On PostgreSQL the transaction
-    runs on the loop's own connections in two round trips (``games.async_db``): on a thread each
-    round trip had to win the GIL back from the loop (docs/capacity.md). SQLite has no such
-    driver: there ``write_match`` runs on the thread Channels shares for database work."""
+    runs on the loop's own connections (``games.async_db``): on a thread each round trip had to
+    win the GIL back from the loop (docs/capacity.md). A player's move on a match this process
+    wrote last is decided on the match as that write left it and sent in one message that checks
+    the row unchanged under its lock (``_KnownMatches``); any other write, or that one if the row
+    has changed, reads the match under its lock and writes in a second message. SQLite has no
+    such driver: there ``write_match`` runs on the thread Channels shares for database work."""
     if trace.ON:
         trace.stamp("turn_asked")
     async with _turn_of(write.match_id):
@@ -299,15 +331,95 @@ async def write_match_async(write: _MatchWrite):
             trace.stamp("turn")
         if not async_db.enabled():
             return await _write_match_on_thread(write)
-        result = await async_db.transaction(
-            opening(write.lock()), write.decide, closing, ready=write.begin
-        )
+        known = _known_matches.take(write.match_id)
+        written, result = False, None
+        if known is not None and write.decides_on_known():
+            written, result = await _write_on_known(write, known)
+        if not written:
+            result = await async_db.transaction(
+                opening(write.lock()), write.decide, closing, ready=write.begin
+            )
+            if write.row_versions is not None:
+                _known_matches.keep(write, *write.row_versions)
         _writes_done.last_ns = time.monotonic_ns()
         if trace.ON:
             trace.stamp("returned")
         write.tell()
         return result
 
+
+async def _write_on_known(write: _MatchWrite, known: _KnownMatch) -> tuple[bool, Any]:
+    """``write`` decided on ``known`` and sent in one message: (True, its result) if it
+    committed; (False, None) if it must read the match under its lock: the row changed since,
+    the connection was lost, or the decision on what this process knew refused the write (the
+    match may have moved on: read, the move may be allowed, or refused for the right reason)."""
+    if trace.ON:
+        trace.stamp("known")
+    try:
+        result, rows = await async_db.transaction_at_once(
+            lambda: write.decide_on_known(known),
+            lambda statements: at_once(write.match_id, known.row_version, statements),
+            CHANGED_SQLSTATE,
+            ready=write.begin,
+        )
+    except (async_db.NotDone, IntegrityError, IllegalMove, MatchError):
+        return False, None
+    (written_under,) = rows[0]
+    _known_matches.keep(write, known.row_version, written_under)
+    return True, result
+
+
+class _KnownMatch(NamedTuple):
+    match: Match
+    seats: dict[int, SeatRow]
+    row_version: str  # the match row's xmin when this process last read or wrote it
+    kept_at: float  # time.monotonic()
+
+
+class _KnownMatches:
+    """The match as this process last wrote it, for the playing matches it wrote last. Routed by
+    match, a table's moves all come to one process, one at a time (``_turn_of``), so the match a
+    move saved is almost always the match the next move would read: reading it again under the
+    lock, a round trip before the one that writes, told the process what it already knew. A move
+    decided on what the process knows is sent with a check, under the row lock, that the row is
+    still the version it knew (``sql.at_once``). Written meanwhile by anyone (another process, a
+    teacher's pause from a page, a sweep), the row has a new version: the check aborts the
+    message, nothing of it is written, and the move is read and decided again. A process keeps
+    at most ``SIZE`` matches, each for ``KEPT_S`` at most (a child's time zone, read with the
+    seats, may change)."""
+
+    SIZE = 4096
+    KEPT_S = 300.0
+
+    def __init__(self):
+        self._matches: OrderedDict[int, _KnownMatch] = OrderedDict()
+
+    def take(self, match_id: int) -> _KnownMatch | None:
+        known = self._matches.pop(match_id, None)
+        if known is None or time.monotonic() - known.kept_at > self.KEPT_S:
+            return None
+        return known
+
+    def forget(self, match_id: int) -> None:
+        self._matches.pop(match_id, None)
+
+    def keep(self, write: _MatchWrite, read_version: str, written_under: str) -> None:
+        """What ``write`` left known, once committed: its match and seats, at the row version
+        it read or, if it saved the match, the one it wrote (its transaction's id)."""
+        if write.after is None or not write.after[0].is_playing:
+            return
+        match, seats, saved = write.after
+        self._matches[write.match_id] = _KnownMatch(
+            write._lock.as_read(match),
+            seats,
+            written_under if saved else read_version,
+            time.monotonic(),
+        )
+        if len(self._matches) > self.SIZE:
+            self._matches.popitem(last=False)
+
+
+_known_matches = _KnownMatches()
 
 _write_match_on_thread = database_sync_to_async(write_match)
 
@@ -362,11 +474,24 @@ class _PlayerMove(_MatchWrite):
         self.received_at = timezone.now()
 
     def decide(self, rows) -> tuple[MoveResult, list[Statement]]:
-        match, seats, replayed = self._lock.read(rows)
+        return self._decide(*self.read(rows))
+
+    def decides_on_known(self) -> bool:
+        # A replay of a move this process committed is told from a new move by the client id's
+        # unique index (its INSERT fails, and the move is read again under the lock, where the
+        # replay check answers it). Without a client id nothing could tell: such a move, and one
+        # whose one message may have committed before its connection was lost, must be read.
+        return bool(self.client_id)
+
+    def decide_on_known(self, known: _KnownMatch) -> tuple[MoveResult, list[Statement]]:
+        return self._decide(known.match, known.seats, set())
+
+    def _decide(self, match, seats, replayed) -> tuple[MoveResult, list[Statement]]:
         seat = next((i for i, row in seats.items() if row.user_id == self.user.pk), None)
         if seat is None:
             raise MatchError("not_seated", "you have no seat at this match")
         if seat in replayed:
+            self.after = (match, seats, False)
             return MoveResult(match.pk, match.version, match.state, duplicate=True), []
         if not match.is_playing:
             raise IllegalMove(engine.core.GAME_OVER, "the game is over")
@@ -394,6 +519,7 @@ class _PlayerMove(_MatchWrite):
         change.finished = match.status == Match.Status.FINISHED
         self.changes = [change]
         self.wake_at_ms = match.wake_at_ms
+        self.after = (match, seats, True)
         return MoveResult(match.pk, match.version, match.state, changes=[change]), statements
 
 
@@ -409,7 +535,8 @@ class _Wake(_MatchWrite):
     def decide(self, rows) -> tuple[int | None, list[Statement]]:
         if not rows:
             return None, []  # gone: nothing will be due
-        match, seats, _replayed = self._lock.read(rows)
+        match, seats, _replayed = self.read(rows)
+        self.after = (match, seats, False)
         if match.paused_at_ms is not None:
             return None, []  # nothing is due while paused; the resume schedules the next wake
         if not match.is_playing or match.wake_at_ms is None or match.wake_at_ms > self.wall_ms:
@@ -485,6 +612,7 @@ class _Wake(_MatchWrite):
             changes[-1].finished = match.status == Match.Status.FINISHED
         self.changes = changes
         self.wake_at_ms = match.wake_at_ms
+        self.after = (match, seats, True)
         return match.wake_at_ms, statements
 
 
@@ -499,7 +627,7 @@ class _TeacherControl(_MatchWrite):
         self.changed: Match | None = None
 
     def decide(self, rows) -> tuple[bool, list[Statement]]:
-        match, _seats, _replayed = self._lock.read(rows)
+        match, _seats, _replayed = self.read(rows)
         if not self.change(match):
             return False, []
         match.updated_at = timezone.now()
@@ -522,7 +650,7 @@ class _Presence(_MatchWrite):
         self.changed: Match | None = None
 
     def decide(self, rows) -> tuple[bool, list[Statement]]:
-        match, _seats, _replayed = self._lock.read(rows)
+        match, _seats, _replayed = self.read(rows)
         if not match.waits_for_players:
             return False, []
         count = max(0, match.players_connected + self.delta)

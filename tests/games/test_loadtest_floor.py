@@ -110,9 +110,14 @@ def test_trace_prints_every_stage_of_a_move_through_the_real_server(services):
     traced = int(figure(report, r"^a move through the server .*: (\d+) moves traced"))
     acknowledged = int(figure(report, r"moves: (\d+) acknowledged"))
     assert traced >= acknowledged > 0, report
+    # One table's moves all go to one process: after its first, each is decided on the match as
+    # that process wrote it, without the read of round trip 1 (games/services/writes.py).
+    known = int(figure(report, r"decided on the match as the process knew it: (\d+) moves"))
+    assert traced >= known >= traced - 2, report
+    read = "round trip 1: BEGIN + lock read"
     for name in (
         compare.CLIENT_IN,
-        *(stage for stage, _, _ in compare.STAGES),
+        *(stage for stage, _, _ in compare.STAGES if stage != read),
         compare.TOTAL[0],
         compare.CLIENT_OUT,
     ):
@@ -120,9 +125,9 @@ def test_trace_prints_every_stage_of_a_move_through_the_real_server(services):
             rf"^  {re.escape(name)}\s+([\d.]+)\s+([\d.]+)$", report, re.MULTILINE
         ).groups()
         assert float(p50) <= float(p95), name
-    # The whole is no shorter than its round trips.
+    # The whole is no shorter than its round trip.
     total = float(figure(report, rf"^  {re.escape(compare.TOTAL[0])}\s+([\d.]+)"))
-    round_trip = float(figure(report, r"^  round trip 1: BEGIN \+ lock read\s+([\d.]+)"))
+    round_trip = float(figure(report, r"^  last round trip: writes \+ COMMIT\s+([\d.]+)"))
     assert total >= round_trip
 
 

@@ -124,15 +124,18 @@ def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]
 
 # --- the trace ----------------------------------------------------------------------------------
 
-# (stage, from stamp, to stamp): each a stretch of the move's timeline, in its order
+# (stage, from stamp, to stamp): each a stretch of the move's timeline, in its order. A move
+# decided on the match as its process knew it has no read: its decision follows the connection
+# (the last of its connection stamps, should it have been read after all), and its one round trip
+# is the last.
 STAGES = (
     ("flood, wire checks", "received", "checked"),
     ("shape check, the write made", "checked", "turn_asked"),
     ("wait for the match's turn", "turn_asked", "turn"),
     ("connection from the pool", "turn", "connection"),
     ("round trip 1: BEGIN + lock read", "connection", "read"),
-    ("decide (engine, records)", "read", "decided"),
-    ("round trip 2: writes + COMMIT", "decided", "committed"),
+    ("decide (engine, records)", ("read", "connection"), "decided"),
+    ("last round trip: writes + COMMIT", "decided", "committed"),
     ("connection back, runner resumes", "committed", "returned"),
     ("news queued", "returned", "queued"),
     ("news task waits for the loop", "queued", "hub"),
@@ -164,7 +167,13 @@ def read_trace(directory: str) -> list[dict]:
     return records
 
 
+def _alternatives(stamps: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (stamps,) if isinstance(stamps, str) else stamps
+
+
 def _points(record: dict) -> dict[str, int]:
+    """The move's stamps by name (the last of a name stamped twice: a move read after all took
+    a second connection); ``sent:first`` and ``sent:last`` over its sockets."""
     points: dict[str, int] = {}
     sent = []
     for name, ns in record["stamps"]:
@@ -173,7 +182,7 @@ def _points(record: dict) -> dict[str, int]:
             if name == "sent:mover":
                 points.setdefault("sent:mover", ns)
         else:
-            points.setdefault(name, ns)
+            points[name] = ns
     if sent:
         points["sent:first"], points["sent:last"] = min(sent), max(sent)
     return points
@@ -195,8 +204,9 @@ def trace_report(
             timed.append((record["match"], points))
     durations: dict[str, list[float]] = {}
     for _match, points in timed:
-        for name, first, then in (*STAGES, TOTAL):
-            if first in points and then in points:
+        for name, firsts, then in (*STAGES, TOTAL):
+            first = next((f for f in _alternatives(firsts) if f in points), None)
+            if first is not None and then in points:
                 durations.setdefault(name, []).append((points[then] - points[first]) / 1e6)
     if acknowledged:
         by_match: dict[int, list[dict[str, int]]] = {}
@@ -211,6 +221,12 @@ def trace_report(
                     durations.setdefault(CLIENT_OUT, []).append(out * 1000)
                     break
     lines = [f"a move through the server (games/trace.py): {len(timed)} moves traced"]
+    known = [points for _match, points in timed if "known" in points]
+    read_again = sum(1 for points in known if "read" in points)
+    lines.append(
+        f"  decided on the match as the process knew it: {len(known)} moves,"
+        f" {read_again} of them read again (the row had changed, or the move was refused)"
+    )
     if not timed:
         lines.append("  (moves are traced on PostgreSQL, where they are written on the event loop)")
     lines.append(f"  {'stage':42s} {'p50 ms':>7} {'p95 ms':>7}")

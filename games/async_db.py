@@ -6,10 +6,14 @@ A move spent most of its time on a thread waiting for PostgreSQL, and after each
 trips that thread had to win Python's GIL back from the event loop, which under load took three
 times as long as the round trip itself (docs/capacity.md). Here a move's transaction runs on the
 event loop, on psycopg's asynchronous connections: nothing has to win the GIL back, and the
-transaction takes two round trips instead of four:
+transaction takes two round trips instead of four (``transaction``):
 
 1. ``BEGIN`` and the locking read, sent as one message;
-2. the writes and the ``COMMIT``, sent as one message.
+2. the writes and the ``COMMIT``, sent as one message;
+
+or one, for a write decided on what its caller already knew of the row (``transaction_at_once``:
+``BEGIN``, a check under the row lock that the row is as the caller knew it, the writes and the
+``COMMIT``; games/services/writes.py, ``_KnownMatches``).
 
 The connections bind parameters on the client, as Django's do, so a query of several statements
 goes out in PostgreSQL's simple protocol in one message. psycopg's transaction blocks would send

@@ -247,3 +247,28 @@ async def _elsewhere(function, *args, **kwargs):
             connections.close_all()  # this thread's own connection, made for the call
 
     return await sync_to_async(call, thread_sensitive=False)()
+
+
+def test_a_process_keeps_no_finished_match_and_at_most_its_size(table, monkeypatch):
+    """A finished match takes no more moves: keeping it would only hold memory. And a process
+    keeps at most ``SIZE`` matches, dropping the one it wrote longest ago."""
+    monkeypatch.setattr(writes._KnownMatches, "SIZE", 2)
+    known = writes._KnownMatches()
+    matches = [
+        make_match(game="add_up", variant="standard", players=table, seed=n) for n in range(3)
+    ]
+
+    def written(match):
+        write = writes._PlayerMove(match.pk, user=table[0], move={}, client_id="c", at_ms=None)
+        write.after = (match, {}, True)
+        return write
+
+    matches[0].status = Match.Status.FINISHED
+    known.keep(written(matches[0]), "1", "2")
+    assert known.take(matches[0].pk) is None
+    for match in matches:
+        match.status = Match.Status.PLAYING
+        known.keep(written(match), "1", "2")
+    assert known.take(matches[0].pk) is None  # the oldest, dropped for the third
+    assert known.take(matches[1].pk).row_version == "2"  # saved: the version it wrote
+    assert known.take(matches[1].pk) is None  # taken: a write of it is under way

@@ -89,6 +89,19 @@ def test_floor_runs_floor_and_real_alternately_and_prints_the_ratio_and_the_boun
             figure(report, rf"^round {n}: .*2 x floor p50 \+ one commit = .* = ([\d.]+) ms")
         )
         assert bound == pytest.approx(2 * floor_p50 + float(commit), abs=0.02)
+        # The same bound with a commit made at the pace one process's moves commit (at 6
+        # moves/s on one process, one every 167 ms): its connection idle between, as a move's is.
+        paced_line = rf"^commit at the moves' pace after round {n}, one every ([\d.]+) ms"
+        gap = figure(report, paced_line)
+        paced = figure(report, rf"^commit at the moves' pace after round {n}, .*: p50 ([\d.]+) ms")
+        assert float(gap) == pytest.approx(1000 / 6, abs=1)
+        assert 0 < float(paced) < 1000
+        paced_bound = float(
+            figure(
+                report, rf"^round {n}: bound with the commit at the moves' pace = .* = ([\d.]+) ms"
+            )
+        )
+        assert paced_bound == pytest.approx(2 * floor_p50 + float(paced), abs=0.02)
     assert [(run["round"], run["server"]) for run in results["runs"]] == [
         (1, "floor"),
         (1, "real"),

@@ -301,6 +301,7 @@ def _floor_rounds(fleet, tables, rates, options, out, trace_dir) -> dict:
     floor_fleet = DaphneFleet(daphnes, application=floor.APPLICATION)
     runs: list[compare.Run] = []
     commits: list[dict] = []
+    paced: list[dict] = []  # the same commit at the pace of one process's moves
     try:
         try:
             floor_urls = floor_fleet.start()
@@ -339,6 +340,7 @@ def _floor_rounds(fleet, tables, rates, options, out, trace_dir) -> dict:
                         out(line)
             if connection.vendor == "postgresql":
                 commits.append(compare.commit_round_trip_ms())
+                paced.append(compare.paced_commit_ms(max(rates) / daphnes))
     finally:
         died = floor_fleet.died()
         floor_fleet.stop()
@@ -347,13 +349,14 @@ def _floor_rounds(fleet, tables, rates, options, out, trace_dir) -> dict:
     out("")
     if not commits:
         out("no PostgreSQL here: the commit is not measured (counted as 0 ms)")
-    for line in compare.comparison_report(runs, commits):
+    for line in compare.comparison_report(runs, commits, paced):
         out(line)
     return {
         "runs": [
             {"round": run.round, "server": run.server, **run.figures.as_dict()} for run in runs
         ],
         "commit_ms": commits,
+        "paced_commit_ms": paced,
     }
 
 

@@ -4,7 +4,8 @@ goes"):
 - ``--floor``: the same load against the floor servers (tools/loadtest/floor.py, no database) and
   the real ones, alternating in one invocation; each run's latency and Daphne CPU per move side by
   side, the ratio of the real p50 to the floor's, and the bound "2 x floor p50 + one commit", the
-  commit measured here on the same PostgreSQL (``commit_round_trip_ms``).
+  commit measured here on the same PostgreSQL (``commit_round_trip_ms``), back to back and at the
+  pace of one process's moves (``paced_commit_ms``).
 - ``--trace``: the real servers stamp each move (games/trace.py); ``trace_report`` reads their
   files and prints each stage's p50 and p95 over the measured steps.
 """
@@ -25,12 +26,14 @@ from tools.loadtest.driver import Figures, _ms, _percentile
 # --- the commit: one move's transaction, bare -------------------------------------------------
 
 
-def commit_round_trip_ms(samples: int = 500) -> dict[str, float]:
-    """A move's transaction with nothing else around it, as games/async_db.py sends it: ``BEGIN``
-    with a ``SELECT ... FOR UPDATE`` in one message, an ``UPDATE`` with ``COMMIT`` in another, on
-    a psycopg connection of its own to this process's PostgreSQL. Its row is in a table made for
-    the measurement (and dropped), an ordinary one, so the commit flushes the WAL as a move's does.
-    Returns p50 and p95 in ms over ``samples``."""
+def commit_round_trip_ms(samples: int = 500, gap_s: float = 0.0) -> dict[str, float]:
+    """A move's transaction with nothing else around it, as games/async_db.py sends it when it
+    reads first: ``BEGIN`` with a ``SELECT ... FOR UPDATE`` in one message, an ``UPDATE`` with
+    ``COMMIT`` in another, on a psycopg connection of its own to this process's PostgreSQL. Its
+    row is in a table made for the measurement (and dropped), an ordinary one, so the commit
+    flushes the WAL as a move's does. Returns p50 and p95 in ms over ``samples``, one every
+    ``gap_s`` seconds: back to back (0), PostgreSQL's backend and the machine's cores stay awake
+    between commits, which a move's connection, used every few milliseconds, does not find."""
     import psycopg
     from django.db import connections
 
@@ -54,10 +57,25 @@ def commit_round_trip_ms(samples: int = 500) -> dict[str, float]:
                 cursor.fetchall()
                 cursor.execute(closing)
                 times.append((time.perf_counter() - started) * 1000)
+                if gap_s:
+                    time.sleep(gap_s)
         finally:
             conn.execute(f"DROP TABLE {table}")
     measured = sorted(times[20:])  # the first few warm the connection and the plan
-    return {"p50": statistics.median(measured), "p95": _percentile(measured, 95), "n": samples}
+    return {
+        "p50": statistics.median(measured),
+        "p95": _percentile(measured, 95),
+        "n": samples,
+        "gap_ms": gap_s * 1000,
+    }
+
+
+def paced_commit_ms(moves_per_s_per_process: float, seconds: float = 4.0) -> dict[str, float]:
+    """The commit of ``commit_round_trip_ms`` at the pace one server process's moves commit at
+    (one every 1/rate s; a move connection is idle at least that long between two), for about
+    ``seconds`` (20 to 200 samples)."""
+    gap_s = 1 / moves_per_s_per_process
+    return commit_round_trip_ms(samples=max(20, min(200, int(seconds / gap_s))), gap_s=gap_s)
 
 
 # --- floor against real -------------------------------------------------------------------------
@@ -81,7 +99,12 @@ class Run:
         return percent * 10 / self.figures.achieved
 
 
-def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]:
+def comparison_report(
+    runs: Sequence[Run], commits: Sequence[dict], paced: Sequence[dict] = ()
+) -> list[str]:
+    """The runs side by side, the commits measured after each round (back to back, and
+    ``paced``: at the moves' pace), and per round the ratio real / floor p50 and the bound
+    ``2 x floor p50 + one commit``, with each commit."""
     lines = [
         "floor against real (mover latency from send to its state; others: the table's other "
         "sockets)",
@@ -103,6 +126,12 @@ def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]
             f"trips, bare): p50 {commit['p50']:.2f} ms  p95 {_ms(commit['p95'])} ms "
             f"(n={commit['n']})"
         )
+    for n, commit in enumerate(paced, 1):
+        lines.append(
+            f"commit at the moves' pace after round {n}, one every {commit['gap_ms']:.1f} ms "
+            f"(the same, its connection idle between, as a move's): p50 {commit['p50']:.2f} ms  "
+            f"p95 {_ms(commit['p95'])} ms (n={commit['n']})"
+        )
     rounds = sorted({run.round for run in runs})
     for n in rounds:
         # each round's bound with the commit measured right after it (none: no PostgreSQL)
@@ -119,6 +148,13 @@ def comparison_report(runs: Sequence[Run], commits: Sequence[dict]) -> list[str]
             f"{real.p50 / floor.p50:.2f}x; bound 2 x floor p50 + one commit = "
             f"2 x {floor.p50:.2f} + {commit_p50:.2f} = {bound:.2f} ms: real p50 {verdict}"
         )
+        if n <= len(paced):
+            paced_bound = 2 * floor.p50 + paced[n - 1]["p50"]
+            verdict = "within" if real.p50 <= paced_bound else "over"
+            lines.append(
+                f"round {n}: bound with the commit at the moves' pace = 2 x {floor.p50:.2f} + "
+                f"{paced[n - 1]['p50']:.2f} = {paced_bound:.2f} ms: real p50 {verdict}"
+            )
     return lines
 
 

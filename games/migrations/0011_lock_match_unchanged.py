@@ -1,7 +1,6 @@
 """PostgreSQL's function behind a move decided on the match as its server process last wrote it
-(games/services/writes.py, "the match as this process last wrote it"; games/services/sql.py,
-``LOCK_UNCHANGED``). SQLite, the embedded set-up's database, reads every match under its lock and
-needs none."""
+(games/services/writes.py, ``_KnownMatches``; games/services/sql.py, ``at_once``). SQLite, the
+embedded set-up's database, reads every match under its lock and needs none."""
 
 from django.db import migrations
 

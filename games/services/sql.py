@@ -101,8 +101,7 @@ class _LockStatement:
         columns.append(column_of(user_model, "time_zone", "u"))
         # On PostgreSQL, the row version read (xmin) and the id this transaction writes under,
         # which the row's xmin will be once it commits an UPDATE: what a process knows of the
-        # match after this write (games.services.writes, "the match as this process last wrote
-        # it").
+        # match after this write (games.services.writes._KnownMatches).
         self.versioned = conn.vendor == "postgresql"
         if self.versioned:
             columns += ["m.xmin::text", CURRENT_XID]

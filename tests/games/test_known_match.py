@@ -1,9 +1,8 @@
 """A player's move on a match this server process wrote last is decided on the match as that
 write left it, and sent as one message: the check that the row is unchanged (under its row
-lock), the writes and the COMMIT (games/services/writes.py, "the match as this process last
-wrote it"). Written anywhere else meanwhile, the match is read again under its lock and the move
-decided on that, as every write was before: these tests play the same moves both ways and
-compare what was stored."""
+lock), the writes and the COMMIT (games/services/writes.py, ``_KnownMatches``). Written anywhere
+else meanwhile, the match is read again under its lock and the move decided on that, as every
+write was before: these tests play the same moves both ways and compare what was stored."""
 
 from __future__ import annotations
 

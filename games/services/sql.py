@@ -88,7 +88,12 @@ class _LockStatement:
             found = conn.ops.get_db_converters(column) + column.get_db_converters(conn)
             self.converters.append((column, found))
         self.seat_at = len(self.fields)
-        self.json_fields = [f for f in self.fields if isinstance(f, models.JSONField)]
+        # The JSON a write gives the match (``_Writes``): the rest of its JSON is as read.
+        self.saved_json_fields = [
+            f
+            for f in self.fields
+            if isinstance(f, models.JSONField) and f.name in _Writes._MATCH_FIELDS
+        ]
 
         def column_of(model, name, alias):
             return f"{alias}.{quote(model._meta.get_field(name).column)}"
@@ -145,9 +150,10 @@ class _LockStatement:
         return rows[0][-3], rows[0][-2]
 
     def as_read(self, match: Match) -> Match:
-        """``match`` with the values a write gave it as reading its row would give them: its JSON
-        through JSON (a state the engine dumped may hold tuples, a read gives lists)."""
-        for model_field in self.json_fields:
+        """``match`` with the values a write gave it as reading its row would give them: the JSON
+        it saved through JSON (a state the engine dumped may hold tuples, and shares its data
+        with the engine's state; a read gives lists, its own)."""
+        for model_field in self.saved_json_fields:
             value = getattr(match, model_field.attname)
             text = json.dumps(value, cls=model_field.encoder)
             setattr(match, model_field.attname, json.loads(text, cls=model_field.decoder))

@@ -231,6 +231,11 @@ class _MatchWrite:
 
     client_id = ""
     arrived_ns: int | None = None  # a player's move: when its socket read it
+    # What this write leaves this process knowing of the match once it has committed: the match
+    # as saved, its seats, and whether it saved the match's row (_KnownMatches). None: nothing
+    # (the process then reads the match under its lock at its next write).
+    after: tuple[Match, dict[int, SeatRow], bool] | None = None
+    row_versions: tuple[str, str] | None = None  # PostgreSQL's xmin read, and this write's id
 
     def __init__(self, match_id):
         self.match_id = _match_id(match_id)
@@ -245,12 +250,6 @@ class _MatchWrite:
         """The lock statement's rows: the match, its seats, the seats that sent ``client_id``."""
         self.row_versions = self._lock.row_versions(rows)
         return self._lock.read(rows)
-
-    # What this write leaves this process knowing of the match once it has committed: the match
-    # as saved, its seats, and whether it saved the match's row (_KnownMatches). None: nothing
-    # (the process then reads the match under its lock at its next write).
-    after: tuple[Match, dict[int, SeatRow], bool] | None = None
-    row_versions: tuple[str, str] | None = None
 
     def decides_on_known(self) -> bool:
         """Whether this write may be decided on the match as this process last wrote it

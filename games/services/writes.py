@@ -331,27 +331,31 @@ async def write_match_async(write: _MatchWrite):
         if not async_db.enabled():
             return await _write_match_on_thread(write)
         known = _known_matches.take(write.match_id)
-        written, result = False, None
+        result, versions = None, None
         if known is not None and write.decides_on_known():
-            written, result = await _write_on_known(write, known)
-        if not written:
+            result, versions = await _write_on_known(write, known)
+        if versions is None:
             result = await async_db.transaction(
                 opening(write.lock()), write.decide, closing, ready=write.begin
             )
-            if write.row_versions is not None:
-                _known_matches.keep(write, *write.row_versions)
+            versions = write.row_versions
         _writes_done.last_ns = time.monotonic_ns()
         if trace.ON:
             trace.stamp("returned")
         write.tell()
+        if versions is not None:
+            _known_matches.keep(write, *versions)
         return result
 
 
-async def _write_on_known(write: _MatchWrite, known: _KnownMatch) -> tuple[bool, Any]:
-    """``write`` decided on ``known`` and sent in one message: (True, its result) if it
-    committed; (False, None) if it must read the match under its lock: the row changed since,
-    the connection was lost, or the decision on what this process knew refused the write (the
-    match may have moved on: read, the move may be allowed, or refused for the right reason)."""
+async def _write_on_known(
+    write: _MatchWrite, known: _KnownMatch
+) -> tuple[Any, tuple[str, str] | None]:
+    """``write`` decided on ``known`` and sent in one message: its result and the row versions
+    to keep (``_KnownMatches.keep``) if it committed; (None, None) if it must read the match
+    under its lock: the row changed since, the connection was lost, or the decision on what this
+    process knew refused the write (the match may have moved on: read, the move may be allowed,
+    or refused for the right reason)."""
     if trace.ON:
         trace.stamp("known")
     try:
@@ -362,10 +366,9 @@ async def _write_on_known(write: _MatchWrite, known: _KnownMatch) -> tuple[bool,
             ready=write.begin,
         )
     except (async_db.NotDone, IntegrityError, IllegalMove, MatchError):
-        return False, None
+        return None, None
     (written_under,) = rows[0]
-    _known_matches.keep(write, known.row_version, written_under)
-    return True, result
+    return result, (known.row_version, written_under)
 
 
 class _KnownMatch(NamedTuple):
@@ -391,31 +394,47 @@ class _KnownMatches:
     KEPT_S = 300.0
 
     def __init__(self):
-        self._matches: OrderedDict[int, _KnownMatch] = OrderedDict()
+        self._matches: OrderedDict[int, _KnownMatch | _Unsettled] = OrderedDict()
 
     def take(self, match_id: int) -> _KnownMatch | None:
         known = self._matches.pop(match_id, None)
         if known is None or time.monotonic() - known.kept_at > self.KEPT_S:
             return None
-        return known
+        return known.settled() if isinstance(known, _Unsettled) else known
 
     def forget(self, match_id: int) -> None:
         self._matches.pop(match_id, None)
 
     def keep(self, write: _MatchWrite, read_version: str, written_under: str) -> None:
         """What ``write`` left known, once committed: its match and seats, at the row version
-        it read or, if it saved the match, the one it wrote (its transaction's id)."""
+        it read or, if it saved the match, the one it wrote (its transaction's id). Called once
+        the write's news is queued, the copy of its match is made when the event loop has run
+        what was ready then: the news's task goes first, and the sockets do not wait for the
+        copy. A move of the match that comes sooner makes the copy itself (``take``)."""
         if write.after is None or not write.after[0].is_playing:
             return
-        match, seats, saved = write.after
-        self._matches[write.match_id] = _KnownMatch(
-            write._lock.as_read(match),
-            seats,
-            written_under if saved else read_version,
-            time.monotonic(),
-        )
+        saved = write.after[2]
+        entry = _Unsettled(write, written_under if saved else read_version, time.monotonic())
+        self._matches[write.match_id] = entry
         if len(self._matches) > self.SIZE:
             self._matches.popitem(last=False)
+        asyncio.get_running_loop().call_soon(self._settle, write.match_id, entry)
+
+    def _settle(self, match_id: int, entry: _Unsettled) -> None:
+        if self._matches.get(match_id) is entry:
+            self._matches[match_id] = entry.settled()
+
+
+class _Unsettled(NamedTuple):
+    """A committed write whose match is not yet copied as it would be read (``_KnownMatches``)."""
+
+    write: _MatchWrite
+    row_version: str
+    kept_at: float
+
+    def settled(self) -> _KnownMatch:
+        match, seats, _ = self.write.after
+        return _KnownMatch(self.write._lock.as_read(match), seats, self.row_version, self.kept_at)
 
 
 _known_matches = _KnownMatches()

@@ -6,6 +6,7 @@ write was before: these tests play the same moves both ways and compare what was
 
 from __future__ import annotations
 
+import asyncio
 from unittest import mock
 
 import pytest
@@ -262,12 +263,55 @@ def test_a_process_keeps_no_finished_match_and_at_most_its_size(table, monkeypat
         write.after = (match, {}, True)
         return write
 
-    matches[0].status = Match.Status.FINISHED
-    known.keep(written(matches[0]), "1", "2")
-    assert known.take(matches[0].pk) is None
-    for match in matches:
-        match.status = Match.Status.PLAYING
-        known.keep(written(match), "1", "2")
-    assert known.take(matches[0].pk) is None  # the oldest, dropped for the third
-    assert known.take(matches[1].pk).row_version == "2"  # saved: the version it wrote
-    assert known.take(matches[1].pk) is None  # taken: a write of it is under way
+    async def keep_and_take():  # on an event loop, as a server process keeps them
+        matches[0].status = Match.Status.FINISHED
+        known.keep(written(matches[0]), "1", "2")
+        assert known.take(matches[0].pk) is None
+        for match in matches:
+            match.status = Match.Status.PLAYING
+            known.keep(written(match), "1", "2")
+        assert known.take(matches[0].pk) is None  # the oldest, dropped for the third
+        assert known.take(matches[1].pk).row_version == "2"  # saved: the version it wrote
+        assert known.take(matches[1].pk) is None  # taken: a write of it is under way
+
+    async_to_sync(keep_and_take)()
+
+
+def test_the_copy_of_a_match_is_made_after_its_news_has_gone_out(table, monkeypatch):
+    """The sockets of a move do not wait for the process's copy of its match: the news's task,
+    queued before the write is kept, runs first. A move of the match that comes before the copy
+    is made gets it all the same."""
+    match = make_match(game="add_up", variant="standard", players=table, seed=21)
+    order = []
+    as_read = writes._LockStatement.as_read
+
+    def copied(lock, match):
+        order.append("copy")
+        return as_read(lock, match)
+
+    monkeypatch.setattr(writes._LockStatement, "as_read", copied)
+    known = writes._KnownMatches()
+
+    def written():
+        write = writes._PlayerMove(match.pk, user=table[0], move={}, client_id="c", at_ms=None)
+        write.after = (match, {}, True)
+        return write
+
+    async def news():
+        order.append("news")
+
+    async def keep_after_news():
+        asyncio.get_running_loop().create_task(news())
+        known.keep(written(), "1", "2")
+        assert order == []
+        await asyncio.sleep(0)
+        assert order == ["news", "copy"]
+        assert known.take(match.pk).match.state == match.state
+
+        known.keep(written(), "2", "3")
+        taken = known.take(match.pk)  # before the loop has turned: copied here
+        assert order == ["news", "copy", "copy"] and taken.row_version == "3"
+        await asyncio.sleep(0)
+        assert known.take(match.pk) is None and order == ["news", "copy", "copy"]
+
+    async_to_sync(keep_after_news)()

@@ -144,7 +144,7 @@ async def _transaction(opening, decide, closing, ready):
         cursor = conn.cursor()
         async with _in_transaction(conn) as deadline:
             try:
-                await cursor.execute(*_message(conn, opening))
+                await cursor.execute(_message(cursor, opening))
             except psycopg.OperationalError as error:
                 if conn.broken and not deadline.passed:
                     raise _StaleConnection(error) from error
@@ -158,7 +158,7 @@ async def _transaction(opening, decide, closing, ready):
             if trace.ON:
                 trace.stamp("decided")
             closed = closing(statements)
-            await cursor.execute(*_message(conn, closed))
+            await cursor.execute(_message(cursor, closed))
             if trace.ON:
                 trace.stamp("committed")
             await _prepare(conn, [*opening, *closed])
@@ -196,7 +196,7 @@ async def transaction_at_once(
         cursor = conn.cursor()
         async with _in_transaction(conn) as deadline:
             try:
-                await cursor.execute(*_message(conn, message))
+                await cursor.execute(_message(cursor, message))
             except psycopg.Error as error:
                 if error.sqlstate == changed_sqlstate:
                     raise NotDone("the row changed since it was read") from error
@@ -238,18 +238,37 @@ _prepared: weakref.WeakKeyDictionary[psycopg.AsyncConnection, dict[str, str]] = 
 )
 _unpreparable: set[str] = set()  # texts PostgreSQL refused to prepare, in this process
 _PLACEHOLDER = re.compile(r"%%|%s")
+# What psycopg's cache of a query's placeholders takes (psycopg/_queries.py, 3.3).
+QUOTED_PIECE_VALUES = 50
+QUOTED_PIECE_BYTES = 4096
 
 
-def _message(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> Statement:
-    """``statements`` as one query, each one prepared on ``conn`` sent as its ``EXECUTE``."""
-    names = _prepared.get(conn, {})
-    parts: list[str] = []
+def _message(cursor: psycopg.AsyncClientCursor, statements: Sequence[Statement]) -> str:
+    """``statements`` as one query, its values quoted in, each statement prepared on the
+    cursor's connection sent as its ``EXECUTE``. psycopg keeps where a query's placeholders are
+    only for queries of at most ``QUOTED_PIECE_VALUES`` values and ``QUOTED_PIECE_BYTES``; a
+    move with an answer sends about 90 values, and finding them again in the whole message took
+    longer than quoting them (docs/capacity.md). So it is quoted in pieces that stay within both,
+    whose places psycopg finds once."""
+    names = _prepared.get(cursor.connection, {})
+    pieces: list[str] = []
+    texts: list[str] = []
     values: list[Any] = []
+    length = 0
     for sql, params in statements:
         name = names.get(sql)
-        parts.append(sql if name is None else f"EXECUTE {name}({', '.join(['%s'] * len(params))})")
+        text = sql if name is None else f"EXECUTE {name}({', '.join(['%s'] * len(params))})"
+        if texts and (
+            len(values) + len(params) > QUOTED_PIECE_VALUES
+            or length + len(text) > QUOTED_PIECE_BYTES
+        ):
+            pieces.append(cursor.mogrify("; ".join(texts), values))
+            texts, values, length = [], [], 0
+        texts.append(text)
         values += params
-    return "; ".join(parts), values
+        length += len(text) + 2
+    pieces.append(cursor.mogrify("; ".join(texts), values))
+    return "; ".join(pieces)
 
 
 def _numbered(sql: str) -> str:

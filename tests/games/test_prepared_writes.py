@@ -112,3 +112,42 @@ def test_a_moves_session_figures_are_prepared_too(one_connection):
     assert not [text for text in async_db._unpreparable if "classroom_session" in text]
     times = SessionAnswerTimes.objects.filter(session=session)
     assert sum(times.values_list("answers", flat=True)) == answered
+
+
+def test_a_moves_message_is_quoted_in_pieces_psycopg_keeps_and_reads_as_the_whole(
+    one_connection, monkeypatch
+):
+    """psycopg keeps where a query's placeholders are only for queries of at most 50 values (and
+    4 KB); a move with an answer sends about 90, so its message is quoted in pieces within both.
+    The text PostgreSQL gets is the one quoting the whole message at once would give."""
+    classroom = make_class()
+    players = [make_student(classroom, name) for name in ("Ana", "Ben", "Cai")]
+    match = make_match(game="add_up", variant="standard", players=players, seed=5)
+    quoted = []  # (the statements, their message, the whole message quoted by psycopg)
+    pieces = []
+    message = async_db._message
+
+    def quoting(cursor, statements):
+        mogrify = type(cursor).mogrify.__get__(cursor)
+
+        def piece(text, values):
+            pieces.append((len(values), len(text.encode())))
+            return mogrify(text, values)
+
+        monkeypatch.setattr(cursor, "mogrify", piece)
+        sent = message(cursor, statements)
+        names = async_db._prepared.get(cursor.connection, {})
+        texts = [
+            sql if sql not in names else f"EXECUTE {names[sql]}({', '.join(['%s'] * len(p))})"
+            for sql, p in statements
+        ]
+        whole = mogrify("; ".join(texts), [value for _, p in statements for value in p])
+        quoted.append((statements, sent, whole))
+        return sent
+
+    monkeypatch.setattr(async_db, "_message", quoting)
+    _moves(match, players, 12)
+    assert any(sum(len(p) for _, p in statements) > 50 for statements, _, _ in quoted)
+    assert all(sent == whole for _, sent, whole in quoted)
+    assert max(values for values, _ in pieces) <= async_db.QUOTED_PIECE_VALUES
+    assert max(length for _, length in pieces) <= async_db.QUOTED_PIECE_BYTES

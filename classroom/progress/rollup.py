@@ -10,6 +10,7 @@ row never lose a count. Rows are written in key order, so concurrent upserts can
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -147,9 +148,6 @@ def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
     rows a statement as its parameters allow. Only the sums that some row of a statement adds to
     are written: the others are 0 by the database's default (a wrong answer touches one of the
     dozen slip counts)."""
-    quote = connection.ops.quote_name
-    table = quote(model._meta.db_table)
-    conflict = ", ".join(quote(c) for c in key_columns)
     summed = set(sums)
     statements = []
     per_statement = max(1, PARAMETERS_PER_STATEMENT // len(columns))
@@ -160,22 +158,34 @@ def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
             for index, column in enumerate(columns)
             if column not in summed or any(row[index] for row in chunk)
         ]
-        names = ", ".join(quote(columns[i]) for i in kept)
-        updates = ", ".join(
-            f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}"
-            for c in (columns[i] for i in kept)
-            if c in summed
+        sql = _upsert_sql(
+            connection.vendor,
+            model._meta.db_table,
+            tuple(key_columns),
+            tuple(columns[i] for i in kept),
+            tuple(sums),
+            len(chunk),
         )
-        placeholder = "(" + ", ".join(["%s"] * len(kept)) + ")"
-        statements.append(
-            (
-                f"INSERT INTO {table} ({names}) VALUES {', '.join([placeholder] * len(chunk))} "
-                f"ON CONFLICT ({conflict}) "
-                + (f"DO UPDATE SET {updates}" if updates else "DO NOTHING"),
-                [row[i] for row in chunk for i in kept],
-            )
-        )
+        statements.append((sql, [row[i] for row in chunk for i in kept]))
     return statements
+
+
+@functools.lru_cache(maxsize=512)
+def _upsert_sql(vendor, table_name, key_columns, names, sums, rows) -> str:
+    """The text of one upsert: a move's take a few dozen shapes, written once a process (and
+    each prepared once a connection, games/async_db.py)."""
+    quote = connection.ops.quote_name
+    table = quote(table_name)
+    updates = ", ".join(
+        f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in names if c in sums
+    )
+    placeholder = "(" + ", ".join(["%s"] * len(names)) + ")"
+    return (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in names)}) "
+        f"VALUES {', '.join([placeholder] * rows)} "
+        f"ON CONFLICT ({', '.join(quote(c) for c in key_columns)}) "
+        + (f"DO UPDATE SET {updates}" if updates else "DO NOTHING")
+    )
 
 
 def rollup_add(attempts: Iterable[Attempt]) -> None:

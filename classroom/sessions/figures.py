@@ -12,6 +12,7 @@ without adds its wrong answers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from django.db import connection, transaction
@@ -49,30 +50,12 @@ def _groups(attempts: Iterable[Attempt]) -> dict[tuple[int, str], dict]:
 def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple[str, list]]:
     """The upserts adding these attempts of one match to its session's figures, in key order
     (concurrent moves lock rows in one order and cannot deadlock)."""
-    quote = connection.ops.quote_name
-    table = quote(SessionSkillFigures._meta.db_table)
-    tables = quote(SessionTable._meta.db_table)
     groups = sorted(_groups(attempts).items())
-    statements = []
-    for (student_id, skill), group in groups:
-        columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *_COUNTED]
-        updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in _COUNTED]
-        # A right answer in this move restarts the streak at the wrong answers after it.
-        updates.append(
-            f"{quote('wrong_in_a_row')} = CASE WHEN excluded.{quote('correct')} > 0 "
-            f"THEN excluded.{quote('wrong_in_a_row')} "
-            f"ELSE {table}.{quote('wrong_in_a_row')} + excluded.{quote('wrong_in_a_row')} END"
-        )
-        statements.append(
-            (
-                f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
-                f"SELECT {quote('session_id')}, {', '.join(['%s'] * (len(columns) - 1))} "
-                f"FROM {tables} WHERE {quote('match_id')} = %s "
-                f"ON CONFLICT ({quote('session_id')}, {quote('student_id')}, {quote('skill')}) "
-                f"DO UPDATE SET {', '.join(updates)}",
-                [student_id, skill, group["wrong_tail"], *(group[c] for c in _COUNTED), match_id],
-            )
-        )
+    sql = _figures_sql(connection.vendor)
+    statements = [
+        (sql, [student_id, skill, group["wrong_tail"], *(group[c] for c in _COUNTED), match_id])
+        for (student_id, skill), group in groups
+    ]
     buckets = [
         (student_id, skill, bucket, answers)
         for (student_id, skill), group in groups
@@ -87,6 +70,45 @@ def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, li
     match's session table (``columnN`` names a ``VALUES`` column on both databases). Each value is
     cast to its column's type: a ``VALUES`` list gives its values no type of their own, and a
     statement PostgreSQL cannot type cannot be prepared (games/async_db.py)."""
+    per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
+    return [
+        (
+            _times_sql(connection.vendor, len(chunk)),
+            [*(value for row in chunk for value in row), match_id],
+        )
+        for chunk in (
+            buckets[start : start + per_statement]
+            for start in range(0, len(buckets), per_statement)
+        )
+    ]
+
+
+@functools.lru_cache(maxsize=8)
+def _figures_sql(vendor) -> str:
+    """The upsert of one (student, skill)'s figures, written once a process (and prepared once a
+    connection, games/async_db.py)."""
+    quote = connection.ops.quote_name
+    table = quote(SessionSkillFigures._meta.db_table)
+    tables = quote(SessionTable._meta.db_table)
+    columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *_COUNTED]
+    updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in _COUNTED]
+    # A right answer in this move restarts the streak at the wrong answers after it.
+    updates.append(
+        f"{quote('wrong_in_a_row')} = CASE WHEN excluded.{quote('correct')} > 0 "
+        f"THEN excluded.{quote('wrong_in_a_row')} "
+        f"ELSE {table}.{quote('wrong_in_a_row')} + excluded.{quote('wrong_in_a_row')} END"
+    )
+    return (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
+        f"SELECT {quote('session_id')}, {', '.join(['%s'] * (len(columns) - 1))} "
+        f"FROM {tables} WHERE {quote('match_id')} = %s "
+        f"ON CONFLICT ({quote('session_id')}, {quote('student_id')}, {quote('skill')}) "
+        f"DO UPDATE SET {', '.join(updates)}"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _times_sql(vendor, rows: int) -> str:
     quote = connection.ops.quote_name
     table = quote(SessionAnswerTimes._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
@@ -96,23 +118,15 @@ def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, li
         f"CAST(%s AS {SessionAnswerTimes._meta.get_field(name).cast_db_type(connection)})"
         for name in ("student", "skill", "bucket", "answers")
     )
-    per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
-    statements = []
-    for start in range(0, len(buckets), per_statement):
-        chunk = buckets[start : start + per_statement]
-        statements.append(
-            (
-                f"INSERT INTO {table} ({columns}, {answers}) "
-                f"SELECT {tables}.{quote('session_id')}, "
-                "times.column1, times.column2, times.column3, times.column4 "
-                f"FROM (VALUES {', '.join([f'({row})'] * len(chunk))}) AS times, {tables} "
-                f"WHERE {tables}.{quote('match_id')} = %s "
-                f"ON CONFLICT ({columns}) DO UPDATE SET {answers} = {table}.{answers} + "
-                f"excluded.{answers}",
-                [*(value for row in chunk for value in row), match_id],
-            )
-        )
-    return statements
+    return (
+        f"INSERT INTO {table} ({columns}, {answers}) "
+        f"SELECT {tables}.{quote('session_id')}, "
+        "times.column1, times.column2, times.column3, times.column4 "
+        f"FROM (VALUES {', '.join([f'({row})'] * rows)}) AS times, {tables} "
+        f"WHERE {tables}.{quote('match_id')} = %s "
+        f"ON CONFLICT ({columns}) DO UPDATE SET {answers} = {table}.{answers} + "
+        f"excluded.{answers}"
+    )
 
 
 def attempt_writes(match, attempts) -> list[tuple[str, list]]:

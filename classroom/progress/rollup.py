@@ -172,8 +172,8 @@ def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
 
 @functools.lru_cache(maxsize=512)
 def _upsert_sql(vendor, table_name, key_columns, names, sums, rows) -> str:
-    """The text of one upsert: a move's take a few dozen shapes, written once a process (and
-    each prepared once a connection, games/async_db.py)."""
+    """The text of one upsert. A move's upserts take a few dozen shapes: each is written once a
+    process (and prepared once a connection, games/async_db.py)."""
     quote = connection.ops.quote_name
     table = quote(table_name)
     updates = ", ".join(

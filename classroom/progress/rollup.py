@@ -173,7 +173,8 @@ def _upserts(model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
 @functools.lru_cache(maxsize=512)
 def _upsert_sql(vendor, table_name, key_columns, names, sums, rows) -> str:
     """The text of one upsert. A move's upserts take a few dozen shapes: each is written once a
-    process (and prepared once a connection, games/async_db.py)."""
+    process (and prepared once a connection, games/async_db.py). ``vendor`` only keys the cache:
+    the quoting is the connection's."""
     quote = connection.ops.quote_name
     table = quote(table_name)
     updates = ", ".join(

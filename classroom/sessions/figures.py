@@ -86,7 +86,8 @@ def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, li
 @functools.lru_cache(maxsize=8)
 def _figures_sql(vendor) -> str:
     """The upsert of one (student, skill)'s figures, written once a process (and prepared once a
-    connection, games/async_db.py)."""
+    connection, games/async_db.py). ``vendor`` only keys the cache: the quoting is the
+    connection's."""
     quote = connection.ops.quote_name
     table = quote(SessionSkillFigures._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
@@ -109,6 +110,8 @@ def _figures_sql(vendor) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _times_sql(vendor, rows: int) -> str:
+    """The upsert of ``rows`` answer-time buckets (``_times_statements``), written once a process
+    for each number of rows; ``vendor`` only keys the cache."""
     quote = connection.ops.quote_name
     table = quote(SessionAnswerTimes._meta.db_table)
     tables = quote(SessionTable._meta.db_table)

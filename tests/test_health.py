@@ -177,6 +177,7 @@ def test_a_real_worker_reports_its_rounds(services, tmp_path):
     from django.test import Client
 
     from config.celery import worker_heartbeat
+    from tests.processes import stop
 
     cache.delete(health.WORKER_HEARTBEAT_KEY)
     log = tmp_path / "worker.log"
@@ -197,9 +198,4 @@ def test_a_real_worker_reports_its_rounds(services, tmp_path):
         body = Client().get("/readyz").json()
         assert body["workers"] == "ok" and body["broker"] == "ok", body
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(timeout=10)
+        stop(worker, grace_seconds=20)

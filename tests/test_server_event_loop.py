@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import stop
 from tools.loadtest.servers import DAPHNE, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,12 +58,7 @@ def _loop_of_a_server(tmp_path, chosen: str | None) -> str:
                     pytest.fail(f"the server did not answer:\n{log.read_text(errors='replace')}")
                 time.sleep(0.1)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.mark.timeout(60)

@@ -15,9 +15,8 @@ On the server's loop the news goes to the process's ``MatchHub``, the one member
 group for all its sockets of that match. Channels gives every consumer a channel of its own, so a
 move's news went through Redis once per socket: serialised, stored and popped three times for a
 table of three, and each time woken in its consumer by Channels' per-consumer receive machinery
-(a task and a wait per message), about a third of a server process's CPU under load; the mover's
-own socket, in the very process that applied the move, waited for two Redis round trips and a
-blocking read (docs/capacity.md). Through the hub:
+(a task and a wait per message), and the mover's own socket, in the very process that applied
+the move, waited for two Redis round trips and a blocking read. Through the hub:
 
 - news made in this process (a move applied by one of its sockets, a bot or timer it woke, a
   teacher's page it served) reaches its own sockets at once, and through the channel layer only

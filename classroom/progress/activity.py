@@ -124,8 +124,8 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
         )
         .order_by()
     )
-    # Each game's name and where it was played, once per match rather than once per answer (the
-    # grouping above costs half as much without the joins: docs/capacity.md).
+    # Each game's name and where it was played, read once per match rather than joined to every
+    # answer the grouping above counts.
     matches = {
         match_id: (game, LESSON if table else HOMEWORK if work else OTHER, finished is not None)
         for match_id, game, table, work, finished in Match.objects.filter(

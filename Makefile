@@ -10,11 +10,8 @@ PORT ?= 8000
 # the few that need the embedded SQLite itself or run embedded whatever the environment (marked
 # `embedded`: the browser tests' own sites, for one).
 PYTEST_ARGS ?=
-# pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases. A worker
-# that runs out of tests takes some of the other's (worksteal), so the minute-long browser tests
-# do not leave one worker running alone at the end.
+# pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases.
 PYTEST_WORKERS ?= 2
-XDIST := -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: help install system-deps run test test-embedded test-services services lint js-deps format translations messages bench loadtest clean
 
@@ -55,9 +52,9 @@ test: install
 ifdef DATABASE_URL
 	@scripts/system-deps nginx
 	@scripts/services-up
-	$(BIN)/pytest $(XDIST) -m "not embedded" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not embedded" $(PYTEST_ARGS)
 else
-	$(BIN)/pytest $(XDIST) -m "not services" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not services" $(PYTEST_ARGS)
 endif
 
 test-services:

@@ -177,7 +177,7 @@ def test_a_real_worker_reports_its_rounds(services, tmp_path):
     from django.test import Client
 
     from config.celery import worker_heartbeat
-    from tests.processes import stop
+    from tools.processes import stop
 
     cache.delete(health.WORKER_HEARTBEAT_KEY)
     log = tmp_path / "worker.log"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import stop
 from tools.loadtest.servers import DAPHNE, free_port
+from tools.processes import stop
 
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 30

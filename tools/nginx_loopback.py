@@ -25,6 +25,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tools.processes import stop as stop_processes
+
 SITE = Path(__file__).resolve().parent.parent / "docker" / "nginx.conf"
 NGINX = os.environ.get("NGINX", "/usr/sbin/nginx")
 _DEPLOYED_SERVER = re.compile(r"^(\s*)server web\d+:8000( [^;]*)?;\s*$")
@@ -144,13 +146,10 @@ class LoopbackNginx:
             self.process.send_signal(signal.SIGHUP)
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()  # a fast shutdown: open sockets are closed
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout)
+        if self.process is not None:
+            stop_processes(
+                self.process, timeout
+            )  # SIGTERM, nginx's fast shutdown: open sockets are closed
 
     def routes(self) -> list[tuple[str, list[str], str]]:
         """Each finished request (a socket's when it closed): its URI, the upstream addresses

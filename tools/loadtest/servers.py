@@ -17,6 +17,8 @@ from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 
+from tools.processes import stop as stop_processes
+
 DAPHNE = [sys.executable, "-m", "config.server", "-v", "0"]  # Daphne, as the site runs it
 APPLICATION = "config.asgi:application"
 
@@ -153,15 +155,7 @@ class DaphneFleet:
         return self.urls
 
     def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_processes(self.processes)
 
     def died(self) -> list[int]:
         """The numbers (from 1) of the processes that have exited."""

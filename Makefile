@@ -7,8 +7,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Embedded `make test` leaves out the tests that need PostgreSQL and Redis; with DATABASE_URL and
 # REDIS_URL set (`make test-services`, CI) the whole suite runs and those tests must pass, but for
-# the few that need the embedded SQLite itself or run embedded whatever the environment (marked
-# `embedded`: the browser tests' own sites, for one).
+# the few that need the embedded SQLite itself or run the same whatever the environment (marked
+# `embedded`: the browser tests' own sites and the engine's tests, for two).
 PYTEST_ARGS ?=
 # pytest-xdist workers: the suite is mostly waiting on browsers, servers and databases.
 PYTEST_WORKERS ?= 2

@@ -21,6 +21,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 SERVICES_REQUIRED = bool(os.environ.get("CI") or os.environ.get("REQUIRE_SERVICES"))
 ROOT = Path(__file__).resolve().parents[1]
+ENGINE_TESTS = ROOT / "tests" / "engine"
 # What the test run's own environment must not hand to a site or a command it starts on a SQLite
 # file of its own: its service settings and an outer `make`'s variables (MAKEFLAGS would carry the
 # outer command line's DATABASE_URL).
@@ -190,11 +191,13 @@ def pytest_collection_modifyitems(config, items):
     # A test that drives a site of its own (tests/browser/conftest.py `daphne_site`) reads and
     # writes only that site's SQLite file, whatever the environment: the services pass would run
     # it exactly as the embedded pass did, so it is an embedded test (-m "not embedded" there).
+    # So are the engine's tests: the engine is pure Python and knows nothing of Django (the layer
+    # contracts in pyproject.toml), so no database or channel layer can change what they do.
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "services" in fixtures:
             item.add_marker(pytest.mark.services)
-        if "daphne_site" in fixtures:
+        if "daphne_site" in fixtures or ENGINE_TESTS in item.path.parents:
             item.add_marker(pytest.mark.embedded)
 
 

@@ -2,13 +2,14 @@
 own, one Daphne it starts): a small morning seats every child, nobody legitimate is refused, the
 hammering pupil and the outsider are slowed down, and their victims are not."""
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_database, embedded_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,18 +25,14 @@ def run_tool(args, environment, timeout):
     )
 
 
+# On a SQLite file of its own whatever the environment: the services pass would run it as this one.
+@pytest.mark.embedded
 @pytest.mark.slow
 @pytest.mark.timeout(420)
-def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path):
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-    }
-    environment["DATABASE_URL"] = f"sqlite:///{tmp_path}/morning.sqlite3"
-    environment["PYTHONPATH"] = str(ROOT)
-    migrated = run_tool(["manage.py", "migrate", "--noinput", "-v0"], environment, 240)
-    assert migrated.returncode == 0, migrated.stderr
+def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path, migrated_database):
+    database = tmp_path / "morning.sqlite3"
+    copy_database(migrated_database, database)
+    environment = embedded_environment(database)
     morning = [
         "-m", "tools.school_morning", "--children", "40", "--class-size", "20",
         "--minutes", "0.25", "--hammer-tries", "40", "--outsider-guesses", "60",

@@ -19,8 +19,8 @@ def test_moves_one_after_another_all_get_the_connection_returned_last(settings):
 
     async def backends():
         try:
-            # Three at once: the pool grows to three connections, each its own backend.
-            slow_read = "SELECT pg_backend_pid() FROM pg_sleep(0.3)"
+            # Three at once, each long enough for the pool to open the other two: three backends.
+            slow_read = "SELECT pg_backend_pid() FROM pg_sleep(1)"
             at_once = await asyncio.gather(*(async_db.fetch(slow_read, []) for _ in range(3)))
             one_after_another = [
                 await async_db.fetch("SELECT pg_backend_pid()", []) for _ in range(6)

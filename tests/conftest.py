@@ -153,9 +153,17 @@ def _event_loop_connections_closed(request):
 @pytest.fixture
 async def _close_the_event_loops_connections():
     yield
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
     from games import async_db
 
     await async_db.close_pool()
+    # Django's test client leaves connections open on purpose (it disconnects the signal that
+    # closes them after a request), and an async test's views and socket handshakes ran on
+    # asgiref's thread for sync work: a connection left there held the test database open, and
+    # dropping it at the end of the run failed ("being accessed by other users").
+    await sync_to_async(connections.close_all, thread_sensitive=True)()
 
 
 @pytest.fixture

@@ -147,9 +147,8 @@ class LoopbackNginx:
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.process is not None:
-            stop_processes(
-                self.process, timeout
-            )  # SIGTERM, nginx's fast shutdown: open sockets are closed
+            # SIGTERM: nginx's fast shutdown, which closes the open sockets.
+            stop_processes(self.process, timeout)
 
     def routes(self) -> list[tuple[str, list[str], str]]:
         """Each finished request (a socket's when it closed): its URI, the upstream addresses

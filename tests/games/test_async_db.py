@@ -7,29 +7,19 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from games import async_db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("services")]
 
 
-def test_moves_one_after_another_all_get_the_connection_returned_last(settings):
+async def test_moves_one_after_another_all_get_the_connection_returned_last(settings):
+    # The pool is the test's event loop's, closed with it (tests/conftest.py).
     settings.GAMES_MOVE_CONNECTIONS = 3
-
-    async def backends():
-        try:
-            # Three at once, each long enough for the pool to open the other two: three backends.
-            slow_read = "SELECT pg_backend_pid() FROM pg_sleep(1)"
-            at_once = await asyncio.gather(*(async_db.fetch(slow_read, []) for _ in range(3)))
-            one_after_another = [
-                await async_db.fetch("SELECT pg_backend_pid()", []) for _ in range(6)
-            ]
-            return at_once, one_after_another
-        finally:
-            await async_db.close_pool()
-
-    at_once, one_after_another = async_to_sync(backends)()
+    # Three at once, each long enough for the pool to open the other two: three backends.
+    slow_read = "SELECT pg_backend_pid() FROM pg_sleep(1)"
+    at_once = await asyncio.gather(*(async_db.fetch(slow_read, []) for _ in range(3)))
+    one_after_another = [await async_db.fetch("SELECT pg_backend_pid()", []) for _ in range(6)]
     opened = {rows[0][0] for rows in at_once}
     assert len(opened) == 3  # handed out in turn, the six below would take all three
     used = [rows[0][0] for rows in one_after_another]

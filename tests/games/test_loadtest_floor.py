@@ -89,10 +89,12 @@ def test_floor_runs_floor_and_real_alternately_and_prints_the_ratio_and_the_boun
             figure(report, rf"^round {n}: .*2 x floor p50 \+ one commit = .* = ([\d.]+) ms")
         )
         assert bound == pytest.approx(2 * floor_p50 + float(commit), abs=0.02)
-        # The same bound with a commit made at the pace one process's moves commit (at 6
-        # moves/s on one process, one every 167 ms): its connection idle between, as a move's is.
+        # The same bound with a commit made at the moves' pace (6 moves/s on one process, one
+        # every 167 ms on one connection): its connection idle between, as a move's is.
         paced_line = rf"^commit at the moves' pace after round {n}, one every ([\d.]+) ms"
         gap = figure(report, paced_line)
+        on = rf"^commit at the moves' pace after round {n}, .* ms on (\d+) connection\(s\) in turn"
+        assert figure(report, on) == "1"
         paced = figure(report, rf"^commit at the moves' pace after round {n}, .*: p50 ([\d.]+) ms")
         assert float(gap) == pytest.approx(1000 / 6, abs=1)
         assert 0 < float(paced) < 1000
@@ -142,6 +144,41 @@ def test_trace_prints_every_stage_of_a_move_through_the_real_server(services):
     total = float(figure(report, rf"^  {re.escape(compare.TOTAL[0])}\s+([\d.]+)"))
     round_trip = float(figure(report, r"^  last round trip: writes \+ COMMIT\s+([\d.]+)"))
     assert total >= round_trip
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.django_db(transaction=True)
+def test_the_commit_at_the_moves_pace_takes_turns_on_one_connection_per_server_process(services):
+    # 400 commits a second on two processes: PostgreSQL sees one every 2.5 ms, and each process's
+    # connection is idle 5 ms between two of its own.
+    backends_before = _commit_probe_backends()
+    paced = compare.paced_commit_ms(rate=400, processes=2, seconds=0.1)
+
+    assert (paced["gap_ms"], paced["connections"], paced["n"]) == (2.5, 2, 40)
+    assert 0 < paced["p50"] <= paced["p95"] < 1000
+    report = compare.comparison_report([], [], [paced])
+    assert report[-1].startswith(
+        "commit at the moves' pace after round 1, one every 2.5 ms on 2 connection(s) in turn "
+        "(the same, each idle 5.0 ms between two of its commits"
+    ), report
+    assert _commit_probe_backends() == backends_before  # its connections closed, its table gone
+
+
+def _commit_probe_backends() -> tuple[int, int]:
+    """The probe's open connections other than this test's, and its tables left behind."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        )
+        (open_connections,) = cursor.fetchone()
+        cursor.execute(
+            "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'loadtest_commit_probe_%'"
+        )
+        (tables,) = cursor.fetchone()
+    return open_connections, tables
 
 
 @pytest.mark.django_db

@@ -340,7 +340,7 @@ def _floor_rounds(fleet, tables, rates, options, out, trace_dir) -> dict:
                         out(line)
             if connection.vendor == "postgresql":
                 commits.append(compare.commit_round_trip_ms())
-                paced.append(compare.paced_commit_ms(max(rates) / daphnes))
+                paced.append(compare.paced_commit_ms(max(rates), daphnes))
     finally:
         died = floor_fleet.died()
         floor_fleet.stop()

@@ -5,13 +5,14 @@ goes"):
   the real ones, alternating in one invocation; each run's latency and Daphne CPU per move side by
   side, the ratio of the real p50 to the floor's, and the bound "2 x floor p50 + one commit", the
   commit measured here on the same PostgreSQL (``commit_round_trip_ms``), back to back and at the
-  pace of one process's moves (``paced_commit_ms``).
+  moves' pace (``paced_commit_ms``).
 - ``--trace``: the real servers stamp each move (games/trace.py); ``trace_report`` reads their
   files and prints each stage's p50 and p95 over the measured steps.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
@@ -26,30 +27,44 @@ from tools.loadtest.driver import Figures, _ms, _percentile
 # --- the commit: one move's transaction, bare -------------------------------------------------
 
 
-def commit_round_trip_ms(samples: int = 500, gap_s: float = 0.0) -> dict[str, float]:
+def commit_round_trip_ms(
+    samples: int = 500, gap_s: float = 0.0, connections: int = 1
+) -> dict[str, float]:
     """A move's transaction with nothing else around it, as games/async_db.py sends it when it
     reads first: ``BEGIN`` with a ``SELECT ... FOR UPDATE`` in one message, an ``UPDATE`` with
-    ``COMMIT`` in another, on a psycopg connection of its own to this process's PostgreSQL. Its
-    row is in a table made for the measurement (and dropped), an ordinary one, so the commit
-    flushes the WAL as a move's does. Returns p50 and p95 in ms over ``samples``, one every
-    ``gap_s`` seconds: back to back (0), PostgreSQL's backend and the machine's cores stay awake
-    between commits, which a move's connection, used every few milliseconds, does not find."""
+    ``COMMIT`` in another, on psycopg connections of its own to this process's PostgreSQL, each
+    locking a row of its own (as two moves lock two matches). The rows are in a table made for the
+    measurement (and dropped), an ordinary one, so the commit flushes the WAL as a move's does.
+    Returns p50 and p95 in ms over ``samples``, one every ``gap_s`` seconds, on ``connections``
+    in turn (so each is idle ``connections * gap_s`` between two of its commits). Back to back
+    (0), PostgreSQL's backend, its WAL's disk and the machine's cores stay awake between commits,
+    which a move's connection, used every few milliseconds, does not find."""
     import psycopg
-    from django.db import connections
+    from django.db import connections as django_connections
 
-    params = connections["default"].get_connection_params()
+    params = django_connections["default"].get_connection_params()
     params["cursor_factory"] = psycopg.ClientCursor
     params["autocommit"] = True
     table = f"loadtest_commit_probe_{secrets.token_hex(4)}"
     times = []
-    with psycopg.connect(**params) as conn:
-        conn.execute(f"CREATE TABLE {table} (id integer PRIMARY KEY, n integer NOT NULL)")
+    with contextlib.ExitStack() as stack:
+        conns = [stack.enter_context(psycopg.connect(**params)) for _ in range(connections)]
+        conns[0].execute(f"CREATE TABLE {table} (id integer PRIMARY KEY, n integer NOT NULL)")
         try:
-            conn.execute(f"INSERT INTO {table} VALUES (1, 0)")
-            cursor = conn.cursor()
-            opening = f"BEGIN; SELECT n FROM {table} WHERE id = 1 FOR UPDATE"
-            closing = f"UPDATE {table} SET n = n + 1 WHERE id = 1; COMMIT"
-            for _ in range(samples + 20):
+            conns[0].execute(
+                f"INSERT INTO {table} SELECT id, 0 FROM generate_series(1, %s) AS id",
+                [connections],
+            )
+            transactions = [
+                (
+                    conn.cursor(),
+                    f"BEGIN; SELECT n FROM {table} WHERE id = {row} FOR UPDATE",
+                    f"UPDATE {table} SET n = n + 1 WHERE id = {row}; COMMIT",
+                )
+                for row, conn in enumerate(conns, 1)
+            ]
+            for n in range(samples + 20 * connections):
+                cursor, opening, closing = transactions[n % connections]
                 started = time.perf_counter()
                 cursor.execute(opening)
                 while cursor.nextset():
@@ -60,22 +75,28 @@ def commit_round_trip_ms(samples: int = 500, gap_s: float = 0.0) -> dict[str, fl
                 if gap_s:
                     time.sleep(gap_s)
         finally:
-            conn.execute(f"DROP TABLE {table}")
-    measured = sorted(times[20:])  # the first few warm the connection and the plan
+            conns[0].execute(f"DROP TABLE {table}")
+    # the first few warm each connection and its plan
+    measured = sorted(times[20 * connections :])
     return {
         "p50": statistics.median(measured),
         "p95": _percentile(measured, 95),
         "n": samples,
         "gap_ms": gap_s * 1000,
+        "connections": connections,
     }
 
 
-def paced_commit_ms(moves_per_s_per_process: float, seconds: float = 4.0) -> dict[str, float]:
-    """The commit of ``commit_round_trip_ms`` at the pace one server process's moves commit at
-    (one every 1/rate s; a move connection is idle at least that long between two), for about
-    ``seconds`` (20 to 200 samples)."""
-    gap_s = 1 / moves_per_s_per_process
-    return commit_round_trip_ms(samples=max(20, min(200, int(seconds / gap_s))), gap_s=gap_s)
+def paced_commit_ms(rate: float, processes: int, seconds: float = 4.0) -> dict[str, float]:
+    """The commit of ``commit_round_trip_ms`` at the moves' pace: ``rate`` commits a second in
+    all, as the load's moves reach PostgreSQL, on one connection per server process in turn, each
+    idle as long as a process's move connection is between two of its moves (the pool hands out
+    the connection returned last, games/async_db.py); for about ``seconds`` (20 to 200
+    samples)."""
+    gap_s = 1 / rate
+    return commit_round_trip_ms(
+        samples=max(20, min(200, int(seconds / gap_s))), gap_s=gap_s, connections=processes
+    )
 
 
 # --- floor against real -------------------------------------------------------------------------
@@ -129,7 +150,9 @@ def comparison_report(
     for n, commit in enumerate(paced, 1):
         lines.append(
             f"commit at the moves' pace after round {n}, one every {commit['gap_ms']:.1f} ms "
-            f"(the same, its connection idle between, as a move's): p50 {commit['p50']:.2f} ms  "
+            f"on {commit['connections']} connection(s) in turn (the same, each idle "
+            f"{commit['gap_ms'] * commit['connections']:.1f} ms between two of its commits, as "
+            f"a process's move connection is): p50 {commit['p50']:.2f} ms  "
             f"p95 {_ms(commit['p95'])} ms (n={commit['n']})"
         )
     rounds = sorted({run.round for run in runs})

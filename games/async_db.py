@@ -23,11 +23,12 @@ stay in autocommit mode and the transaction is written out.
 
 A statement sent as text is parsed and planned again each time, which took PostgreSQL about as
 long as running a move's writes. So each connection prepares (SQL ``PREPARE``) the statements it
-has sent once, after the transaction that sent them has committed, and sends them from then on as
-``EXECUTE name(values)`` in the same one message. A statement PostgreSQL cannot prepare (a value
-whose type only its place in the text decides) stays text. Prepared statements live as long as
-their connection: a pooler in front of PostgreSQL must keep a client on one server connection
-(PgBouncer's session mode), as a connection pool does.
+has sent once, after the transaction that sent them has committed and while the write's news
+goes out, and sends them from then on as ``EXECUTE name(values)`` in the same one message. A
+statement PostgreSQL cannot prepare (a value whose type only its place in the text decides)
+stays text. Prepared statements live as long as their connection: a pooler in front of
+PostgreSQL must keep a client on one server connection (PgBouncer's session mode), as a
+connection pool does.
 
 The connections come from a psycopg pool per event loop, made with Django's own connection
 parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's
@@ -138,7 +139,7 @@ def _deadline(conn: psycopg.AsyncConnection):
 
 async def _transaction(opening, decide, closing, ready):
     pool = await _pool()
-    async with pool.connection() as conn:
+    async with _write_connection(pool) as (conn, sent):
         if trace.ON:
             trace.stamp("connection")
         ready()
@@ -162,7 +163,7 @@ async def _transaction(opening, decide, closing, ready):
             await cursor.execute(_message(cursor, closed))
             if trace.ON:
                 trace.stamp("committed")
-            await _prepare(conn, [*opening, *closed])
+            sent += [*opening, *closed]
     return result
 
 
@@ -186,7 +187,7 @@ async def transaction_at_once(
     raised ``changed_sqlstate`` (PostgreSQL then runs none of the rest) or the connection was
     lost; what ``decide`` raises, nothing sent; the database's other errors, as Django's."""
     pool = await _pool()
-    async with pool.connection() as conn:
+    async with _write_connection(pool) as (conn, sent):
         if trace.ON:
             trace.stamp("connection")
         ready()
@@ -208,7 +209,7 @@ async def transaction_at_once(
             rows = await cursor.fetchall()
             if trace.ON:
                 trace.stamp("committed")
-            await _prepare(conn, message)
+            sent += message
     return result, rows
 
 
@@ -286,6 +287,53 @@ def _numbered(sql: str) -> str:
     return _PLACEHOLDER.sub(number, sql)
 
 
+@contextlib.asynccontextmanager
+async def _write_connection(pool: AsyncConnectionPool):
+    """A connection from ``pool`` for one write, and a list for the statements the write has
+    committed. The connection goes back to the pool once those it has not prepared yet are
+    (``_prepare``), in a task of its own: a connection new to the pool (at a server's start, or
+    grown in a burst) has a handful to prepare, a round trip each, and the write's news, which
+    its caller sends once this returns, does not wait for them."""
+    conn = await pool.getconn()
+    sent: list[Statement] = []
+    try:
+        yield conn, sent
+    except BaseException:
+        await pool.putconn(conn)
+        raise
+    if not _unprepared(conn, sent):
+        await pool.putconn(conn)
+        return
+    preparing = asyncio.get_running_loop().create_task(_prepare_and_return(pool, conn, sent))
+    _preparing.add(preparing)
+    preparing.add_done_callback(_preparing.discard)
+
+
+# The tasks preparing a connection's statements, kept until done (the event loop keeps only weak
+# references to its tasks).
+_preparing: set[asyncio.Task] = set()
+
+
+async def _prepare_and_return(
+    pool: AsyncConnectionPool, conn: psycopg.AsyncConnection, statements: Sequence[Statement]
+) -> None:
+    try:
+        with _deadline(conn):  # cut past the deadline: its pool drops it
+            await _prepare(conn, statements)
+    except Exception:  # the write has committed and its news gone: nothing is owed to anyone
+        pass
+    finally:
+        await pool.putconn(conn)
+
+
+def _unprepared(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> bool:
+    """Whether ``conn`` would prepare any of ``statements`` (``_prepare``)."""
+    names = _prepared.get(conn, {})
+    return len(names) < PREPARED_PER_CONNECTION and any(
+        params and sql not in names and sql not in _unpreparable for sql, params in statements
+    )
+
+
 async def _prepare(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> None:
     """Prepare on ``conn`` those of ``statements`` (with values) it has not prepared yet. Called
     once their transaction has committed, on a connection in autocommit: a statement refused here
@@ -330,6 +378,9 @@ async def close_pool() -> None:
     """Close this event loop's pool (tests, whose event loops end with each test: a pool left
     open keeps its connections, and its tasks are cancelled under it when the loop closes)."""
     loop = asyncio.get_running_loop()
+    preparing = [task for task in _preparing if task.get_loop() is loop]
+    if preparing:
+        await asyncio.wait(preparing)  # each gives its connection back to the pool
     made = _pools.pop(loop, None)
     if made is not None and made.done() and made.exception() is None:
         await made.result().close()

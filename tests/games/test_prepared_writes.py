@@ -64,6 +64,39 @@ def test_a_moves_statements_are_prepared_and_its_rows_written_the_same(one_conne
     assert Attempt.objects.filter(match=match).count() > 0  # ADD UP's plays with a balance
 
 
+def test_a_moves_news_goes_out_before_its_connection_prepares_what_it_sent(
+    one_connection, monkeypatch
+):
+    """A connection new to the pool prepares a move's statements, a round trip each, after the
+    move: its news does not wait for them."""
+    from games.services import writes
+
+    happened = []
+    preparing = async_db._prepare
+    telling = writes._MatchWrite.tell
+
+    async def prepare(conn, statements):
+        happened.append("prepare")
+        await preparing(conn, statements)
+
+    def tell(write):
+        happened.append("news")
+        telling(write)
+
+    monkeypatch.setattr(async_db, "_prepare", prepare)
+    monkeypatch.setattr(writes._MatchWrite, "tell", tell)
+    classroom = make_class()
+    players = [make_student(classroom, "Ana"), make_student(classroom, "Ben")]
+    match = make_match(game="add_up", variant="standard", players=players, seed=3)
+
+    prepared = [row[0] for row in _moves(match, players, 2)]
+
+    assert happened[:2] == ["news", "prepare"], happened
+    assert any('INSERT INTO "games_moverecord"' in text for text in prepared), prepared
+    assert happened.count("news") == 2
+    assert happened.count("prepare") <= 2  # the second move's statements, if any were new
+
+
 def test_a_statement_postgresql_cannot_prepare_stays_text_and_commits(one_connection):
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE prepared_probe (n bigint)")

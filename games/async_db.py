@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -57,6 +58,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from accounts.database_waits import DATABASE_WAIT_S, DatabaseTimeout, cut
 from games import trace
+
+log = logging.getLogger(__name__)
 
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
@@ -320,8 +323,9 @@ async def _prepare_and_return(
     try:
         with _deadline(conn):  # cut past the deadline: its pool drops it
             await _prepare(conn, statements)
-    except Exception:  # the write has committed and its news gone: nothing is owed to anyone
-        pass
+    except Exception:
+        # The write has committed and its news has gone: the statements stay text.
+        log.warning("could not prepare a move connection's statements", exc_info=True)
     finally:
         await pool.putconn(conn)
 

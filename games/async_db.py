@@ -304,10 +304,11 @@ async def _write_connection(pool: AsyncConnectionPool):
     except BaseException:
         await pool.putconn(conn)
         raise
-    if not _unprepared(conn, sent):
+    unprepared = _unprepared(conn, sent)
+    if not unprepared:
         await pool.putconn(conn)
         return
-    preparing = asyncio.get_running_loop().create_task(_prepare_and_return(pool, conn, sent))
+    preparing = asyncio.get_running_loop().create_task(_prepare_and_return(pool, conn, unprepared))
     _preparing.add(preparing)
     preparing.add_done_callback(_preparing.discard)
 
@@ -318,11 +319,11 @@ _preparing: set[asyncio.Task] = set()
 
 
 async def _prepare_and_return(
-    pool: AsyncConnectionPool, conn: psycopg.AsyncConnection, statements: Sequence[Statement]
+    pool: AsyncConnectionPool, conn: psycopg.AsyncConnection, texts: Sequence[str]
 ) -> None:
     try:
         with _deadline(conn):  # cut past the deadline: its pool drops it
-            await _prepare(conn, statements)
+            await _prepare(conn, texts)
     except Exception:
         # The write has committed and its news has gone: the statements stay text.
         log.warning("could not prepare a move connection's statements", exc_info=True)
@@ -330,25 +331,22 @@ async def _prepare_and_return(
         await pool.putconn(conn)
 
 
-def _unprepared(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> bool:
-    """Whether ``conn`` would prepare any of ``statements`` (``_prepare``)."""
+def _unprepared(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> list[str]:
+    """The texts of ``statements`` (those with values) that ``conn`` has not prepared and
+    PostgreSQL has not refused to, each once, as many as ``conn`` has room for."""
     names = _prepared.get(conn, {})
-    return len(names) < PREPARED_PER_CONNECTION and any(
-        params and sql not in names and sql not in _unpreparable for sql, params in statements
-    )
+    room = PREPARED_PER_CONNECTION - len(names)
+    texts = {sql: None for sql, params in statements if params and sql not in names}
+    return [sql for sql in texts if sql not in _unpreparable][: max(room, 0)]
 
 
-async def _prepare(conn: psycopg.AsyncConnection, statements: Sequence[Statement]) -> None:
-    """Prepare on ``conn`` those of ``statements`` (with values) it has not prepared yet. Called
-    once their transaction has committed, on a connection in autocommit: a statement refused here
-    fails nothing. Whatever goes wrong, the write it follows has committed, so nothing is raised;
-    a broken connection is dropped by its pool."""
+async def _prepare(conn: psycopg.AsyncConnection, texts: Sequence[str]) -> None:
+    """Prepare ``texts`` (``_unprepared``) on ``conn``. Called once the transaction that sent them
+    has committed, on a connection in autocommit: a statement refused here fails nothing.
+    Whatever goes wrong, the write it follows has committed, so nothing is raised; a broken
+    connection is dropped by its pool."""
     names = _prepared.setdefault(conn, {})
-    for sql, params in statements:
-        if not params or sql in names or sql in _unpreparable:
-            continue
-        if len(names) >= PREPARED_PER_CONNECTION:
-            return
+    for sql in texts:
         name = f"games_write_{len(names)}"
         try:
             await conn.execute(f"PREPARE {name} AS {_numbered(sql)}")

@@ -75,9 +75,9 @@ def test_a_moves_news_goes_out_before_its_connection_prepares_what_it_sent(
     preparing = async_db._prepare
     telling = writes._MatchWrite.tell
 
-    async def prepare(conn, statements):
+    async def prepare(conn, texts):
         happened.append("prepare")
-        await preparing(conn, statements)
+        await preparing(conn, texts)
 
     def tell(write):
         happened.append("news")

@@ -51,7 +51,8 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
     """The upserts adding these attempts of one match to its session's figures, in key order
     (concurrent moves lock rows in one order and cannot deadlock)."""
     groups = sorted(_groups(attempts).items())
-    sql = _figures_sql(connection.vendor)
+    vendor = connection.vendor  # once: each read goes through Django's connection proxy
+    sql = _figures_sql(vendor)
     statements = [
         (sql, [student_id, skill, group["wrong_tail"], *(group[c] for c in _COUNTED), match_id])
         for (student_id, skill), group in groups
@@ -61,10 +62,10 @@ def figures_statements(match_id: int, attempts: Iterable[Attempt]) -> list[tuple
         for (student_id, skill), group in groups
         for bucket, answers in sorted(group["buckets"].items())
     ]
-    return statements + _times_statements(match_id, buckets)
+    return statements + _times_statements(vendor, match_id, buckets)
 
 
-def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, list]]:
+def _times_statements(vendor: str, match_id: int, buckets: list[tuple]) -> list[tuple[str, list]]:
     """The upserts adding ``buckets`` ((student, skill, bucket, answers), in key order) to the
     session's answer times: one statement for a move's, its rows a ``VALUES`` list joined to the
     match's session table (``columnN`` names a ``VALUES`` column on both databases). Each value is
@@ -73,7 +74,7 @@ def _times_statements(match_id: int, buckets: list[tuple]) -> list[tuple[str, li
     per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
     return [
         (
-            _times_sql(connection.vendor, len(chunk)),
+            _times_sql(vendor, len(chunk)),
             [*(value for row in chunk for value in row), match_id],
         )
         for chunk in (

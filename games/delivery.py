@@ -20,7 +20,7 @@ the move, waited for two Redis round trips and a blocking read. Through the hub:
 
 - news made in this process (a move applied by one of its sockets, a bot or timer it woke, a
   teacher's page it served) reaches its own sockets at once, and through the channel layer only
-  the other processes;
+  the other processes, if any has the match's sockets (``MatchHub.publish``);
 - news from anywhere else (another process, a Celery task, a shell) comes through the hub's
   channel and is handed to each socket of the match.
 
@@ -43,10 +43,12 @@ again.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import functools
 import logging
 import os
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -65,6 +67,13 @@ RETRY_READ_SECONDS = 1.0
 HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "1.0"))
 # News of a version that came before the version ahead of it waits this long for it (``_hand_out``).
 REORDER_WAIT_SECONDS = 0.1
+# A process that found no other member in a match's group sends the match's news to nobody for
+# this long, unless another process says it joined (``MatchHub.publish``): a notice that was lost
+# (Redis restarted, a channel over capacity) costs at most this long of news by the heartbeat.
+ALONE_SECONDS = 10.0
+# The news kept at home for a process that joins (``MatchHub.publish``): a table's moves in
+# ``ALONE_SECONDS`` at the pace of a lively table.
+KEPT_HOME = 16
 
 
 def match_group(match_id: int) -> str:
@@ -372,6 +381,12 @@ class MatchHub:
         self._early_timers: dict[int, asyncio.Task] = {}
         # Matches whose group this process could not join (Redis down): the heartbeat retries.
         self._unjoined: set[int] = set()
+        # Matches whose group had no other member when this process last sent their news, with
+        # when it found that; the news of each kept at home since; and per match the notices
+        # heard of another process joining (publish reads it before and after asking the group).
+        self._alone: dict[int, float] = {}
+        self._kept_home: dict[int, collections.deque[dict]] = {}
+        self._joins_heard: dict[int, int] = {}
 
     async def join(self, match_id: int, listener: Listener) -> None:
         if self.channel is None:
@@ -389,11 +404,14 @@ class MatchHub:
             await self._join_group(match_id)
 
     async def _join_group(self, match_id: int) -> None:
-        """Join the match's group. With Redis down the socket still plays (its moves need only
-        the database, and its own process's news comes straight from here); the heartbeat
-        brings the other processes' news and joins again until it works."""
+        """Join the match's group, and tell the processes already in it (``publish``). With Redis
+        down the socket still plays (its moves need only the database, and its own process's
+        news comes straight from here); the heartbeat brings the other processes' news and joins
+        again until it works."""
         try:
             await self.layer.group_add(match_group(match_id), self.channel)
+            if not self._is_alone(match_id):
+                await self._send_on(match_id, {"type": "match.joined", "match_id": match_id})
         except OUTAGES as outage:
             self._unjoined.add(match_id)
             log.warning(
@@ -412,6 +430,9 @@ class MatchHub:
                 return
             del self._listeners[match_id]
             self._heard.pop(match_id, None)
+            self._alone.pop(match_id, None)
+            self._kept_home.pop(match_id, None)
+            self._joins_heard.pop(match_id, None)
             self._behind.pop(match_id, None)
             self._early.pop(match_id, None)
             timer = self._early_timers.pop(match_id, None)
@@ -432,15 +453,63 @@ class MatchHub:
                 log.warning("could not leave match %s's group (%s)", match_id, outage)
 
     async def publish(self, match_id: int, message: dict) -> None:
-        """Hand ``message`` to this process's sockets of the match, then send it to the others."""
+        """Hand ``message`` to this process's sockets of the match, then send it to the others.
+
+        Routed by match, a process is almost always the only member of its matches' groups, and
+        asking the group for its members at every move was a Redis round trip and a script for
+        nobody. So a process that found no other member keeps the match's news at home, for at
+        most ``ALONE_SECONDS``. A process that joins the group says so to its members
+        (``match.joined``); each then sends it the news it kept at home, which its sockets may
+        have missed (they read the match from the database after joining, so only news
+        committed since can be missing, and what they already have they drop), and asks the
+        group again at its next move."""
         await self._hand_out(match_id, message)
+        if self._is_alone(match_id):
+            kept = self._kept_home.get(match_id)
+            if kept is None:
+                kept = self._kept_home[match_id] = collections.deque(maxlen=KEPT_HOME)
+            kept.append(message)
+            return
+        await self._send_on(match_id, message)
+
+    async def _send_on(self, match_id: int, message: dict) -> None:
+        """``message`` through the layer to the match's other processes; if there were none,
+        this process is alone with the match (unless one said it joined meanwhile)."""
         group = match_group(match_id)
         if self.channel is None:
             await self.layer.group_send(group, message)
         elif hasattr(self.layer, "group_send_except"):
-            await self.layer.group_send_except(group, message, self.channel)
+            joins_heard = self._joins_heard.get(match_id, 0)
+            others = await self.layer.group_send_except(group, message, self.channel)
+            if (
+                others == 0
+                and match_id in self._listeners
+                and match_id not in self._unjoined
+                and self._joins_heard.get(match_id, 0) == joins_heard
+            ):
+                self._alone[match_id] = time.monotonic()
+                self._kept_home.pop(match_id, None)
         else:
             await self.layer.group_send(group, {**message, "origin": self.channel})
+
+    def _is_alone(self, match_id: int) -> bool:
+        since = self._alone.get(match_id)
+        if since is None:
+            return False
+        if time.monotonic() - since < ALONE_SECONDS:
+            return True
+        del self._alone[match_id]
+        return False
+
+    async def _joined_elsewhere(self, match_id: int) -> None:
+        """Another process joined the match's group: it gets the news kept at home, since its
+        join may have crossed it, and the next news goes to the group again."""
+        if match_id not in self._listeners:
+            return
+        self._joins_heard[match_id] = self._joins_heard.get(match_id, 0) + 1
+        self._alone.pop(match_id, None)
+        for message in self._kept_home.pop(match_id, ()):
+            await self._send_on(match_id, message)
 
     def listeners(self, match_id: int) -> int:
         return len(self._listeners.get(match_id, ()))
@@ -471,6 +540,14 @@ class MatchHub:
             if not isinstance(match_id, int):
                 log.warning("match news without a match id: %s", message.get("type"))
                 continue
+            if message.get("type") == "match.joined":
+                try:
+                    await self._joined_elsewhere(match_id)
+                except OUTAGES as outage:
+                    log.warning("could not send match %s's news on (%s)", match_id, outage)
+                except Exception:
+                    log.exception("could not send match %s's news on", match_id)
+                continue
             await self._hand_out(match_id, message)
 
     async def _beat(self) -> None:
@@ -500,7 +577,9 @@ class MatchHub:
                 lost = self._heard.get(match_id, -1) < self._behind.get(match_id, -1)
                 if lost and self.channel is not None:
                     # Still without the news of the previous beat: this process's membership of
-                    # the match's group may have gone with a Redis restart.
+                    # the match's group may have gone with a Redis restart, and what it knew of
+                    # the group's other members with it.
+                    self._alone.pop(match_id, None)
                     await self._join_group(match_id)
                 await self._hand_out(match_id, {"type": "match.version", "version": version})
             self._behind = behind

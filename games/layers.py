@@ -23,7 +23,8 @@ serialisation, capacity and expiry are channels_redis's, and no private member o
 channels_redis is read (its pools, ``new_channel`` and ``flush`` are inherited).
 
 Both layers here add ``group_send_except``: a server process hands its own news to its own sockets
-and sends it through the layer to the others only (games/delivery.py).
+and sends it through the layer to the others only (games/delivery.py). It returns how many others
+there were, so a process that found none can leave the next news of the match at home.
 
 A Redis that restarts (or is flushed) forgets every group's members, while the sockets that had
 joined them stay open and hear nothing more. ``MembershipWatch`` notices, once a second for a
@@ -151,9 +152,9 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
     async def group_send(self, group, message):
         await self.group_send_except(group, message, None)
 
-    async def group_send_except(self, group, message, skipped_channel):
+    async def group_send_except(self, group, message, skipped_channel) -> int:
         """``group_send`` to every member but ``skipped_channel`` (games/delivery.py: a process
-        hands its own news to its own sockets)."""
+        hands its own news to its own sockets), and how many members that was."""
         assert self.require_valid_group_name(group), "Group name not valid"
         members = await self.connection(self.consistent_hash(group)).eval(
             _GROUP_MEMBERS_SCRIPT,
@@ -164,7 +165,7 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         channel_names = [member.decode("utf8") for member in members]
         channel_names = [name for name in channel_names if name != skipped_channel]
         if not channel_names:
-            return
+            return 0
         for index, keys in self._by_connection(channel_names, message).items():
             over_capacity = await self.connection(index).eval(
                 _GROUP_SEND_SCRIPT,
@@ -181,6 +182,7 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
                     len(channel_names),
                     group,
                 )
+        return len(channel_names)
 
     def _by_connection(
         self, channel_names: list[str], message: dict
@@ -298,17 +300,17 @@ class _Inbox:
 class InMemoryChannelLayer(channels.layers.InMemoryChannelLayer):
     """Channels' in-memory layer (the embedded site) with ``group_send_except``."""
 
-    async def group_send_except(self, group, message, skipped_channel):
+    async def group_send_except(self, group, message, skipped_channel) -> int:
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         # Members past the group expiry are dropped by Channels on every receive.
-        for channel in list(self.groups.get(group, {})):
-            if channel == skipped_channel:
-                continue
+        others = [channel for channel in self.groups.get(group, {}) if channel != skipped_channel]
+        for channel in others:
             try:
                 await self.send(channel, message)
             except channels.exceptions.ChannelFull:
                 log.info("channel %s over capacity in group %s", channel, group)
+        return len(others)
 
 
 class MembershipWatch:

@@ -36,8 +36,8 @@ class Spying(InMemoryChannelLayer):
         self.sent = []
 
     async def group_send_except(self, group, message, skipped_channel):
-        self.sent.append((group, message["version"], skipped_channel))
-        await super().group_send_except(group, message, skipped_channel)
+        self.sent.append((group, message.get("version", message["type"]), skipped_channel))
+        return await super().group_send_except(group, message, skipped_channel)
 
 
 @pytest.fixture(params=["in-memory", pytest.param("redis", marks=pytest.mark.services)])
@@ -59,12 +59,21 @@ def news(version):
     return {"type": "match.changed", "match_id": 7, "version": version}
 
 
+async def heard_join(hub, match_id=7):
+    """Until ``hub``, which joined the match's group first, has heard that another process
+    joined it (``match.joined``): till then it keeps the match's news at home."""
+    async with asyncio.timeout(TIMEOUT):
+        while hub._is_alone(match_id):
+            await asyncio.sleep(0.01)
+
+
 async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(layers):
     here, there = MatchHub(layers()), MatchHub(layers())
     ana, ben, carla = Socket(), Socket(), Socket()
     await here.join(7, ana)
     await here.join(7, ben)
     await there.join(7, carla)
+    await heard_join(here)
 
     for version in (1, 2, 3):
         await here.publish(7, news(version))
@@ -81,11 +90,94 @@ async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(
 
 async def test_a_process_sends_its_news_to_the_layer_for_the_others_only():
     layer = Spying()
+    here, there = MatchHub(layer), MatchHub(layer)
+    ana, carla = Socket(), Socket()
+    await here.join(7, ana)
+    await there.join(7, carla)
+    await heard_join(here)
+    layer.sent.clear()
+    await here.publish(7, news(1))
+    assert layer.sent == [("match.7", 1, here.channel)]
+    await carla.wait_for(1)
+    await here.leave(7, ana)
+    await there.leave(7, carla)
+
+
+async def test_a_process_alone_with_a_match_keeps_its_news_at_home():
+    """Routed by match, no other process has the match's sockets: its news goes to nobody
+    through the layer, not even to ask the group who is in it."""
+    layer = Spying()
+    here = MatchHub(layer)
+    ana = Socket()
+    await here.join(7, ana)
+    assert layer.sent == [("match.7", "match.joined", here.channel)]  # nobody to tell
+
+    for version in (1, 2, 3):
+        await here.publish(7, news(version))
+
+    assert ana.heard == [1, 2, 3]
+    assert layer.sent == [("match.7", "match.joined", here.channel)]
+    await here.leave(7, ana)
+
+
+async def test_a_process_that_joins_gets_the_news_kept_at_home_and_all_that_follows(layers):
+    """Its socket read the match after joining, so only news committed since can be missing:
+    the process that kept news at home sends the last of it on, and its next news to the
+    group."""
+    here, there = MatchHub(layers()), MatchHub(layers())
+    ana, carla = Socket(), Socket()
+    await here.join(7, ana)
+    await here.publish(7, news(1))  # alone: kept at home
+
+    await there.join(7, carla)
+    await carla.wait_for(1)
+    await here.publish(7, news(2))
+    await carla.wait_for(2)
+
+    assert ana.heard == carla.heard == [1, 2]
+    await here.leave(7, ana)
+    await there.leave(7, carla)
+
+
+async def test_a_join_heard_while_asking_the_group_keeps_the_process_sending():
+    """Another process said it joined while this one's question to the group was on its way:
+    the empty answer is out of date, and the next news goes to the group again."""
+
+    class JoinCrossing(Spying):
+        hub = None
+
+        async def group_send_except(self, group, message, skipped_channel):
+            others = await super().group_send_except(group, message, skipped_channel)
+            if message["type"] == "match.changed":
+                await self.hub._joined_elsewhere(7)
+            return others
+
+    layer = JoinCrossing()
+    here = JoinCrossing.hub = MatchHub(layer)
+    ana = Socket()
+    await here.join(7, ana)
+    here._alone.clear()  # as if its own join had found a member that left since
+    await here.publish(7, news(1))
+    await here.publish(7, news(2))
+
+    assert [version for _group, version, _channel in layer.sent] == ["match.joined", 1, 2]
+    await here.leave(7, ana)
+
+
+async def test_a_process_alone_asks_the_group_again_after_a_while(monkeypatch):
+    """A notice of a join can be lost (Redis restarted, a channel full): a process alone with a
+    match asks the group again after ``ALONE_SECONDS``."""
+    monkeypatch.setattr("games.delivery.ALONE_SECONDS", 0.05)
+    layer = Spying()
     here = MatchHub(layer)
     ana = Socket()
     await here.join(7, ana)
     await here.publish(7, news(1))
-    assert layer.sent == [("match.7", 1, here.channel)]
+    await asyncio.sleep(0.1)
+    await here.publish(7, news(2))
+    await here.publish(7, news(3))
+
+    assert [version for _group, version, _channel in layer.sent] == ["match.joined", 2]
     await here.leave(7, ana)
 
 

@@ -100,14 +100,16 @@ async def test_news_of_a_group_whose_only_other_member_is_skipped_costs_one_comm
 
     monkeypatch.setattr(redis.asyncio.Redis, "execute_command", counted_command)
     monkeypatch.setattr(redis.asyncio.Redis, "pipeline", counted_pipeline)
-    await layer.group_send_except("match.13", {"type": "match.changed", "version": 1}, hub)
+    others = await layer.group_send_except("match.13", {"type": "match.changed", "version": 1}, hub)
     assert len(sent) == 1 and sent != ["a pipeline"], sent
+    assert others == 0  # the hub then keeps the match's next news at home (games/delivery.py)
 
     # With another member, the news goes to it in one more command, and to the skipped not at all.
     await layer.group_add("match.13", other)
     sent.clear()
-    await layer.group_send_except("match.13", {"type": "match.changed", "version": 2}, hub)
+    others = await layer.group_send_except("match.13", {"type": "match.changed", "version": 2}, hub)
     assert len(sent) == 2 and "a pipeline" not in sent, sent
+    assert others == 1
     assert (await receive(layer, other))["version"] == 2
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(hub), 0.3)

@@ -71,9 +71,9 @@ REORDER_WAIT_SECONDS = 0.1
 # this long, unless another process says it joined (``MatchHub.publish``): a notice that was lost
 # (Redis restarted, a channel over capacity) costs at most this long of news by the heartbeat.
 ALONE_SECONDS = 10.0
-# The news kept at home for a process that joins (``MatchHub.publish``): a table's moves in
-# ``ALONE_SECONDS`` at the pace of a lively table.
-KEPT_HOME = 16
+# The news of a match kept at home for a process that joins (``MatchHub.publish``): its sockets
+# read the match a few milliseconds before joining, and a lively table moves once a second.
+KEPT_HOME = 8
 
 
 def match_group(match_id: int) -> str:
@@ -459,18 +459,18 @@ class MatchHub:
         asking the group for its members at every move was a Redis round trip and a script for
         nobody. So a process that found no other member keeps the match's news at home, for at
         most ``ALONE_SECONDS``. A process that joins the group says so to its members
-        (``match.joined``); each then sends it the news it kept at home, which its sockets may
-        have missed (they read the match from the database after joining, so only news
-        committed since can be missing, and what they already have they drop), and asks the
-        group again at its next move."""
+        (``match.joined``); each then sends it the news it kept at home (the last
+        ``KEPT_HOME``), and asks the group again at its next move. The joining sockets read the
+        match from the database just before joining: news committed since that read, even news
+        whose send found nobody, may be missing there, and what they already have they drop."""
         await self._hand_out(match_id, message)
-        if self._is_alone(match_id):
+        if not self._is_alone(match_id):
+            await self._send_on(match_id, message)
+        if self._is_alone(match_id):  # and so, maybe, since this very send
             kept = self._kept_home.get(match_id)
             if kept is None:
                 kept = self._kept_home[match_id] = collections.deque(maxlen=KEPT_HOME)
             kept.append(message)
-            return
-        await self._send_on(match_id, message)
 
     async def _send_on(self, match_id: int, message: dict) -> None:
         """``message`` through the layer to the match's other processes; if there were none,
@@ -488,7 +488,6 @@ class MatchHub:
                 and self._joins_heard.get(match_id, 0) == joins_heard
             ):
                 self._alone[match_id] = time.monotonic()
-                self._kept_home.pop(match_id, None)
         else:
             await self.layer.group_send(group, {**message, "origin": self.channel})
 

@@ -139,6 +139,23 @@ async def test_a_process_that_joins_gets_the_news_kept_at_home_and_all_that_foll
     await there.leave(7, carla)
 
 
+async def test_news_whose_send_found_nobody_is_kept_for_a_process_joining_just_after(layers):
+    """A socket reads the match, then its process joins the group: news committed in between
+    and sent to the group before the join reached nobody, yet that socket lacks it."""
+    here, there = MatchHub(layers()), MatchHub(layers())
+    ana, carla = Socket(), Socket()
+    await here.join(7, ana)
+    here._alone.clear()  # as if its own join had found a member that left since
+    await here.publish(7, news(1))  # its send finds nobody
+
+    await there.join(7, carla)
+    await carla.wait_for(1)
+
+    assert carla.heard == [1]
+    await here.leave(7, ana)
+    await there.leave(7, carla)
+
+
 async def test_a_join_heard_while_asking_the_group_keeps_the_process_sending():
     """Another process said it joined while this one's question to the group was on its way:
     the empty answer is out of date, and the next news goes to the group again."""

@@ -16,9 +16,10 @@ pop finish and file its messages.
 A group send drops expired members, reads the members, drops expired messages and adds the
 message to each member's set within its capacity, as channels_redis's does, in two commands
 instead of four: one script drops and reads the members, another sends (which also sends to one
-process channel in one command). Every move sends one group message, and each round trip waits
-for its turn on a busy event loop; routed by match, a server's hub is almost always its match's
-only member, and the first command is the whole relay. The keys, the messages' format, their
+process channel in one command). Each round trip waits for its turn on a busy event loop;
+routed by match, a server's hub is almost always its match's only member, the first command
+finds nobody else, and the hub then keeps the match's news at home (games/delivery.py,
+``MatchHub.publish``). The keys, the messages' format, their
 serialisation, capacity and expiry are channels_redis's, and no private member of Channels or
 channels_redis is read (its pools, ``new_channel`` and ``flush`` are inherited).
 

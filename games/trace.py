@@ -19,7 +19,8 @@ shares) at each boundary it crosses:
     queued      the news queued (games/delivery.py, ``_enqueue``)
     hub         the news's task running, after the match's earlier news
     sent:mover / sent:other   each socket's state handed to Daphne (``MatchConsumer.send``)
-    relayed     the news sent on to the other processes (a Redis round trip)
+    relayed     the news sent on to the other processes (a Redis round trip; none for a hub alone
+                with the match, games/delivery.py)
 
 and written, one JSON line per move, to ``GAMES_MOVE_TRACE_FILE`` (``{pid}`` in it becomes the
 process's id; by default ``move-trace-<pid>.jsonl`` in the temporary directory). Off, the cost is

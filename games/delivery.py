@@ -471,6 +471,10 @@ class MatchHub:
             if kept is None:
                 kept = self._kept_home[match_id] = collections.deque(maxlen=KEPT_HOME)
             kept.append(message)
+        else:
+            # Another process is in the group: the news goes to it from now on. If it joined
+            # unheard, what it missed meanwhile its sockets' heartbeat brings.
+            self._kept_home.pop(match_id, None)
 
     async def _send_on(self, match_id: int, message: dict) -> None:
         """``message`` through the layer to the match's other processes; if there were none,

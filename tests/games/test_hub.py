@@ -198,6 +198,28 @@ async def test_a_process_alone_asks_the_group_again_after_a_while(monkeypatch):
     await here.leave(7, ana)
 
 
+async def test_a_process_that_finds_another_after_a_while_keeps_no_news_at_home(monkeypatch):
+    """Another process joined unheard (its notice lost): once the first asks the group again and
+    finds it, each piece of news goes to it, and none is kept at home any more."""
+    monkeypatch.setattr("games.delivery.ALONE_SECONDS", 0.05)
+    layer = Spying()
+    here = MatchHub(layer)
+    ana = Socket()
+    await here.join(7, ana)
+    await here.publish(7, news(1))  # alone: kept at home
+    unheard = await layer.new_channel()
+    await layer.group_add(match_group(7), unheard)  # joined without a word
+    await asyncio.sleep(0.1)
+
+    await here.publish(7, news(2))  # asks the group again, and finds it
+    await here.publish(7, news(3))
+
+    async with asyncio.timeout(TIMEOUT):
+        assert [(await layer.receive(unheard))["version"] for _ in range(2)] == [2, 3]
+    assert here._kept_home.get(7) is None
+    await here.leave(7, ana)
+
+
 async def test_news_from_outside_a_server_reaches_every_process(layers):
     """A Celery task or a shell sends to the group: every hub hears it once."""
     here, there = MatchHub(layers()), MatchHub(layers())

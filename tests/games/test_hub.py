@@ -121,8 +121,8 @@ async def test_a_process_alone_with_a_match_keeps_its_news_at_home():
 
 
 async def test_a_process_that_joins_gets_the_news_kept_at_home_and_all_that_follows(layers):
-    """Its socket read the match after joining, so only news committed since can be missing:
-    the process that kept news at home sends the last of it on, and its next news to the
+    """The process that kept a match's news at home sends it to the one that says it joined
+    (whose socket read the match before joining, and may lack it), and its next news to the
     group."""
     here, there = MatchHub(layers()), MatchHub(layers())
     ana, carla = Socket(), Socket()

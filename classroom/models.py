@@ -464,6 +464,11 @@ class DataAccess(models.Model):
         LOGIN_CARDS = "login_cards", _("Login cards (PDF)")
         STUDENT_EXPORT = "student_export", _("Student's data (JSON)")
         CLASS_EXPORT = "class_export", _("Class's data (JSON)")
+        # Pages that show every child's figures at once: one row covers the whole class.
+        CLASS_PROGRESS = "class_progress", _("Class progress page")
+        CLASS_ACTIVITY = "class_activity", _("Class's games and time")
+        HOMEWORK_RESULTS = "homework_results", _("Homework results")
+        LIVE_MONITOR = "live_monitor", _("Live monitor")
 
     at = models.DateTimeField(db_index=True)
     # The name stays when the viewer's account is gone: the record is the school's.

@@ -9,7 +9,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES, PIN_LENGTH
-from accounts.secret_hashing import check_secret_hash, make_secret_hash
+from accounts.secret_hashing import check_secret_hash, make_secret_hash, secret_fingerprint
 
 
 class Role(models.TextChoices):
@@ -187,13 +187,34 @@ class User(AbstractUser):
 
     def get_session_auth_hash(self) -> str:
         """Django ends every session whose stored hash no longer matches this one (on each
-        request, and Channels on each socket). A student signs in with a secret, not a password:
-        a new secret must end the sessions opened with the old one, as a new password does."""
+        request, and the sockets on each handshake). A student signs in with a secret, not a
+        password: a new secret must end the sessions opened with the old one, as a new password
+        does. The hash follows the secret's fingerprint, which a new secret changes and the hash's
+        move to a new key (or kind) does not: a child signing in after a key rotation ends none
+        of their other sessions."""
         if not self.is_student:
             return super().get_session_auth_hash()
+        return self._student_session_hash(settings.SECRET_KEY)
+
+    def get_session_auth_fallback_hash(self):
+        """The hashes a session opened under a key of ``SECRET_KEY_FALLBACKS`` carries."""
+        if not self.is_student:
+            yield from super().get_session_auth_fallback_hash()
+            return
+        for key in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]:
+            if key != settings.SECRET_KEY:
+                yield self._student_session_hash(key)
+            # Sessions signed in while the hash followed the stored hash itself: moved to the
+            # fingerprint's at their next request rather than ended.
+            yield salted_hmac(
+                "accounts.User.student_session", self.secret_hash, secret=key, algorithm="sha256"
+            ).hexdigest()
+
+    def _student_session_hash(self, key: str) -> str:
         return salted_hmac(
-            "accounts.User.student_session",
-            self.secret_hash,
+            "accounts.User.student_session_of_secret",
+            secret_fingerprint(self.secret_hash),
+            secret=key,
             algorithm="sha256",
         ).hexdigest()
 

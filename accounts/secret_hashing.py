@@ -32,13 +32,16 @@ _INHERITED = "tag:"
 
 
 def _keys() -> list[bytes]:
-    """The current key first, then those of ``SECRET_KEY_FALLBACKS`` (a rotated SECRET_KEY keeps
-    secrets checkable until each child's next sign-in rewrites the hash under the new key)."""
+    """The current key first, then the fallbacks: a rotated key keeps secrets checkable until each
+    child's next sign-in rewrites the hash under the new key (docs/security.md)."""
     if settings.STUDENT_SECRET_KEY:
-        return [settings.STUDENT_SECRET_KEY.encode()]
+        return [
+            key.encode()
+            for key in [settings.STUDENT_SECRET_KEY, *settings.STUDENT_SECRET_KEY_FALLBACKS]
+        ]
     return [
         hashlib.sha256(f"{_KEY_DERIVATION_SALT}:{secret_key}".encode()).digest()
-        for secret_key in [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+        for secret_key in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
     ]
 
 

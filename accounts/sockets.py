@@ -32,10 +32,10 @@ import psycopg
 import redis.exceptions
 from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.exceptions import StopConsumer
-from django.contrib import auth
 from django.db import InterfaceError, OperationalError, transaction
 
 from accounts.database_waits import bounded_database_sync_to_async
+from accounts.session_users import user_of_session
 
 log = logging.getLogger(__name__)
 
@@ -381,15 +381,8 @@ class CleanSocket:
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
 
-class _SessionOnly:
-    """What ``django.contrib.auth.get_user`` reads of a request: its session."""
-
-    def __init__(self, session):
-        self.session = session
-
-
 def _user_of(scope):
-    return auth.get_user(_SessionOnly(scope["session"]))
+    return user_of_session(scope["session"])
 
 
 _user_within_the_wait = bounded_database_sync_to_async(_user_of)

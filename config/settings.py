@@ -36,6 +36,9 @@ else:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-use-in-production")
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Rotating the key (docs/security.md): the old one, comma-separated with any older, stays here
+# while what it signed (sessions, device cookies, login cards) and the children's hashes move over.
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 
 INSTALLED_APPS = [
     "daphne",
@@ -261,6 +264,7 @@ LOGOUT_REDIRECT_URL = "landing"
 
 # Teachers: failed sign-ins lock an account at one address (django-axes), never a whole address
 # (a school's classes sit behind it), nor an account everywhere (anyone could lock it on purpose).
+STUDENT_SECRET_KEY_FALLBACKS = env.list("STUDENT_SECRET_KEY_FALLBACKS", default=[])
 # Children sign in under the budgets of accounts/throttle.py instead (docs/security.md).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=10) / 60  # hours

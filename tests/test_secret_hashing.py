@@ -6,6 +6,7 @@ go through PASSWORD_HASHERS, so these tests exercise the real one."""
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.test import Client
 from django.urls import reverse
 
 from accounts.secret_hashing import ALGORITHM
@@ -92,3 +93,41 @@ def test_a_card_printed_before_the_move_still_signs_in(client, pbkdf2_era_studen
     response = client.post(reverse("classroom:roster_card"), {"token": printed})
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(ben.pk)
+
+
+def test_a_childs_other_sessions_survive_the_hash_moving_to_a_rotated_key(settings):
+    classroom = make_class()
+    ben = make_student(classroom, "Ben", secret="2468")
+    tablet, laptop = Client(), Client()
+    assert tablet.post(secret_url(classroom, ben), {"secret": "2468"}).status_code == 302
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a brand new secret key for the rotation test"
+    before = stored_hash(ben)
+    assert laptop.post(secret_url(classroom, ben), {"secret": "2468"}).status_code == 302
+    assert stored_hash(ben) != before  # moved to the new key...
+    home = reverse("classroom:student_home")
+    assert tablet.get(home).status_code == 200  # ...and the tablet is still signed in
+    settings.SECRET_KEY_FALLBACKS = []
+    assert tablet.get(home).status_code == 200
+    assert laptop.get(home).status_code == 200
+
+
+def test_a_new_secret_still_ends_the_childs_sessions():
+    classroom = make_class()
+    ben = make_student(classroom, "Ben", secret="2468")
+    tablet = Client()
+    assert tablet.post(secret_url(classroom, ben), {"secret": "2468"}).status_code == 302
+    ben.set_student_secret("pin", "8642")
+    ben.save()
+    assert tablet.get(reverse("classroom:student_home")).status_code == 302
+
+
+def test_a_rotated_student_secret_key_checks_under_its_fallback(settings, client):
+    settings.STUDENT_SECRET_KEY = "the first student key"
+    classroom = make_class()
+    ben = make_student(classroom, "Ben", secret="2468")
+    settings.STUDENT_SECRET_KEY = "the second student key"
+    settings.STUDENT_SECRET_KEY_FALLBACKS = ["the first student key"]
+    assert client.post(secret_url(classroom, ben), {"secret": "2468"}).status_code == 302
+    settings.STUDENT_SECRET_KEY_FALLBACKS = []
+    assert get_user_model().objects.get(pk=ben.pk).check_student_secret("2468")

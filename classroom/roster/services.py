@@ -1,5 +1,7 @@
 """Writes of the roster: classes, students, their secrets; deleting a student with their data."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Q
@@ -10,7 +12,14 @@ from accounts.services import sign_in_log_delete, user_sessions_end
 from classroom.models import Classroom, Enrollment, LoginCard
 from classroom.progress.services import reports_compile_again
 from classroom.roster.importing import ImportPlan
-from classroom.roster.student_secrets import Secret, generate_secret, seal, secret_tag
+from classroom.roster.selectors import card_is_current, card_secret
+from classroom.roster.student_secrets import (
+    Secret,
+    generate_secret,
+    seal,
+    seal_again,
+    secret_tag,
+)
 from classroom.services import classroom_add_student
 from games.models import Match, Seat
 from games.services import match_abandon, match_log_forget_seat
@@ -72,6 +81,45 @@ def student_set_secret(*, student, secret: Secret) -> Secret:
         defaults={"sealed_secret": seal(secret), "secret_tag": secret_tag(student.secret_hash)},
     )
     return secret
+
+
+@dataclass(frozen=True)
+class KeyMove:
+    moved: int  # hashes and copies rewritten under the current key
+    current: int  # already under it
+    unreadable: int  # a copy no key in force reads: that child's secret needs a reset
+    without_copy: int  # no current copy here: each moves at the child's next sign-in
+
+
+def secrets_move_to_current_key() -> KeyMove:
+    """After SECRET_KEY (or STUDENT_SECRET_KEY) was rotated, moves every child whose secret the
+    roster keeps a copy of to the new key at once, hash and copy, rather than at their next
+    sign-in (docs/security.md, "Rotating the key")."""
+    moved = current = unreadable = without_copy = 0
+    students = (
+        get_user_model().objects.filter(role=Role.STUDENT, is_active=True).exclude(secret_hash="")
+    )
+    for student in students.select_related("login_card").iterator(chunk_size=500):
+        secret = card_secret(student) if hasattr(student, "login_card") else None
+        if secret is None:
+            if hasattr(student, "login_card") and card_is_current(student):
+                unreadable += 1
+            else:
+                without_copy += 1
+            continue
+        before = student.secret_hash
+        if not student.check_student_secret(secret.value):
+            unreadable += 1
+            continue
+        card = student.login_card
+        sealed = seal_again(card.sealed_secret)
+        changed = student.secret_hash != before or sealed != card.sealed_secret
+        if sealed is not None and sealed != card.sealed_secret:
+            LoginCard.objects.filter(pk=card.pk, sealed_secret=card.sealed_secret).update(
+                sealed_secret=sealed
+            )
+        moved, current = (moved + 1, current) if changed else (moved, current + 1)
+    return KeyMove(moved, current, unreadable, without_copy)
 
 
 @transaction.atomic

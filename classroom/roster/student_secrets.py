@@ -126,24 +126,40 @@ def picture_names() -> str:
 # --- the sealed copy a card is printed from -------------------------------------------------------
 
 
-def _fernet() -> MultiFernet:
+def _fernets() -> list[Fernet]:
     # One key per SECRET_KEY (fallbacks included), so rotating SECRET_KEY the documented way
     # leaves the copies readable.
-    keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
-    return MultiFernet(
-        [
-            Fernet(
-                base64.urlsafe_b64encode(
-                    salted_hmac(_SEAL_SALT, "fernet", secret=key, algorithm="sha256").digest()
-                )
+    keys = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+    return [
+        Fernet(
+            base64.urlsafe_b64encode(
+                salted_hmac(_SEAL_SALT, "fernet", secret=key, algorithm="sha256").digest()
             )
-            for key in keys
-        ]
-    )
+        )
+        for key in keys
+    ]
+
+
+def _fernet() -> MultiFernet:
+    return MultiFernet(_fernets())
 
 
 def seal(secret: Secret) -> str:
     return _fernet().encrypt(f"{secret.kind}:{secret.value}".encode()).decode()
+
+
+def seal_again(sealed: str) -> str | None:
+    """The copy sealed under the current SECRET_KEY (``sealed`` itself when it is), or None when
+    no key in force reads it."""
+    try:
+        _fernets()[0].decrypt(sealed.encode())
+        return sealed
+    except InvalidToken:
+        pass
+    try:
+        return _fernet().rotate(sealed.encode()).decode()
+    except InvalidToken:
+        return None
 
 
 def unseal(sealed: str) -> Secret | None:

@@ -3,6 +3,7 @@
 import datetime
 from collections.abc import Iterator
 
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from classroom.models import Classroom, DataAccess
@@ -25,6 +26,28 @@ def student_access_log(*, student) -> list[dict]:
             "page": row["page"],
         }
         for row in DataAccess.objects.filter(student=student)
+        .order_by("at", "id")
+        .values("at", "viewer_name", "classroom__name", "kind", "page")
+    ]
+
+
+def class_wide_access_log(*, student) -> list[dict]:
+    """What the child's data export says of the looks at their whole class (its progress, its
+    live monitor, its reports...) while they were in it: their figures were among those shown."""
+    return [
+        {
+            "at": row["at"],
+            "by": row["viewer_name"],
+            "class": row["classroom__name"],
+            "what": row["kind"],
+            "page": row["page"],
+        }
+        for row in DataAccess.objects.filter(
+            student=None,
+            # One join: the child's own enrollment in the row's class.
+            classroom__enrollments__student=student,
+            at__gte=F("classroom__enrollments__joined_at"),
+        )
         .order_by("at", "id")
         .values("at", "viewer_name", "classroom__name", "kind", "page")
     ]

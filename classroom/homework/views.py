@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import student_required, teacher_required
+from classroom.access.services import data_access_record
 from classroom.homework import selectors, services
 from classroom.homework.forms import (
     AssignmentForm,
@@ -15,7 +16,7 @@ from classroom.homework.forms import (
     table_variants,
     variant_key,
 )
-from classroom.models import Assignment
+from classroom.models import Assignment, DataAccess
 from classroom.practice import plans as practice_plans
 from classroom.practice import services as practice
 from classroom.selectors import classroom_roster, teacher_classroom
@@ -131,6 +132,13 @@ def homework_detail(request, assignment_id):
     personal = None
     if assignment.kind == Assignment.Kind.PERSONAL:
         personal = practice_plans.personal_report(assignment=assignment)
+    # Every child's results: one row for the whole class (docs/privacy.md).
+    data_access_record(
+        viewer=request.user,
+        classroom=assignment.classroom,
+        kind=DataAccess.Kind.HOMEWORK_RESULTS,
+        page=request.get_full_path(),
+    )
     return render(
         request,
         "classroom/homework/detail.html",

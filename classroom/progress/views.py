@@ -37,6 +37,7 @@ def class_progress(request, classroom_id):
     classroom = _own_classroom(request, classroom_id)
     form = _period_form(request)
     progress = selectors.class_progress(classroom=classroom, period=form.chosen_period())
+    _class_page_seen(request, classroom, DataAccess.Kind.CLASS_PROGRESS)
     stuck = struggling.class_struggling(
         classroom=classroom, students=[entry.student for entry in progress.students]
     )
@@ -95,6 +96,7 @@ def class_activity(request, classroom_id):
     period = form.chosen_period()
     start, end = period.bounds()
     students = [entry.student for entry in classroom_roster(classroom=classroom)]
+    _class_page_seen(request, classroom, DataAccess.Kind.CLASS_ACTIVITY)
     return render(
         request,
         "classroom/progress/class_activity.html",
@@ -105,6 +107,14 @@ def class_activity(request, classroom_id):
             "activity": activity.activity(students=students, start=start, end=end),
             "query": request.GET.urlencode(),
         },
+    )
+
+
+def _class_page_seen(request, classroom: Classroom, kind: DataAccess.Kind) -> None:
+    """A page with every child's figures: one row for the whole class (docs/privacy.md). The
+    class's fact grids are not one: they add the class's answers up, no child's are told apart."""
+    data_access_record(
+        viewer=request.user, classroom=classroom, kind=kind, page=request.get_full_path()
     )
 
 

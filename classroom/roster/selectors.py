@@ -7,7 +7,7 @@ from django.db.models import Count, Q
 
 from accounts.models import Role, accommodations_of
 from accounts.services import sign_in_log_rows
-from classroom.access.selectors import student_access_log
+from classroom.access.selectors import class_wide_access_log, student_access_log
 from classroom.models import (
     AssignmentWork,
     Classroom,
@@ -220,6 +220,8 @@ def student_export(*, student) -> dict:
         ],
         # Who looked at their data, and downloaded it (this export included).
         "data_access": student_access_log(student=student),
+        # And at their whole class's figures while they were in it (a row for the class).
+        "class_data_access": class_wide_access_log(student=student),
         "class_reports": [
             {
                 "class": r["classroom__name"],

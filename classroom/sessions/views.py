@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
 from accounts.permissions import student_required, teacher_required
+from classroom.access.services import data_access_record_live_monitor
 from classroom.models import Classroom, ClassSession
 from classroom.practice import plans as practice_plans
 from classroom.sessions import selectors, services
@@ -32,6 +33,13 @@ def _teacher_session(request, session_id) -> ClassSession:
     if session is None:
         raise Http404
     return session
+
+
+def _monitor_watched(request, session: ClassSession) -> None:
+    """Once the game starts the page shows every child's figures: recorded (docs/privacy.md),
+    once an hour of watching, however often the live part comes back."""
+    if session.status != ClassSession.Status.LOBBY:
+        data_access_record_live_monitor(viewer=request.user, session=session)
 
 
 # --- teacher -------------------------------------------------------------------------------------
@@ -135,6 +143,7 @@ def _place_choices(session: ClassSession, monitor: dict) -> list[tuple[str, str]
 @gzip_page
 def sessions_detail(request, session_id):
     session = _teacher_session(request, session_id)
+    _monitor_watched(request, session)
     context = _detail_context(request, session)
     if session.status == ClassSession.Status.LOBBY:
         # Facts a teacher kept for this session ("practise these facts"): said before Start.
@@ -150,6 +159,7 @@ def sessions_live(request, session_id):
     (whose figures changed) and the help summary, for the page to swap in.
     ``X-As-Of``: the server's clock before reading, every move committed earlier is shown."""
     session = _teacher_session(request, session_id)
+    _monitor_watched(request, session)
     as_of = now_ms()
     moved = _match_ids(request.GET.get("tables"))
     answered = _seats(request.GET.get("answered"))

@@ -524,8 +524,8 @@ def test_teacher_pages_query_counts_stay_the_same_as_the_class_grows(
 ):
     classroom, assignment = _class_with_work(students)
     client.force_login(classroom.teacher)
-    # session, user, assignment with its class, roster, works, attempt totals
-    with django_assert_num_queries(6):
+    # session, user, assignment with its class, roster, works, attempt totals, the access record
+    with django_assert_num_queries(7):
         page = client.get(reverse("classroom:homework_detail", args=[assignment.pk]))
     assert page.content.decode().count("data-student=") == students
     # session, user, class, assignments, roster count, per-student completion

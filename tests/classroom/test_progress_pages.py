@@ -187,8 +187,8 @@ def test_students_are_refused_and_visitors_sent_to_sign_in(client, two_teachers)
 # with their answer times in one statement each; the missed facts from the whole weeks' rollup
 # and from the days around them (90 or 30 days always have both); the latest reports; who is
 # stuck: the students' skills with three wrong answers, then (when there are any) their latest
-# answers; the skills' counts over the period before (growth).
-CLASS_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 2
+# answers; the skills' counts over the period before (growth); the access record.
+CLASS_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 2 + 1
 # Session and user, the class, the student; the same figures for one student; latest mistakes;
 # the latest answers per skill, then each skill's fluent days and last answer (levels); the table
 # facts' latest answers (fact grids); the skills' counts over the period before (growth: 30 days
@@ -196,8 +196,8 @@ CLASS_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 2
 # and time: a game played is one answered in); the access record; the table facts' answers of the
 # last months (the working set: what the child practises next).
 STUDENT_PAGE_QUERIES = 3 + 1 + 2 + 2 + 1 + 2 + 1 + 2 + 2 + 1 + 1
-# Session and user, the class, its roster, answers per game, the games.
-ACTIVITY_PAGE_QUERIES = 3 + 1 + 2
+# Session and user, the class, its roster, answers per game, the games; the access record.
+ACTIVITY_PAGE_QUERIES = 3 + 1 + 2 + 1
 # Session and user, the class, its roster's ids, one grouped query per table.
 FACTS_PAGE_QUERIES = 3 + 1 + 2
 # session + user, the teacher's classes (the form), the reports

@@ -149,8 +149,8 @@ PAGES = [
     ("roster_student_delete", True, 10),  # the class; the student; 6 counts; other classes
     # the class; the student; classes, seats, attempts, presences, homework, the three sign-in
     # logs, the class reports (and the moves, with seats: none here); the access record, written
-    # and read
-    ("roster_student_export", True, 15),
+    # and read, and its rows about the child's whole class
+    ("roster_student_export", True, 16),
 ]
 
 

@@ -399,9 +399,11 @@ def a_busy_session(size):
 
 
 PAGES_PLAYING = [
-    # name, queries: the auth session, the user, the session, then the monitor's seven
-    ("sessions_detail", 10),
-    ("sessions_live", 10),
+    # name, queries: the auth session, the user, the session, then the monitor's seven; the
+    # teacher's own pages add the record of access (docs/privacy.md): whether the hour's row is
+    # there, and (here, the first look) the row
+    ("sessions_detail", 12),
+    ("sessions_live", 12),
     ("sessions_projector", 10),
     ("sessions_projector_live", 10),
 ]

@@ -3,22 +3,13 @@ from django.urls import path, reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts import views
-from accounts.forms import TeacherLoginForm
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("pictures/<slug:key>.svg", views.picture, name="picture"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html",
-            authentication_form=TeacherLoginForm,
-            redirect_authenticated_user=True,
-        ),
-        name="login",
-    ),
+    path("login/", views.TeacherLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",

@@ -1,13 +1,14 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts import services
-from accounts.forms import TeacherSignUpForm
+from accounts import devices, services, teacher_sign_in
+from accounts.forms import TeacherLoginForm, TeacherSignUpForm
 from accounts.models import Role
 from accounts.pictures import PICTURES, picture_svg
 
@@ -51,3 +52,22 @@ def signup(request):
         messages.success(request, _("Welcome! Your teacher account is ready."))
         return redirect("classroom:teacher_home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class TeacherLoginView(LoginView):
+    """E-mail and password under django-axes; the browser is remembered, so that nobody else's
+    failures lock the teacher out of it (accounts/teacher_sign_in.py)."""
+
+    template_name = "accounts/login.html"
+    authentication_form = TeacherLoginForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        teacher_sign_in.signed_in(self.request, form.get_user())
+        devices.remember(self.request, response, form.get_user().pk)
+        return response
+
+    def form_invalid(self, form):
+        teacher_sign_in.failed_on_a_trusted_device(self.request, form.cleaned_data.get("username"))
+        return super().form_invalid(form)

@@ -281,6 +281,8 @@ def _budget(name: str, free: int, first_wait: int, longest_wait: int, forget_aft
         env.list(
             f"SIGN_IN_{name.upper()}",
             cast=int,
+# ...nor lock a teacher out of a browser she signed in on before (accounts/teacher_sign_in.py).
+AXES_WHITELIST_CALLABLE = "accounts.teacher_sign_in.on_a_trusted_device"
             default=[free, first_wait, longest_wait, forget_after],
         )
     )

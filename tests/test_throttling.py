@@ -232,6 +232,32 @@ def test_a_teacher_is_locked_at_the_guessing_address_only(settings):
     assert signed_in_teacher(teacher_post(Client(), "t@example.org", TEACHER_PASSWORD))
 
 
+def test_a_pupil_at_school_does_not_lock_the_teacher_out_of_her_own_laptop():
+    make_teacher(email="t@example.org")
+    laptop = Client()
+    assert signed_in_teacher(teacher_post(laptop, "t@example.org", TEACHER_PASSWORD))
+    pupil = Client()
+    answers = [
+        teacher_post(pupil, "t@example.org", f"guess-{n}").status_code for n in range(30)
+    ]
+    assert answers[:9] == [200] * 9 and set(answers[9:]) == {429}  # the pupil is stopped...
+    # ...and the teacher, at the same school address, on the laptop she signed in on before, is
+    # not: however often the pupil tries meanwhile.
+    assert signed_in_teacher(teacher_post(laptop, "t@example.org", TEACHER_PASSWORD))
+    teacher_post(pupil, "t@example.org", "one more guess")
+    assert signed_in_teacher(teacher_post(laptop, "t@example.org", TEACHER_PASSWORD))
+
+
+def test_a_teachers_trusted_laptop_that_fails_10_times_is_trusted_no_more(settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    make_teacher(email="t@example.org")
+    laptop = Client()
+    assert signed_in_teacher(teacher_post(laptop, "t@example.org", TEACHER_PASSWORD))
+    answers = [teacher_post(laptop, "t@example.org", f"guess-{n}").status_code for n in range(15)]
+    # 10 as a trusted laptop, then any browser's at this address: locked at the 3rd.
+    assert answers == [200] * 12 + [429] * 3
+
+
 def signed_in_teacher(response) -> bool:
     return response.status_code == 302
 

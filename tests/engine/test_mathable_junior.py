@@ -507,6 +507,21 @@ def test_decision_a_free_placement_is_a_wrong_drop_but_no_attempt():
     assert at(step.state, 0, 9) == 0 and 8 in step.state.data["racks"][0]
 
 
+def test_the_docs_of_slips_call_a_free_placement_no_answer_as_the_engine_plays_it():
+    """docs/slips.md says what the engine does and docs/progress.md says: a tile on a square no
+    line touches is no answer, so no slip of any kind (it once said a wrong "mixed operations"
+    answer)."""
+    from pathlib import Path
+
+    state = arrange(new(), board=EXAMPLE_BOARD, racks=[[8, 1], [5]])
+    assert of_type(GAME.apply(state, 0, place(8, 0, 9), 0).events, "attempt") == []
+    docs = Path(__file__).parents[2] / "docs"
+    slips = " ".join((docs / "slips.md").read_text().split())
+    assert "mixed operations" not in slips.lower()
+    paragraph = next(p for p in slips.split("Mathable Junior tile")[1:] if "no line" in p[:60])
+    assert "no answer at all" in paragraph[:300] and "no slip" in paragraph[:300]
+
+
 def test_ruling_right_placement_is_a_correct_attempt_timed_from_the_decision_start():
     state = arrange(new(now_ms=500), board=EXAMPLE_BOARD, racks=[[7, 8], [5]])
     wrong = GAME.apply(state, 0, place(8, 8, 5), 2000).state

@@ -13,3 +13,16 @@ class RefusalsWithoutTraceback(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+class DatabaseOutagesNamed(logging.Filter):
+    """A page answered "try again in a minute" because the database is down
+    (accounts.middleware.database_unavailable) is logged by ``django.request`` as one line,
+    "Service Unavailable: /teacher/": the line says why."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        outage = getattr(getattr(record, "request", None), "database_outage", None)
+        if outage is not None and getattr(record, "status_code", None) == 503:
+            record.msg = f"{record.msg} (the database is unavailable: %s: %s)"
+            record.args = (*record.args, type(outage).__name__, " ".join(str(outage).split()))
+        return True

@@ -7,6 +7,7 @@ Celery tasks run eagerly in-process, DEBUG on. ``DATABASE_URL`` switches to Post
 cookies, HSTS and the HTTPS redirect: that configuration passes ``check --deploy``.
 """
 
+import re
 from pathlib import Path
 
 import environ
@@ -35,10 +36,10 @@ if not DEBUG:
 else:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-use-in-production")
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # Rotating the key (docs/security.md): the old one, comma-separated with any older, stays here
 # while what it signed (sessions, device cookies, login cards) and the children's hashes move over.
 SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "daphne",
@@ -67,12 +68,19 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.user_time_zone_middleware",
+    # A view that finds the database down answers "try again in a minute" (HTTP 503).
+    "accounts.middleware.DatabaseOutageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The health probes (config/health.py): they read no session and no user, so they touch nothing
+# they do not report on whatever cookies come (accounts/middleware.py), and load balancers probe
+# them over plain HTTP (SECURE_REDIRECT_EXEMPT).
+HEALTH_PROBE_PATHS = ("/livez", "/readyz", "/healthz")
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -110,7 +118,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": env.int("DATABASE_POOL_MIN", default=1),
             "max_size": env.int("DATABASE_POOL_MAX", default=10),
-            "timeout": env.int("DATABASE_POOL_TIMEOUT", default=10),
+            # How long a request waits for a connection. A PostgreSQL that refuses connections
+            # makes every request wait all of it (the pool keeps trying in the background), then
+            # answer "try again in a minute" (accounts/middleware.py): as long as a socket waits
+            # (DATABASE_WAIT_S), not the 10 s a page waited before its error.
+            "timeout": env.int("DATABASE_POOL_TIMEOUT", default=3),
         }
 else:
     # SQLite as its documentation advises for a server: write-ahead logging (readers never wait
@@ -252,6 +264,7 @@ AUTHENTICATION_BACKENDS = [
 # The key of children's secret hashes (accounts/secret_hashing.py), kept out of the database. Unset:
 # derived from SECRET_KEY (and SECRET_KEY_FALLBACKS while a rotated key is phased out).
 STUDENT_SECRET_KEY = env.str("STUDENT_SECRET_KEY", default="")
+STUDENT_SECRET_KEY_FALLBACKS = env.list("STUDENT_SECRET_KEY_FALLBACKS", default=[])
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -264,11 +277,12 @@ LOGOUT_REDIRECT_URL = "landing"
 
 # Teachers: failed sign-ins lock an account at one address (django-axes), never a whole address
 # (a school's classes sit behind it), nor an account everywhere (anyone could lock it on purpose).
-STUDENT_SECRET_KEY_FALLBACKS = env.list("STUDENT_SECRET_KEY_FALLBACKS", default=[])
 # Children sign in under the budgets of accounts/throttle.py instead (docs/security.md).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=10) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# ...nor lock a teacher out of a browser she signed in on before (accounts/teacher_sign_in.py).
+AXES_WHITELIST_CALLABLE = "accounts.teacher_sign_in.on_a_trusted_device"
 # A child's wrong PIN or pictures never stored in the sign-in log beside the right one.
 AXES_SENSITIVE_PARAMETERS = ["secret"]
 # Every failed sign-in is kept in the sign-in log (who, when, from where; classroom/retention.py).
@@ -281,8 +295,6 @@ def _budget(name: str, free: int, first_wait: int, longest_wait: int, forget_aft
         env.list(
             f"SIGN_IN_{name.upper()}",
             cast=int,
-# ...nor lock a teacher out of a browser she signed in on before (accounts/teacher_sign_in.py).
-AXES_WHITELIST_CALLABLE = "accounts.teacher_sign_in.on_a_trusted_device"
             default=[free, first_wait, longest_wait, forget_after],
         )
     )
@@ -362,8 +374,8 @@ SECURE_TRANSPORT = not DEBUG and not PLAIN_HTTP_ON_LOOPBACK
 if SECURE_TRANSPORT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    # The health endpoints are probed by load balancers over plain HTTP inside the network.
-    SECURE_REDIRECT_EXEMPT = [r"^(livez|readyz|healthz)$"]
+    # The health probes are probed by load balancers over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [rf"^{re.escape(path.lstrip('/'))}$" for path in HEALTH_PROBE_PATHS]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
@@ -396,14 +408,15 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "refusals_without_traceback": {"()": "config.log_filters.RefusalsWithoutTraceback"}
+        "refusals_without_traceback": {"()": "config.log_filters.RefusalsWithoutTraceback"},
+        "database_outages_named": {"()": "config.log_filters.DatabaseOutagesNamed"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "axes": {"level": "WARNING"},
         # On the logger (not a handler): every handler, and the tests' capture, sees one line.
-        "django.request": {"filters": ["refusals_without_traceback"]},
+        "django.request": {"filters": ["refusals_without_traceback", "database_outages_named"]},
     },
 }
 

@@ -108,6 +108,22 @@ async def test_liveness_touches_no_other_service(monkeypatch):
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
+@pytest.mark.parametrize("probe", ["/livez", "/readyz", "/healthz"])
+def test_probes_read_no_session_and_no_user_whatever_cookies_come(probe, django_assert_num_queries):
+    """A session cookie made every probe read the session and its user (the time zone's
+    middleware, accounts/middleware.py): with the database down, /livez answered 500. Readiness
+    checks the database on a connection of its own, never through the session."""
+    from django.test import Client
+
+    from tests.factories import make_teacher, session_cookie_for
+
+    client = Client()
+    client.cookies.load(session_cookie_for(make_teacher()))
+    with django_assert_num_queries(0):
+        response = client.get(probe)
+    assert response.status_code == 200, response.content
+
+
 async def test_healthz_is_the_older_name_of_readiness(monkeypatch):
     async def broken():
         raise ConnectionError("database gone")

@@ -37,9 +37,18 @@ def student_sign_in(request, *, student, secret, group: str) -> Outcome:
         trusted = device_subject is not None and (
             throttle.failures(*device_subject) < device_subject[0].free
         )
-        subjects = [] if trusted else [child_here, (budget("child"), str(student.pk))]
-        if not trusted and not throttle.is_known(group, address):
-            subjects.append((budget("class_from_new_address"), f"{group}:{address}"))
+        if trusted:
+            subjects = []
+        elif throttle.is_known(group, address):
+            # The class's own network: only a classmate here can make this child wait, nobody
+            # guessing from elsewhere (however many addresses they have).
+            subjects = [child_here]
+        else:
+            subjects = [
+                child_here,
+                (budget("child"), str(student.pk)),
+                (budget("class_from_new_address"), f"{group}:{address}"),
+            ]
         wait = throttle.waits(subjects)
     except CacheDown:
         return _without_the_cache(
@@ -92,11 +101,17 @@ def _wrong_code_subject(request):
     return budget("wrong_codes_from_address"), throttle.address_of(request)
 
 
-def class_code_wait(request) -> int:
-    """Seconds before this browser may try a class code (0: now); the same for a right code and a
-    wrong one, so that the wait tells nothing of the code. No claim: a child's code and the names
-    page it opens come one after the other."""
+def class_code_wait(request, classroom_id: int | None) -> int:
+    """Seconds before this browser may try a class code (0: now), given the class the code opens
+    (None: no class). A class's own code on that class's usual network never waits, whatever
+    anybody there has typed: a child with the code from the board gets in. Any other code waits
+    alike, right or wrong, so that the wait tells nothing of which codes exist. No claim: a
+    child's code and the names page it opens come one after the other."""
     try:
+        if classroom_id is not None and throttle.is_known(
+            str(classroom_id), throttle.address_of(request)
+        ):
+            return 0
         return throttle.waits([_wrong_code_subject(request)], claim=False)
     except CacheDown:
         return 0

@@ -24,6 +24,7 @@ back to a per-child check in the database: the failures recorded in the sign-in 
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import math
 import time
 from dataclasses import dataclass
@@ -38,6 +39,11 @@ from django.utils import timezone
 KEY_PREFIX = "guesses"  # tests give each test a prefix of its own
 CACHE_ERRORS = (redis.RedisError, OSError)
 KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600
+# Typos of a class code: the count is forgotten a while after the first, not the last, so that a
+# school's typos do not add up across the lessons of a morning.
+COUNTED_FROM_THE_FIRST = {"wrong_codes_from_address", "wrong_codes_from_device"}
+# A home or an office gets a whole IPv6 /64 (RFC 6177): each of its addresses is the same guesser.
+IPV6_NETWORK_PREFIX = 64
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,17 @@ def now() -> float:
 
 
 def address_of(request) -> str:
-    return get_client_ip_address(request) or "unknown"
+    """The address a budget counts: the client's, or its /64 network for IPv6."""
+    address = get_client_ip_address(request) or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/{IPV6_NETWORK_PREFIX}", strict=False))
 
 
 def _key(name: str, subject: str, part: str) -> str:
@@ -108,7 +124,8 @@ def fail(subjects: list[tuple[Budget, str]]) -> None:
                 except ValueError:  # forgotten in between
                     cache.add(count_key, 1, timeout=b.forget_after)
                     count = 1
-                cache.touch(count_key, b.forget_after)
+                if b.name not in COUNTED_FROM_THE_FIRST:
+                    cache.touch(count_key, b.forget_after)
             if count >= b.free:
                 wait = min(b.longest_wait, b.first_wait * 2 ** (count - b.free))
                 cache.set(_key(b.name, s, "until"), now() + wait, timeout=b.forget_after)

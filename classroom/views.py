@@ -210,9 +210,9 @@ def student_login_code(request):
     """Step 1 of 3: the class code from the board."""
     form = ClassCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if wait := student_sign_in.class_code_wait(request):
-            return throttle.too_many_tries(request, wait)
         classroom = selectors.classroom_by_code(code=form.cleaned_data["code"])
+        if wait := student_sign_in.class_code_wait(request, classroom and classroom.pk):
+            return throttle.too_many_tries(request, wait)
         if classroom is not None:
             return redirect("classroom:student_login_roster", code=classroom.code)
         student_sign_in.class_code_was_wrong(request)
@@ -222,9 +222,9 @@ def student_login_code(request):
 
 def student_login_roster(request, code):
     """Step 2 of 3: pick your name."""
-    if wait := student_sign_in.class_code_wait(request):
-        return throttle.too_many_tries(request, wait)
     classroom = selectors.classroom_by_code(code=code)
+    if wait := student_sign_in.class_code_wait(request, classroom and classroom.pk):
+        return throttle.too_many_tries(request, wait)
     if classroom is None:
         _unknown_class_code(request)
     return render(
@@ -239,7 +239,7 @@ def student_login_secret(request, code, student_id):
     """Step 3 of 3: the picture password or PIN."""
     classroom = selectors.classroom_by_code(code=code)
     if classroom is None:
-        if wait := student_sign_in.class_code_wait(request):
+        if wait := student_sign_in.class_code_wait(request, None):
             return throttle.too_many_tries(request, wait)
         _unknown_class_code(request)
     enrollment = get_object_or_404(

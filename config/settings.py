@@ -205,7 +205,14 @@ else:
     # Embedded: tasks run in-process, and their errors surface where they were sent.
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # The sign-in budgets and the class's known addresses live here (accounts/throttle.py): at
+    # the default 300 entries a guesser's own tries culled them, and with them its count.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": env.int("EMBEDDED_CACHE_ENTRIES", default=200_000)},
+        }
+    }
 CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again (tasks are idempotent)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -4,6 +4,8 @@ Every budget slows its subject down (a wait that doubles) rather than shutting i
 once signed a child in (a device cookie) is not made to wait by anyone else's failures. Each
 browser here is a test Client of its own: its cookies are that device's."""
 
+import time
+
 import pytest
 from axes.models import AccessFailureLog
 from django.conf import settings as django_settings
@@ -237,9 +239,7 @@ def test_a_pupil_at_school_does_not_lock_the_teacher_out_of_her_own_laptop():
     laptop = Client()
     assert signed_in_teacher(teacher_post(laptop, "t@example.org", TEACHER_PASSWORD))
     pupil = Client()
-    answers = [
-        teacher_post(pupil, "t@example.org", f"guess-{n}").status_code for n in range(30)
-    ]
+    answers = [teacher_post(pupil, "t@example.org", f"guess-{n}").status_code for n in range(30)]
     assert answers[:9] == [200] * 9 and set(answers[9:]) == {429}  # the pupil is stopped...
     # ...and the teacher, at the same school address, on the laptop she signed in on before, is
     # not: however often the pupil tries meanwhile.
@@ -262,30 +262,94 @@ def signed_in_teacher(response) -> bool:
     return response.status_code == 302
 
 
-def test_wrong_class_codes_wait_after_100_from_one_address_and_a_right_code_waits_alike(clock):
+def random_codes(count: int, but: set[str]) -> list[str]:
+    codes = []
+    for n in range(count):
+        code = "".join(
+            CLASS_CODE_ALPHABET[(7 * n + 3 * k * k) % len(CLASS_CODE_ALPHABET)] for k in range(6)
+        )
+        if code not in but:
+            codes.append(code)
+    return codes
+
+
+def test_a_pupil_spending_the_schools_wrong_codes_refuses_no_child_the_right_code(clock):
+    classroom = make_class()
+    ana = make_student(classroom, "Ana", secret="1357")
+    assert signed_in(student_post(Client(), classroom, ana, "1357"))  # the class's own school
+    other_school = make_class()  # nobody of it has signed in from here
+    code_url = reverse("classroom:student_login")
+    pupil = Client()
+    answers = [
+        pupil.post(code_url, {"code": code}, REMOTE_ADDR=SCHOOL).status_code
+        for code in random_codes(300, {classroom.code, other_school.code})
+    ]
+    assert answers.count(429) > 150  # the pupil is made to wait...
+    # ...and a classmate on a fresh browser, with the code from the board, is not: the names
+    # page, the secret page and the sign-in all open.
+    fresh = Client()
+    answer = fresh.post(code_url, {"code": classroom.code}, REMOTE_ADDR=SCHOOL)
+    assert answer.status_code == 302
+    assert fresh.get(answer["Location"], REMOTE_ADDR=SCHOOL).status_code == 200
+    assert fresh.get(secret_url(classroom, ana), REMOTE_ADDR=SCHOOL).status_code == 200
+    assert signed_in(student_post(fresh, classroom, ana, "1357"))
+    # A class nobody signs in to from here gets the wait a wrong code gets: the wait tells
+    # nothing of which codes exist.
+    guess = Client().post(code_url, {"code": other_school.code}, REMOTE_ADDR=SCHOOL)
+    wrong_code = Client().post(code_url, {"code": "AAAAAA"}, REMOTE_ADDR=SCHOOL)
+    assert guess.status_code == wrong_code.status_code == 429
+    assert guess["Retry-After"] == wrong_code["Retry-After"]
+    names = reverse("classroom:student_login_roster", kwargs={"code": other_school.code})
+    assert Client().get(names, REMOTE_ADDR=SCHOOL).status_code == 429
+
+
+def test_wrong_class_codes_are_forgotten_a_while_after_the_first_not_the_last(settings):
+    """A window of two seconds here, an hour in the site (the cache's own clock)."""
+    settings.SIGN_IN_BUDGETS = {
+        **settings.SIGN_IN_BUDGETS,
+        "wrong_codes_from_address": (10, 1, 30, 2),
+    }
     classroom = make_class()
     code_url = reverse("classroom:student_login")
     typist = Client()
-    for n in range(100):
-        typo = "".join(CLASS_CODE_ALPHABET[(n + k) % len(CLASS_CODE_ALPHABET)] for k in range(6))
-        if typo == classroom.code:
-            continue
-        assert typist.post(code_url, {"code": typo}, REMOTE_ADDR=SCHOOL).status_code == 200
-    # The same answer for the right code as for a wrong one: the wait tells nothing.
-    right = Client().post(code_url, {"code": classroom.code}, REMOTE_ADDR=SCHOOL)
-    assert right.status_code == 429 and right["Retry-After"] == "1"
-    wrong_code = Client().post(code_url, {"code": "AAAAAA"}, REMOTE_ADDR=SCHOOL)
-    assert (wrong_code.status_code, wrong_code["Retry-After"]) == (429, "1")
-    names = reverse("classroom:student_login_roster", kwargs={"code": classroom.code})
-    assert Client().get(names, REMOTE_ADDR=SCHOOL).status_code == 429
-    # A tablet that signed a child in before is not made to wait by the school's typos.
-    ana = make_student(classroom, "Ana", secret="1357")
-    clock[0] += 1
-    tablet = Client()
-    assert signed_in(student_post(tablet, classroom, ana, "1357"))
-    assert tablet.post(code_url, {"code": classroom.code}, REMOTE_ADDR=SCHOOL).status_code == 302
-    clock[0] += 1
-    assert Client().post(code_url, {"code": classroom.code}, REMOTE_ADDR=SCHOOL).status_code == 302
+    for code in random_codes(8, {classroom.code}):
+        assert typist.post(code_url, {"code": code}, REMOTE_ADDR=HOME).status_code == 200
+    time.sleep(1.2)
+    [code] = random_codes(1, {classroom.code})
+    assert typist.post(code_url, {"code": code}, REMOTE_ADDR=HOME).status_code == 200
+    time.sleep(1.2)  # over two seconds after the first typo, a second after the last
+    for code in random_codes(9, {classroom.code}):
+        assert typist.post(code_url, {"code": code}, REMOTE_ADDR=HOME).status_code == 200
+
+
+def test_an_outsider_with_many_addresses_does_not_stop_the_class_at_school(clock):
+    classroom, children = a_class_of(29)
+    first, first_pin = children[0]
+    assert signed_in(student_post(Client(), classroom, first, first_pin))  # the school is known
+    outsider = [f"198.51.100.{n}" for n in range(27)]
+    tries = 0
+    for round_ in range(30):
+        for n, (child, pin) in enumerate(children):
+            address = outsider[(round_ * len(children) + n) % len(outsider)]
+            student_post(Client(), classroom, child, wrong(pin), ip=address)
+            tries += 1
+        clock[0] += 6  # about 170 s in all
+    assert tries == 870
+    for child, pin in children:  # every child at school, each on a fresh browser
+        tablet = Client()
+        assert signed_in(student_post(tablet, classroom, child, pin)), child
+
+
+def test_an_ipv6_home_network_counts_as_one_address(clock):
+    classroom, children = a_class_of(8)
+    assert signed_in(student_post(Client(), classroom, *children[7]))
+    home_64 = "2001:db8:4:7::"
+    answers = [
+        student_post(Client(), classroom, child, wrong(pin), ip=f"{home_64}{n:x}").status_code
+        for n, (child, pin) in enumerate(children[:7] * 5)
+    ]
+    # Every address of the /64 is one outsider: its 30 free tries at the class, then waits.
+    assert answers[:30] == [200] * 30 and answers[30:] == [429] * 5
 
 
 def test_a_secret_page_under_an_unknown_code_counts_as_a_wrong_code(settings):

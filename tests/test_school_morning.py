@@ -36,6 +36,7 @@ def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path, migr
     morning = [
         "-m", "tools.school_morning", "--children", "40", "--class-size", "20",
         "--minutes", "0.25", "--hammer-tries", "40", "--outsider-guesses", "60",
+        "--code-guesses", "130", "--teacher-guesses", "15", "--outsider-addresses", "5",
     ]  # fmt: skip
     run = run_tool(morning, environment, 360)
     out = run.stdout + run.stderr
@@ -46,9 +47,19 @@ def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path, migr
     assert re.search(
         r"hammered classmate \(on their own tablet\): seated in [\d.]+ s, refused 0", out
     )
-    assert "teacher behind the school address: signed in" in out
+    assert "teacher on her own laptop behind the school address: signed in" in out
     pupil = re.search(r"pupil: (\d+) wrong-secret tries, (\d+) tested, (\d+) refused", out)
     outsider = re.search(r"outsider: (\d+) wrong-secret tries, (\d+) tested, (\d+) refused", out)
     # Past their free failures both only wait: most of their tries are refused untested.
     assert pupil and int(pupil[3]) > 0 and int(pupil[2]) < int(pupil[1]), out
     assert outsider and int(outsider[3]) > 0, out
+    # The pupil who spends the school's wrong codes, the outsiders with many addresses and the
+    # pupil at the teacher's password refuse nobody legitimate.
+    assert out.count("legitimate refusals in the class it guessed at: 0") == 3, out
+    assert "legitimate refusals at the class code: 0" in out
+    codes = re.search(r"pupil typing random class codes: (\d+) tries, (\d+) refused", out)
+    assert codes and int(codes[1]) == 130 and int(codes[2]) > 0, out
+    teacher = re.search(r"pupil guessing the teacher's password: 15 tries, (\d+) refused", out)
+    assert teacher and int(teacher[1]) > 0, out
+    assert re.search(r"outsider from 5 addresses: \d+ wrong-secret tries", out), out
+    assert re.search(r"outsider from one IPv6 /64: \d+ wrong-secret tries", out), out

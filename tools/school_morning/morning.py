@@ -10,13 +10,17 @@ typos, tried again until right), then "Join" on their class's open session. A ch
 when the lobby page answers after the join; the time to seated runs from the first page.
 
 Meanwhile, from the same address, one pupil hammers a classmate's PIN (wrong PINs as fast as the
-server answers), and an outsider at another address who knows a class's code guesses PINs at every
-child of it, round after round. Their classmate and the teacher behind the school's address sign in
-too. A legitimate child is *refused* when any answer on their way is 429 or 503; they then wait
-what the answer asks (``Retry-After``) and go on, so their time to seated includes the wait.
+server answers), another types random class codes as fast, and a third tries wrong passwords at
+the teacher's e-mail; an outsider at another address who knows a class's code guesses PINs at
+every child of it, round after round, and so do an outsider with many IPv4 addresses at the same
+class and one spread over an IPv6 /64 at another. Their classmates sign in meanwhile, and the
+teacher signs in on her own laptop after the pupil's wrong passwords. A legitimate child is
+*refused* when any answer on their way is 429 or 503; they then wait what the answer asks
+(``Retry-After``) and go on, so their time to seated includes the wait.
 
 Some children come back to a browser that signed them in before ("yesterday", done in the set-up):
-``--returning`` is their share, and the hammered classmate always uses their own tablet. The data
+``--returning`` is their share (at least one a class: the school is each class's usual network),
+and the hammered classmate always uses their own tablet, as the teacher her laptop. The data
 is made in the database the environment names and deleted at the end (``--keep`` keeps it).
 
 Targets (docs/security.md): no legitimate child refused, sign-in to seated p95 under 2 s.
@@ -53,6 +57,8 @@ from tools.loadtest.servers import DaphneFleet, origin_for, shared_services
 
 SCHOOL_ADDRESS = "203.0.113.10"  # documentation addresses (RFC 5737): nobody's real one
 OUTSIDER_ADDRESS = "198.51.100.23"
+OUTSIDER_NETWORK = "198.51.100."  # the outsider with many addresses: .100 to .100+n
+OUTSIDER_IPV6_NETWORK = "2001:db8:77:1::"  # one home's /64 (RFC 3849)
 TEACHER_PASSWORD = "morning-teacher-password-2026"
 REFUSED = frozenset({429, 503})
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -337,14 +343,26 @@ def hammer(base: str, victim: Child, tries: int, rng: random.Random, stop: threa
     return attacker
 
 
-def outsider(base: str, targets: list[Child], guesses: int, rng: random.Random, stop):
+def outsider(
+    base: str,
+    targets: list[Child],
+    guesses: int,
+    rng: random.Random,
+    stop,
+    *,
+    who: str = "outsider",
+    addresses: tuple[str, ...] = (OUTSIDER_ADDRESS,),
+):
     """Someone elsewhere who has one class's code guesses PINs at its children, round after round
-    (5 at each child, as in the report that asked for this tool), until ``guesses`` are spent."""
-    attacker = Attacker("outsider")
-    browser = Browser(base, OUTSIDER_ADDRESS)
+    (5 at each child, as in the report that asked for this tool), until ``guesses`` are spent;
+    with many ``addresses``, a fresh browser at each child from the next address in turn."""
+    attacker = Attacker(who)
     pins = [child for child in targets if child.kind == "pin"]
+    turn = 0
     while attacker.tries < guesses and not stop.is_set():
         for child in pins:
+            browser = Browser(base, addresses[turn % len(addresses)])
+            turn += 1
             page = _secret_page(child)
             browser.get(page)
             for _ in range(5):
@@ -355,8 +373,42 @@ def outsider(base: str, targets: list[Child], guesses: int, rng: random.Random, 
     return attacker
 
 
-def teacher_signs_in(base: str, email: str) -> tuple[int, str]:
+def code_spender(base: str, tries: int, rng: random.Random, stop) -> Attacker:
+    """A pupil at school types random class codes as fast as the answers come."""
+    attacker = Attacker("pupil typing random class codes")
     browser = Browser(base, SCHOOL_ADDRESS)
+    page = reverse("classroom:student_login")
+    browser.get(page)
+    for _ in range(tries):
+        if stop.is_set():
+            break
+        code = "".join(rng.choice(CLASS_CODE_ALPHABET) for _ in range(6))
+        attacker.count(browser.post(page, {"code": code}), page)
+    return attacker
+
+
+def teacher_guesser(base: str, email: str, tries: int) -> Attacker:
+    """A pupil at school tries wrong passwords at the teacher's e-mail."""
+    attacker = Attacker("pupil guessing the teacher's password")
+    browser = Browser(base, SCHOOL_ADDRESS)
+    page = reverse("accounts:login")
+    browser.get(page)
+    for n in range(tries):
+        attacker.count(browser.post(page, {"username": email, "password": f"guess-{n}"}), page)
+    return attacker
+
+
+def teachers_laptop(base: str, email: str) -> Browser:
+    """Yesterday: the teacher signed in on her laptop at school, which keeps its device cookie."""
+    browser = Browser(base, SCHOOL_ADDRESS)
+    status, url = teacher_signs_in(browser, email)
+    if urllib.parse.urlsplit(url).path != reverse("classroom:teacher_home"):
+        raise RuntimeError(f"set-up: the teacher could not sign in ({status})")
+    browser.forget_session()
+    return browser
+
+
+def teacher_signs_in(browser: Browser, email: str) -> tuple[int, str]:
     page = reverse("accounts:login")
     browser.get(page)
     answer = browser.post(page, {"username": email, "password": TEACHER_PASSWORD})
@@ -383,6 +435,11 @@ def report(
     victim: Child,
     hammered: Attacker,
     guessed: Attacker,
+    spent: Attacker,
+    many: Attacker,
+    network: Attacker,
+    teacher_guessed: Attacker,
+    targets: dict[str, str],
     teacher,
     window,
     cpu,
@@ -417,7 +474,7 @@ def report(
     print(f"legitimate children with errors: {len(errors)}", file=out)
     for child in errors[:20]:
         print(f"  {child.name}: {', '.join(child.errors[:5])}", file=out)
-    for attacker in (hammered, guessed):
+    for attacker in (hammered, guessed, many, network):
         waits = (
             f", waits asked p50 {statistics.median(attacker.waits):.0f} s" if attacker.waits else ""
         )
@@ -437,13 +494,32 @@ def report(
         f"refused {len(victim.refusals)} times",
         file=out,
     )
-    teacher_in = urllib.parse.urlsplit(teacher[1]).path == reverse("classroom:teacher_home")
+    for attacker in (guessed, many, network):
+        code = targets[attacker.who]
+        print(
+            f"  legitimate refusals in the class it guessed at: "
+            f"{sum(1 for c in refused if c.class_code == code)}",
+            file=out,
+        )
+    at_the_code = [c for c in refused if any(r.startswith("class code") for r in c.refusals)]
     print(
-        f"teacher behind the school address: {'signed in' if teacher_in else 'NOT signed in'} "
-        f"(HTTP {teacher[0]})",
+        f"{spent.who}: {spent.tries} tries, {spent.refused} refused "
+        f"(first after {spent.first_refusal_after} tries)\n"
+        f"  legitimate refusals at the class code: {len(at_the_code)}",
         file=out,
     )
-    signed_in = len(seated) + hammered.tries + guessed.tries
+    teacher_in = urllib.parse.urlsplit(teacher[1]).path == reverse("classroom:teacher_home")
+    print(
+        f"{teacher_guessed.who}: {teacher_guessed.tries} tries, {teacher_guessed.refused} refused "
+        f"(first after {teacher_guessed.first_refusal_after} tries)\n"
+        f"  teacher on her own laptop behind the school address: "
+        f"{'signed in' if teacher_in else 'NOT signed in'} (HTTP {teacher[0]}); "
+        f"legitimate refusals: {0 if teacher_in else 1}",
+        file=out,
+    )
+    signed_in = len(seated) + sum(
+        a.tries for a in (hammered, guessed, spent, many, network, teacher_guessed)
+    )
     print(
         f"server CPU: {cpu:.1f} s for {signed_in} sign-in tries "
         f"({1000 * cpu / max(1, signed_in):.1f} ms each, pages and joins included)",
@@ -465,6 +541,9 @@ def parse(argv):
     parser.add_argument("--returning", type=float, default=0.3, help="share on a known browser")
     parser.add_argument("--hammer-tries", type=int, default=300)
     parser.add_argument("--outsider-guesses", type=int, default=600)
+    parser.add_argument("--outsider-addresses", type=int, default=27)
+    parser.add_argument("--code-guesses", type=int, default=300)
+    parser.add_argument("--teacher-guesses", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", action="store_true", help="keep the school in the database")
     return parser.parse_args(argv)
@@ -487,6 +566,9 @@ def main(argv=None, out=sys.stdout) -> int:
             returning = [victim] + [
                 c for c in school.children if c is not victim and rng.random() < options.returning
             ]
+            for code in {c.class_code for c in school.children}:
+                if not any(c.class_code == code for c in returning):
+                    returning.append(next(c for c in school.children if c.class_code == code))
             with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
                 browsers = pool.map(lambda c: returning_browser(c, base_of[id(c)]), returning)
                 for child, browser in zip(returning, browsers, strict=True):
@@ -494,19 +576,49 @@ def main(argv=None, out=sys.stdout) -> int:
             for child in school.children:
                 child.arrives_at = rng.uniform(0, options.minutes * 60)
             victim.arrives_at = min(5.0, options.minutes * 60)
+            laptop = teachers_laptop(bases[0], school.teacher_email)
             morning = Morning(options, rng)
             stop = threading.Event()
             cpu_before = _cpu_seconds(fleet.pids)
             started = time.perf_counter()
-            with concurrent.futures.ThreadPoolExecutor(max_workers=2) as side:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=6) as side:
                 hammering = side.submit(
                     hammer, bases[0], victim, options.hammer_tries, random.Random(1), stop
                 )
-                targets = [
-                    c for c in school.children if c.class_code == school.children[-1].class_code
-                ]
+                last_class = school.children[-1].class_code
+                first_class = school.children[0].class_code
+                targets = [c for c in school.children if c.class_code == last_class]
                 guessing = side.submit(
                     outsider, bases[-1], targets, options.outsider_guesses, random.Random(2), stop
+                )
+                many_addresses = tuple(
+                    f"{OUTSIDER_NETWORK}{100 + n}" for n in range(options.outsider_addresses)
+                )
+                many_guessing = side.submit(
+                    outsider,
+                    bases[0],
+                    targets,
+                    options.outsider_guesses,
+                    random.Random(3),
+                    stop,
+                    who=f"outsider from {len(many_addresses)} addresses",
+                    addresses=many_addresses,
+                )
+                network_guessing = side.submit(
+                    outsider,
+                    bases[-1],
+                    [c for c in school.children if c.class_code == first_class],
+                    options.outsider_guesses,
+                    random.Random(4),
+                    stop,
+                    who="outsider from one IPv6 /64",
+                    addresses=tuple(f"{OUTSIDER_IPV6_NETWORK}{n + 1:x}" for n in range(200)),
+                )
+                spending = side.submit(
+                    code_spender, bases[-1], options.code_guesses, random.Random(5), stop
+                )
+                teacher_guessing = side.submit(
+                    teacher_guesser, bases[0], school.teacher_email, options.teacher_guesses
                 )
                 with concurrent.futures.ThreadPoolExecutor(max_workers=128) as pool:
                     waiting = []
@@ -517,9 +629,12 @@ def main(argv=None, out=sys.stdout) -> int:
                         )
                     for future in waiting:
                         future.result()
-                teacher = teacher_signs_in(bases[0], school.teacher_email)
+                teacher_guessed = teacher_guessing.result()
+                teacher = teacher_signs_in(laptop, school.teacher_email)
                 stop.set()
                 hammered, guessed = hammering.result(), guessing.result()
+                many, network = many_guessing.result(), network_guessing.result()
+                spent = spending.result()
             window = time.perf_counter() - started
             cpu = _cpu_seconds(fleet.pids) - cpu_before
             report(
@@ -527,6 +642,15 @@ def main(argv=None, out=sys.stdout) -> int:
                 victim=victim,
                 hammered=hammered,
                 guessed=guessed,
+                spent=spent,
+                many=many,
+                network=network,
+                teacher_guessed=teacher_guessed,
+                targets={
+                    guessed.who: last_class,
+                    many.who: last_class,
+                    network.who: first_class,
+                },
                 teacher=teacher,
                 window=window,
                 cpu=cpu,
@@ -542,4 +666,5 @@ def main(argv=None, out=sys.stdout) -> int:
             school_delete(school)
     legit_refused = sum(1 for c in school.children if c.refusals or c.errors)
     unseated = sum(1 for c in school.children if c.seconds_to_seated is None)
-    return 0 if legit_refused == 0 and unseated == 0 else 2
+    teacher_in = urllib.parse.urlsplit(teacher[1]).path == reverse("classroom:teacher_home")
+    return 0 if legit_refused == 0 and unseated == 0 and teacher_in else 2

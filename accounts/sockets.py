@@ -18,7 +18,9 @@ HTTP 500 at the handshake, or a close with 1011, with a traceback in the log). A
 closed with 4503 (like HTTP 503: unavailable for now; a server may only send 1000 or 3000-4999,
 so not RFC 6455's 1013), after which the page reconnects as after any other close; a
 message is answered ``{"type": "error", "code": "try_again"}`` and the socket stays open
-(docs/live-play.md, "Outages").
+(docs/live-play.md, "Outages"). A hung Redis holds a command for redis-py's socket timeout (15 s),
+longer than Daphne waits for a handshake (5 s, after which it drops the connection without a close
+code): a handshake's joins wait at most ``CHANNEL_LAYER_WAIT_S`` (``within_the_layer_wait``).
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ OUTAGES: tuple[type[BaseException], ...] = (
     redis.exceptions.ConnectionError,
     redis.exceptions.TimeoutError,
 )
+# What a channel layer's call raises while Redis is down, restarting or hung: an outage, logged in
+# one line, not a programming error, logged with its traceback (asyncio's TimeoutError is an
+# OSError).
+CHANNEL_LAYER_OUTAGES: tuple[type[BaseException], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    OSError,
+)
+# A handshake waits on the channel layer at most this long for each of its joins (its user's
+# group, then its own groups or its match's: two at most), well within Daphne's 5 s.
+CHANNEL_LAYER_WAIT_S = 1.5
 TRY_AGAIN_MESSAGE = "the server is busy or restarting; try again in a moment"
 CLOSE_FLOOD = 4429
 # The close code a socket's disconnect is given when its consumer ends without one (it failed).
@@ -204,9 +217,30 @@ def _send_to_user(user_id: int, message: dict) -> None:
         return
     try:
         async_to_sync(layer.group_send)(user_group(user_id), message)
-    except Exception:
+    except CHANNEL_LAYER_OUTAGES as outage:
         # The change is committed; the sockets still end at their next handshake.
+        log.warning(
+            "could not end the sockets of user %s (%s: %s)", user_id, type(outage).__name__, outage
+        )
+    except Exception:
         log.exception("could not end the sockets of user %s", user_id)
+
+
+class ChannelLayerUnanswered(redis.exceptions.TimeoutError):
+    """The channel layer did not answer within ``CHANNEL_LAYER_WAIT_S``: an outage (one of
+    ``OUTAGES``), as redis-py's own timeouts are."""
+
+
+async def within_the_layer_wait(awaitable):
+    """``awaitable`` (a socket's joins and leaves on the channel layer), given
+    ``CHANNEL_LAYER_WAIT_S``. Past it the call is cancelled (redis-py then drops its connection,
+    which a hung Redis never answers) and ``ChannelLayerUnanswered`` raised."""
+    try:
+        return await asyncio.wait_for(awaitable, CHANNEL_LAYER_WAIT_S)
+    except TimeoutError:
+        raise ChannelLayerUnanswered(
+            f"no answer from the channel layer within {CHANNEL_LAYER_WAIT_S:g} s"
+        ) from None
 
 
 class FloodLimit:
@@ -309,7 +343,9 @@ class CleanSocket:
         finally:
             if self._user_group is not None:
                 try:
-                    await self.channel_layer.group_discard(self._user_group, self.channel_name)
+                    await within_the_layer_wait(
+                        self.channel_layer.group_discard(self._user_group, self.channel_name)
+                    )
                 except Exception:
                     # Redis is away; the membership expires with the group (channels_redis).
                     log.warning("a closed socket could not leave its user's group")
@@ -371,10 +407,13 @@ class CleanSocket:
             return
         self._user_group = user_group(user.pk)
         try:
-            await self.channel_layer.group_add(self._user_group, self.channel_name)
+            await within_the_layer_wait(
+                self.channel_layer.group_add(self._user_group, self.channel_name)
+            )
         except OUTAGES as outage:
-            # Redis is away: the socket plays on (its match's news comes through the hub), and
-            # joins the group when its channel is read again on the Redis that comes back.
+            # Redis is away or hung: the socket plays on (its match's news comes through the
+            # hub), and joins the group when its channel is read again on the Redis that comes
+            # back.
             log.warning("a socket joined without its user's group (%s)", type(outage).__name__)
 
     async def user_signed_out(self, message):

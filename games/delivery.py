@@ -56,7 +56,7 @@ from typing import Protocol
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.sockets import OUTAGES
+from accounts.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, within_the_layer_wait
 from games import selectors, signals, trace
 
 log = logging.getLogger(__name__)
@@ -192,8 +192,17 @@ def _send_from_here(group: str, message: dict) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group, message)
-    except Exception:
+    except CHANNEL_LAYER_OUTAGES as outage:
         # The move is committed; a socket that missed the news resyncs (news is at most once).
+        # Redis away is expected: one line, no traceback.
+        log.warning(
+            "could not send %s to %s (%s: %s)",
+            message.get("type"),
+            group,
+            type(outage).__name__,
+            outage,
+        )
+    except Exception:
         log.exception("could not send %s to %s", message.get("type"), group)
 
 
@@ -246,6 +255,10 @@ async def _send_after(
             await layer.group_send(group, message)
         else:
             await hub.publish(message["match_id"], message)
+    except CHANNEL_LAYER_OUTAGES as outage:
+        # Redis away is expected: one line, no traceback. The sockets here have had the news
+        # (``MatchHub.publish`` hands it out first); the other processes' heartbeat brings it.
+        log.warning("could not broadcast to %s (%s: %s)", group, type(outage).__name__, outage)
     except Exception:
         log.exception("could not broadcast to %s", group)
     if trace.ON and through_hub:
@@ -409,9 +422,8 @@ class MatchHub:
         news comes straight from here); the heartbeat brings the other processes' news and joins
         again until it works."""
         try:
-            await self.layer.group_add(match_group(match_id), self.channel)
-            if not self._is_alone(match_id):
-                await self._send_on(match_id, {"type": "match.joined", "match_id": match_id})
+            # Bounded: a hung Redis held a socket's handshake past Daphne's handshake timeout.
+            await within_the_layer_wait(self._add_and_tell(match_id))
         except OUTAGES as outage:
             self._unjoined.add(match_id)
             log.warning(
@@ -419,6 +431,11 @@ class MatchHub:
             )
         else:
             self._unjoined.discard(match_id)
+
+    async def _add_and_tell(self, match_id: int) -> None:
+        await self.layer.group_add(match_group(match_id), self.channel)
+        if not self._is_alone(match_id):
+            await self._send_on(match_id, {"type": "match.joined", "match_id": match_id})
 
     async def leave(self, match_id: int, listener: Listener) -> None:
         async with self._lock(match_id):
@@ -447,7 +464,10 @@ class MatchHub:
                 self._reader = self._heartbeat = None
             self._unjoined.discard(match_id)
             try:
-                await self.layer.group_discard(match_group(match_id), self.channel)
+                # Bounded: under the match's lock, a hung Redis held the next socket's join.
+                await within_the_layer_wait(
+                    self.layer.group_discard(match_group(match_id), self.channel)
+                )
             except OUTAGES as outage:
                 # The membership expires by itself; news that still comes is dropped.
                 log.warning("could not leave match %s's group (%s)", match_id, outage)

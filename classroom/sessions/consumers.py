@@ -56,6 +56,7 @@ from accounts.sockets import (
     OutageAnswers,
     refuse,
     scope_language,
+    within_the_layer_wait,
 )
 from classroom.models import ClassSession, Enrollment, SessionTable
 from classroom.sessions import push, selectors
@@ -77,20 +78,28 @@ class _SmallJsonConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     joined_groups: list[str] = []
 
     async def join(self, groups: list[str]) -> None:
-        """Join ``groups``, and again if the channel layer loses them (a Redis restart)."""
+        """Join ``groups``, and again if the channel layer loses them (a Redis restart). At the
+        handshake: a channel layer that does not answer in time (Redis hung) is an outage, and the
+        socket is closed with 4503 (``OutageAnswers``) well before Daphne drops the handshake."""
         self.joined_groups = groups
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await within_the_layer_wait(self._add_to(groups))
         self.membership_watch = MembershipWatch.of(self.channel_layer)
         if self.membership_watch is not None:
             self.membership_watch.watch(self.channel_name)
+
+    async def _add_to(self, groups: list[str]) -> None:
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _discard_from(self, groups: list[str]) -> None:
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def leave(self) -> None:
         watch = getattr(self, "membership_watch", None)
         if watch is not None:
             watch.unwatch(self.channel_name)
-        for group in self.joined_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await within_the_layer_wait(self._discard_from(self.joined_groups))
 
     async def groups_lost(self, message):
         for group in self.joined_groups:

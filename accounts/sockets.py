@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from time import monotonic
 
 import psycopg
@@ -77,8 +78,11 @@ FLOOD_RATE_PER_SECOND = 8.0
 # Refusals further apart than this are forgotten: a new flood starts with the next one.
 FLOOD_FORGET_SECONDS = 1.0
 # A socket refused without such a pause for this long (wall time) is closed with CLOSE_FLOOD. A
-# backlog the server reads in an instant after falling behind is refused at worst, never closed.
+# backlog the server reads in an instant is refused at worst, never closed.
 FLOOD_CLOSE_SECONDS = 1.5
+# The event loop is looked at this often (``LoopStalls``); a look this late means it stood still.
+LOOP_LOOK_SECONDS = 0.1
+LOOP_STOOD_STILL_SECONDS = 0.25
 # A socket whose channel layer broke (Redis restarting) reads its channel again after this long.
 RETRY_READ_SECONDS = 1.0
 
@@ -243,29 +247,81 @@ async def within_the_layer_wait(awaitable):
         ) from None
 
 
-class FloodLimit:
-    """A token bucket that refuses, and a clock of sustained refusals that closes.
+class LoopStalls:
+    """When the running event loop last stood still: blocked by a long call, or its process
+    paused. Looked at every ``LOOP_LOOK_SECONDS`` by a timer of the loop's own; a look that comes
+    ``LOOP_STOOD_STILL_SECONDS`` late or more means nothing ran meanwhile, sockets' reads
+    included."""
 
-    Tokens are counted when the server reads a message, which is not when the client sent it: a
-    server that fell behind reads a backlog in an instant. That backlog may be refused, but only
-    refusals that go on for ``FLOOD_CLOSE_SECONDS`` of wall time close the socket."""
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopStalls] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    @classmethod
+    def here(cls) -> LoopStalls:
+        loop = asyncio.get_running_loop()
+        stalls = cls._by_loop.get(loop)
+        if stalls is None:
+            stalls = cls._by_loop[loop] = cls()
+            loop.call_later(LOOP_LOOK_SECONDS, stalls._look)
+        return stalls
+
+    def __init__(self):
+        self.looked_at = monotonic()
+        self.still_from = self.still_until = float("-inf")
+
+    def _look(self) -> None:
+        now = monotonic()
+        if now - self.looked_at >= LOOP_STOOD_STILL_SECONDS:
+            self.still_from, self.still_until = self.looked_at, now
+        self.looked_at = now
+        asyncio.get_running_loop().call_later(LOOP_LOOK_SECONDS, self._look)
+
+    def still_since(self, since: float, now: float) -> float | None:
+        """If the loop stood still between ``since`` and ``now`` (the last time it did), the
+        instant from which it may have; else None."""
+        if now - self.looked_at >= LOOP_STOOD_STILL_SECONDS:
+            # Not looked at since: the loop is running again only now, this look still to come.
+            return max(self.looked_at, since)
+        if self.still_until >= since:
+            return max(self.still_from, since)
+        return None
+
+
+class FloodLimit:
+    """A token bucket counted at the instants the client can have sent its messages, and a clock
+    of sustained refusals that closes.
+
+    The server reads a message later than its client sent it whenever it was not reading: its
+    event loop stood still (a long call, a paused process) or the socket was busy with an earlier
+    message (waiting on the database). What the client sent meanwhile is then read in an instant.
+    Counted at the instants read, a client well under the limit was refused after every stall.
+    Each message is counted instead at the earliest instant it can have been sent (``sent_after``:
+    the last instant the server was surely reading the socket, ``CleanSocket``): a backlog spends
+    the tokens of the time it was sent in, at most ``FLOOD_BURST`` and the rate over the stall, and
+    no message counts before the one sent before it. A client faster than the limit gains
+    nothing: over any stretch of time, at most the burst and the rate over that stretch is let
+    through. Refusals close the socket only if they go on for ``FLOOD_CLOSE_SECONDS`` of wall
+    time, counted at the instants read."""
 
     OK = "ok"
     REFUSE = "refuse"
     CLOSE = "close"
 
-    def __init__(self):
+    def __init__(self, now: float):
         self.tokens = float(FLOOD_BURST)
-        self.tokens_at = monotonic()
+        self.tokens_at = now
         self.flooding_since: float | None = None
         self.refused_at = 0.0
 
-    def take(self) -> str:
-        now = monotonic()
-        self.tokens = min(FLOOD_BURST, self.tokens + (now - self.tokens_at) * FLOOD_RATE_PER_SECOND)
-        self.tokens_at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+    def take(self, *, sent_after: float, now: float) -> str:
+        at = max(sent_after, self.tokens_at)
+        tokens = min(FLOOD_BURST, self.tokens + (at - self.tokens_at) * FLOOD_RATE_PER_SECOND)
+        if tokens < 1:  # the earliest instant the bucket has a token again
+            at += (1 - tokens) / FLOOD_RATE_PER_SECOND
+            tokens = 1.0
+        if at <= now:
+            self.tokens, self.tokens_at = tokens - 1, at
             return self.OK
         if self.flooding_since is None or now - self.refused_at > FLOOD_FORGET_SECONDS:
             self.flooding_since = now
@@ -281,7 +337,8 @@ class CleanSocket:
     - Nothing is sent once the socket has begun closing, and a send that finds the connection gone
       ends the socket quietly.
     - ``disconnect`` runs exactly once, even when the consumer ends by an error.
-    - ``refused_as_flood()`` applies the one flood limit to each message a client sends.
+    - ``refused_as_flood()`` applies the one flood limit to each message a client sends, counted
+      at the earliest instant the client can have sent it (``_sent_after``).
     - ``join_user_group()`` makes the socket close (4401) when its user's sign-in ends
       (``user_sockets_end``)."""
 
@@ -290,13 +347,48 @@ class CleanSocket:
     _disconnected = False
     _user_group: str | None = None
     _flood: FloodLimit | None = None
+    # The earliest instant the client can have sent the message being handled (monotonic).
+    _sent_after: float | None = None
 
     async def __call__(self, scope, receive, send):
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, self._noting_when_sent(receive), send)
         finally:
             self.closing = True
             await self._disconnect_once(CLOSE_ABNORMAL)
+
+    def _noting_when_sent(self, receive):
+        """The server's ``receive`` (the client's messages), noting for each message the earliest
+        instant its client can have sent it. The socket reads its next message once it has
+        handled the last. If it had to wait for it, the message came while the socket was read:
+        now, unless the event loop stood still meanwhile, in which case it may have come any time
+        since the loop stopped (``LoopStalls``). If the message was there already, it came while
+        the socket was busy (or the loop stood still), after the one before it: no later instant
+        is sure, and that one's holds."""
+        LoopStalls.here()  # watching the loop from now on
+
+        async def receive_noting_when_sent():
+            ready_at = monotonic()
+            waited = False
+
+            def note_the_wait():
+                nonlocal waited
+                waited = True
+
+            # Runs only if ``receive`` waits: a message already queued is returned without
+            # giving the loop a turn.
+            look = asyncio.get_running_loop().call_soon(note_the_wait)
+            message = await receive()
+            look.cancel()
+            if waited:
+                now = monotonic()
+                still_since = LoopStalls.here().still_since(ready_at, now)
+                self._sent_after = now if still_since is None else still_since
+            elif self._sent_after is None:
+                self._sent_after = ready_at
+            return message
+
+        return receive_noting_when_sent
 
     # Channels reads the consumer's channel through ``self.channel_receive``, which its __call__
     # sets: read through ``_receive_patiently``, a broken channel layer (Redis restarting) is
@@ -387,9 +479,11 @@ class CleanSocket:
         too fast (it is told so, or closed with CLOSE_FLOOD when it keeps on)."""
         if self.closing:
             return True
+        now = monotonic()
         if self._flood is None:
-            self._flood = FloodLimit()
-        verdict = self._flood.take()
+            self._flood = FloodLimit(now)
+        sent_after = now if self._sent_after is None else min(self._sent_after, now)
+        verdict = self._flood.take(sent_after=sent_after, now=now)
         if verdict == FloodLimit.OK:
             return False
         if verdict == FloodLimit.CLOSE:

@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
 
@@ -602,26 +603,34 @@ def _summary(session: ClassSession, students: list[dict], table_rows: list[dict]
 def _teams(team_mode: str, table_rows: list[dict]) -> dict | None:
     """How the teams stand (docs/rules/teams.md), or None when each child plays for themselves.
     A team's points are its children's points as their game counts them; bots never add to a
-    team of children. ``tables``: each table a team, ranked by total, equal totals sharing a place.
-    ``class``: the children's total against the bots' total, in all and at each table."""
+    team of children. Teams of different sizes compare by their points per player (T3, T4): a
+    table of four children would otherwise beat a table of three by construction, and a class of
+    25 the three bots beside it. ``tables``: each table a team, ranked by points per child, equal
+    shares sharing a place and a table with no points yet given none. ``class``: the children's
+    points per child against the bots' points per bot, in all and at each table."""
     if team_mode == TeamMode.TABLES:
         rows = []
         for table in table_rows:
             children = [seat for seat in table["seats"] if seat["student_id"] is not None]
             if not children:
                 continue
+            points = sum(seat["score"] or 0 for seat in children)
             rows.append(
                 {
                     "number": table["number"],
                     "name": table["label"],
-                    "points": sum(seat["score"] or 0 for seat in children),
+                    "points": points,
                     "players": len(children),
+                    **_per_player(points, len(children)),
                 }
             )
-        rows.sort(key=lambda row: (-row["points"], row["number"]))
+        rows.sort(key=lambda row: (-row["share"], row["number"]))
         for index, row in enumerate(rows):
             ahead = rows[index - 1] if index else None
-            row["rank"] = ahead["rank"] if ahead and ahead["points"] == row["points"] else index + 1
+            if row["points"] <= 0:
+                row["rank"], row["rank_label"] = None, ""
+                continue
+            row["rank"] = ahead["rank"] if ahead and ahead["share"] == row["share"] else index + 1
             row["rank_label"] = place_label(row["rank"])
         return {"mode": team_mode, "teams": rows}
     if team_mode == TeamMode.CLASS:
@@ -636,18 +645,48 @@ def _teams(team_mode: str, table_rows: list[dict]) -> dict | None:
                     "name": table["label"],
                     "children": sum(seat["score"] or 0 for seat in children),
                     "bots": sum(seat["score"] or 0 for seat in table["seats"] if seat["bot"]),
+                    "child_seats": len(children),
+                    "bot_seats": sum(1 for seat in table["seats"] if seat["bot"]),
                 }
             )
         children = sum(row["children"] for row in tables)
         bots = sum(row["bots"] for row in tables)
+        child_seats = sum(row["child_seats"] for row in tables)
+        bot_seats = sum(row["bot_seats"] for row in tables)
+        ours = _per_player(children, child_seats)
+        theirs = _per_player(bots, bot_seats)
+        if not bot_seats:
+            ahead = "no_bots"
+        elif ours["share"] != theirs["share"]:
+            ahead = "children" if ours["share"] > theirs["share"] else "bots"
+        else:
+            ahead = "level"
         return {
             "mode": team_mode,
             "children": children,
             "bots": bots,
-            "ahead": "children" if children > bots else "bots" if bots > children else "level",
+            "child_seats": child_seats,
+            "bot_seats": bot_seats,
+            "children_per_player": ours["per_player"],
+            "bots_per_player": theirs["per_player"],
+            "ahead": ahead,
             "tables": tables,
         }
     return None
+
+
+def _per_player(points: int, players: int) -> dict:
+    """A team's points per player: ``share`` exact (it ranks, and equal shares tie),
+    ``per_player`` to one decimal, as the projector shows it, and ``per_player_count`` the whole
+    number that picks the words' plural form ("1 point", "1.5 points": English and Spanish use
+    the plural for every number but exactly 1; gettext takes whole numbers only)."""
+    share = Fraction(points, players) if players else Fraction(0)
+    per_player = round(float(share), 1)
+    return {
+        "share": share,
+        "per_player": per_player,
+        "per_player_count": int(per_player) if per_player.is_integer() else 2,
+    }
 
 
 def place_label(place: int) -> str:

@@ -69,8 +69,12 @@ def test_tables_as_teams_show_each_tables_total_and_rank_no_child(browser, serve
     try:
         rows = page.locator("[data-team-standings] li")
         expect(rows).to_have_count(3)  # tables of 2, 2 and 1 (with a bot)
-        points = [int(p) for p in rows.evaluate_all("(r) => r.map((x) => x.dataset.points)")]
-        assert points == sorted(points, reverse=True)
+        # Ranked by points per player (docs/rules/teams.md, T3): the table with a bot has one
+        # child, the others two.
+        shares = rows.evaluate_all(
+            "(r) => r.map((x) => Number(x.dataset.points) / Number(x.dataset.players))"
+        )
+        assert shares == sorted(shares, reverse=True)
         assert font_size(page, "[data-team-standings] li .team-points") >= 32
         expect(page.locator("[data-leaderboard]")).to_have_count(0)
         # Every total can be read: nothing cut off or spilling out of its row.

@@ -9,7 +9,7 @@ Game.
 from __future__ import annotations
 
 from engine import mia_multi, mia_puzzles, mia_solo
-from engine.core import Focus, Game
+from engine.core import Focus, Game, Step
 
 
 def _rules(state):
@@ -60,6 +60,17 @@ class Mia(Game):
 
     def passes_in_a_row(self, state):
         return mia_multi.passes_in_a_row(state) if _rules(state) is mia_multi else None
+
+    def apply(self, state, seat, move, now_ms):
+        if _rules(state) is not mia_multi or not mia_multi.window_over(state, now_ms):
+            return super().apply(state, seat, move, now_ms)
+        # An Extra time window is over at its end, whether or not the server's timer has fired
+        # yet: a move made after it finds the card open to every seat again.
+        ended = state.clone()
+        events = []
+        mia_multi.end_window_on_time(ended, events)
+        step = super().apply(ended, seat, move, now_ms)
+        return Step(step.state, events + step.events)
 
     def heard_out_of_turn(self, state, seat, move):
         return _rules(state) is mia_multi and mia_multi.late_claim(state, seat, move)

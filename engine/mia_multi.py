@@ -797,13 +797,25 @@ def deadline(state: State) -> int | None:
     return min(window["until"], data["flip_at"])
 
 
+def window_over(state: State, now_ms: int) -> bool:
+    """Whether an Extra time window is open in the state but its time is up at ``now_ms``."""
+    window = state.data["window"]
+    return window is not None and window["until"] <= now_ms
+
+
+def end_window_on_time(state: State, events: list[dict]) -> None:
+    """Closes an Extra time window whose time is up, at its end: the others were shut out until
+    then and no longer, however late the timer or the next move comes."""
+    window = state.data["window"]
+    # rulebook: "Once the time is up, any player can solve the operation."
+    _close_window(state, window["until"])
+    events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
+
+
 def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
     data = state.data
-    window = data["window"]
-    if window is not None and window["until"] <= now_ms:
-        # rulebook: "Once the time is up, any player can solve the operation."
-        _close_window(state, now_ms)
-        events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
+    if window_over(state, now_ms):
+        end_window_on_time(state, events)
     if data["flip_at"] <= now_ms:
         # A seat that neither claimed nor passed let the card's time run out: not an answer, but
         # a card it sat out, as a pass is (docs/rules/mia.md, "Passes and time-outs").

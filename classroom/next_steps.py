@@ -1,5 +1,7 @@
-"""Where a play page sends a child or a teacher once the game is over: back to the lesson, the
-homework, or their home (games.signals.play_page_links; live play does not know the lessons)."""
+"""What a play page learns from the lessons (live play does not know them): where it sends a child
+or a teacher once the game is over, back to the lesson, the homework, or their home
+(games.signals.play_page_links); the socket it follows (play_page_follow); and how a lesson's
+big screen names children (play_page_room_names)."""
 
 from __future__ import annotations
 
@@ -56,6 +58,16 @@ def play_page_follow(sender, match_id: int, user, **kwargs) -> dict | None:
         # A table on the projector: the session's monitor socket names the next round's table.
         return {"socket": f"/ws/session/{session_id}/", "session_id": session_id}
     return None
+
+
+def play_page_room_names(sender, match_id: int, user, **kwargs) -> str | None:
+    """A lesson's table on a spectator's page (the teacher's Watch view, on the class's screen)
+    names children as the lesson's projector does (``ClassSession.projector_names``)."""
+    return (
+        SessionTable.objects.filter(match_id=match_id)
+        .values_list("session__projector_names", flat=True)
+        .first()
+    )
 
 
 def _homework_next(assignment_id: int, match_id: int, student) -> list[dict]:

@@ -6,9 +6,12 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext as _
 
 import engine
 from accounts.database_waits import bounded_database_sync_to_async
+from accounts.models import PublicName
+from accounts.public_names import FULL, name_others_see, told_apart
 from games import async_db
 from games.models import Match, MoveRecord, Seat
 
@@ -141,13 +144,31 @@ def _state_from_db(value):
     return Match._meta.get_field("state").from_db_value(value, None, connection)
 
 
-def match_seats(*, match_id) -> list[dict]:
-    """The table: each seat's name and whether it is a bot (public to everyone at the match)."""
+def match_seats(*, match_id, seat: int | None, room: str = FULL) -> list[dict]:
+    """The table as the page of the reader at ``seat`` shows it (None: a spectator, the teacher's
+    Watch view on the class's screen among them): each seat's name and whether it is a bot. The
+    reader's own seat has their name; every other child's is the name others see
+    (accounts.public_names: the child's own setting, and ``room``, the choice for a screen the
+    class shares), "Player N" for a child not shown."""
+    full, shown, bots = {}, {}, set()
+    for index, name, level, own in Seat.objects.filter(match_id=match_id).values_list(
+        "index", "name", "bot_level", "user__accommodations__public_name"
+    ):
+        full[index] = name
+        if level:
+            bots.add(index)
+        if level or index == seat:
+            shown[index] = name
+        else:
+            shown[index] = name_others_see(name, own or PublicName.FULL, room)
+    shown = told_apart(shown, full)
     return [
-        {"seat": index, "name": name, "bot": bool(level)}
-        for index, name, level in Seat.objects.filter(match_id=match_id).values_list(
-            "index", "name", "bot_level"
-        )
+        {
+            "seat": index,
+            "name": _("Player %(number)s") % {"number": index + 1} if name is None else name,
+            "bot": index in bots,
+        }
+        for index, name in sorted(shown.items())
     ]
 
 

@@ -12,6 +12,10 @@ the layers above know the lesson or the homework a match belongs to.
 page should also listen to (``{"socket": "/ws/...", ...}``), whose ``seated`` news ("go to this
 match now": ``{"type": "seated", "play_url": ...}``) the page follows by itself, so a layer that
 moves people between matches (a lesson's next round) takes their screens along.
+``play_page_room_names`` is sent when a page of a match is rendered for someone with no seat at it
+(the teacher's Watch view, on the class's big screen): a receiver may return how that room names
+children ("full", "first" or "initials": a lesson's choice for its projector). The names others see
+follow it as well as each child's own setting (accounts.public_names), the stricter winning.
 """
 
 from django.dispatch import Signal
@@ -26,3 +30,5 @@ match_changed = Signal()
 play_page_links = Signal()
 # sender=None; kwargs: match_id, user; returns None or {"socket": path, **what the page may use}
 play_page_follow = Signal()
+# sender=None; kwargs: match_id, user; returns None or "full", "first" or "initials"
+play_page_room_names = Signal()

@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import accommodations_of
+from accounts.public_names import FULL
 from games import catalog, selectors, signals
 from games.models import Match, shown_label
 from games.read_aloud import read_aloud_config
@@ -59,6 +60,17 @@ def _follow(match_id: int, user) -> dict | None:
     return None
 
 
+def _room_names(match_id: int, user) -> str:
+    """How the room names children on a spectator's page (``signals.play_page_room_names``);
+    full names where no layer answers."""
+    for _receiver, answer in signals.play_page_room_names.send(
+        sender=None, match_id=match_id, user=user
+    ):
+        if answer:
+            return answer
+    return FULL
+
+
 def _own_accommodations(user, *, watch: bool) -> dict:
     """What the signed-in user's own accommodations change on their own page: numbers read aloud
     (the clips of the page's language) and numbers also drawn as dots. Nothing of another seat's
@@ -80,7 +92,11 @@ def _page(request, access: selectors.MatchAccess, *, watch: bool):
     config = {
         "match_id": access.match_id,
         "seat": access.seat,
-        "seats": selectors.match_seats(match_id=access.match_id),
+        "seats": selectors.match_seats(
+            match_id=access.match_id,
+            seat=access.seat,
+            room=_room_names(access.match_id, request.user) if access.spectator else FULL,
+        ),
         "game": access.game,
         "variant": variant,
         "label": label,

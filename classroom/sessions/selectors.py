@@ -27,9 +27,8 @@ from django.utils.translation import gettext as _
 
 import engine
 from accounts.models import PublicName, TimeAllowance
+from accounts.public_names import name_others_see, told_apart
 from classroom.accommodations import badges as accommodation_badges
-from classroom.accommodations import public_name as shown_name
-from classroom.accommodations import told_apart
 from classroom.bots import bot_name
 from classroom.models import (
     ClassSession,
@@ -357,7 +356,9 @@ def session_monitor(
     # The names the class may see, by the teacher's choice for the room and each child's own.
     public_names = told_apart(
         {
-            student_id: needs[student_id].name_for_the_class(name, session.projector_names)
+            student_id: name_others_see(
+                name, needs[student_id].public_name, session.projector_names
+            )
             for student_id, name in names.items()
         },
         names,
@@ -507,9 +508,6 @@ class _Needs(NamedTuple):
 
     def badges(self) -> list[str]:
         return [] if self == _NO_NEEDS else accommodation_badges(self)
-
-    def name_for_the_class(self, name: str, room: str = "full") -> str | None:
-        return shown_name(name, self, room)
 
 
 _NO_NEEDS = _Needs()

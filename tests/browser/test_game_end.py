@@ -14,9 +14,11 @@ from tests.browser.conftest import signed_in_page
 pytestmark = pytest.mark.browser
 
 # ADD UP at four seats, played to its end by easy bots from seed 21: the last two seats share the
-# win on 11 and 11, then 8 and 5, so the podium reads 1st, 1st, 3rd, 4th.
+# win on 11 and 11, then 8 and 5, so the podium reads 1st, 1st, 3rd, 4th. Ben is shown to others
+# by his initials.
 SETUP = """
 import json
+from classroom.roster.services import student_accommodations_set
 from tests.factories import (
     finish_match_by_bots, make_class, make_match, make_student, make_teacher, session_cookie_for,
 )
@@ -24,7 +26,9 @@ from tests.factories import (
 teacher = make_teacher(name="Ms Rivera")
 classroom = make_class(teacher)
 students = [make_student(classroom, name, secret=secret)
-            for name, secret in (("Ana", "1111"), ("Ben", "2222"), ("Carla", "3333"))]
+            for name, secret in (("Ana", "1111"), ("Ben Soto", "2222"), ("Carla", "3333"))]
+# Ben's teacher set him to initials: his table-mates and the teacher's big screen read "B. S.".
+student_accommodations_set(student=students[1], public_name="initials")
 match = make_match(game="add_up", variant="no_jokers", players=students, bots=["easy"],
                    teacher=teacher, seed=21)
 outcome = finish_match_by_bots(match, seed=21)
@@ -119,6 +123,37 @@ def test_no_motion_for_who_asked_for_none_and_no_celebration_for_a_loser(browser
     finally:
         carla.context.close()
         ben.context.close()
+
+
+def names_shown(page) -> str:
+    """The podium's and the score table's words."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.podium-row, .score-table tbody tr')]
+            .map((row) => row.textContent).join(' | ')"""
+    )
+
+
+def test_a_child_set_to_initials_is_initials_on_the_others_podium_and_score_table(browser, server):
+    match_path = f"/play/{server.made['match']}/"
+    carla = open_page(browser, server, server.made["students"][2], match_path)
+    teacher = open_page(
+        browser,
+        server,
+        server.made["teacher"],
+        f"{match_path}watch/",
+        viewport={"width": 1280, "height": 800},
+    )
+    ben = open_page(browser, server, server.made["students"][1], match_path)
+    try:
+        for page in (carla, teacher):
+            expect(page.locator(".podium-row[data-seat='1'] .podium-name")).to_have_text("B. S.")
+            shown = names_shown(page)
+            assert "B. S." in shown and "Ben" not in shown and "Soto" not in shown, shown
+        # His own screen keeps his name.
+        expect(ben.locator(".podium-row.is-me .podium-name")).to_have_text("Ben Soto")
+    finally:
+        for page in (carla, teacher, ben):
+            page.context.close()
 
 
 def test_the_teachers_screen_starts_silent(browser, server):

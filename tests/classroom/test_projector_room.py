@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from classroom.accommodations import public_name, told_apart
+from accounts.public_names import name_others_see, told_apart
 from classroom.roster.services import student_accommodations_set
 from classroom.sessions import services
 from classroom.sessions.selectors import session_monitor, session_title
@@ -88,19 +88,15 @@ def test_late_arrivals_bots_are_named_after_the_rooms_others():
 
 
 def test_the_rooms_choice_of_names_and_the_childs_own_stricter_one():
-    class Own:
-        def __init__(self, public_name):
-            self.public_name = public_name
-
     name = "Ana María Ruiz"
-    assert public_name(name, Own("full"), "full") == name
-    assert public_name(name, Own("full"), "first") == "Ana"
-    assert public_name(name, Own("full"), "initials") == "A. M. R."
-    assert public_name(name, Own("initials"), "first") == "A. M. R."
-    assert public_name(name, Own("initials"), "full") == "A. M. R."
-    assert public_name(name, Own("hidden"), "first") is None
+    assert name_others_see(name, "full", "full") == name
+    assert name_others_see(name, "full", "first") == "Ana"
+    assert name_others_see(name, "full", "initials") == "A. M. R."
+    assert name_others_see(name, "initials", "first") == "A. M. R."
+    assert name_others_see(name, "initials", "full") == "A. M. R."
+    assert name_others_see(name, "hidden", "first") is None
     full = {1: "Ana Ruiz", 2: "Ana Mora", 3: "Ben", 4: "Ana"}
-    shown = {key: public_name(value, Own("full"), "first") for key, value in full.items()}
+    shown = {key: name_others_see(value, "full", "first") for key, value in full.items()}
     assert told_apart(shown, full) == {1: "Ana R.", 2: "Ana M.", 3: "Ben", 4: "Ana"}
 
 

@@ -5,6 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run LAN=1`: serve the class's tablets on the school's network (README), not this machine
+# alone: every interface, this machine's network addresses allowed, and the projector and login
+# cards naming the address the tablets reach.
+LAN ?=
+ifeq ($(LAN),1)
+HOST := 0.0.0.0
+export SERVE_LOCAL_NETWORK := true
+endif
 # Embedded `make test` leaves out the tests that need PostgreSQL and Redis; with DATABASE_URL and
 # REDIS_URL set (`make test-services`, CI) the whole suite runs and those tests must pass, but for
 # the few that need the embedded SQLite itself or run the same whatever the environment (marked
@@ -21,6 +29,7 @@ XDIST := -n $(PYTEST_WORKERS) --dist worksteal
 
 help:
 	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
+	@echo "make run LAN=1      the same, served to the class's tablets on this network"
 	@echo "make test           the whole test suite (embedded, or on services when DATABASE_URL is set)"
 	@echo "make test-services  the suite against PostgreSQL + Redis on 127.0.0.1 (started if needed)"
 	@echo "make lint           ruff + import-linter (layer contracts) + eslint (the pages' JavaScript)"
@@ -48,7 +57,12 @@ messages: $(STAMP)
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	@echo "Serving on http://127.0.0.1:$(PORT)/  (Ctrl+C to stop)"
+ifeq ($(LAN),1)
+	@$(BIN)/python -m config.local_network $(PORT)
+else
+	@echo "Only this computer reaches it; for the class's tablets on this network: make run LAN=1"
+endif
 	$(BIN)/python -m config.server -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install

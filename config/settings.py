@@ -19,10 +19,14 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry as RedisRetry
 
+from config import local_network
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# An operator's .env is read when there is one; without it the environment alone configures.
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DJANGO_ENV = env.str("DJANGO_ENV", default="development")
 if DJANGO_ENV not in {"development", "production"}:
@@ -36,6 +40,19 @@ if not DEBUG:
 else:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-use-in-production")
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+# `make run LAN=1`: the class's tablets reach this machine on the school's network
+# (config/local_network.py). Its addresses are allowed hosts, and the projector and login cards
+# name LOCAL_NETWORK_ADDRESS (found on the default route unless set).
+SERVE_LOCAL_NETWORK = env.bool("SERVE_LOCAL_NETWORK", default=False)
+LOCAL_NETWORK_ADDRESS = None
+if SERVE_LOCAL_NETWORK:
+    LOCAL_NETWORK_ADDRESS = env.str("LOCAL_NETWORK_ADDRESS", default="") or (
+        local_network.default_route_address()
+    )
+    ALLOWED_HOSTS = [
+        *ALLOWED_HOSTS,
+        *sorted(local_network.machine_addresses() | {LOCAL_NETWORK_ADDRESS or "127.0.0.1"}),
+    ]
 # Rotating the key (docs/security.md): the old one, comma-separated with any older, stays here
 # while what it signed (sessions, device cookies, login cards) and the children's hashes move over.
 SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])

@@ -6,6 +6,7 @@ import copy
 import json
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.serializers.json import DjangoJSONEncoder
@@ -36,6 +37,7 @@ from classroom.roster.forms import (
 from classroom.roster.importing import plan_import
 from classroom.roster.student_secrets import generate_secret
 from classroom.selectors import teacher_classroom
+from config.local_network import device_base
 
 IMPORT_RESULT_KEY = "roster_import_result"
 
@@ -350,19 +352,21 @@ def cards_pdf(request, classroom):
         kind=DataAccess.Kind.LOGIN_CARDS,
         page=request.get_full_path(),
     )
+    devices_reach = device_base(request, settings.LOCAL_NETWORK_ADDRESS)
     pdf = cards.cards_pdf(
         classroom=classroom,
         cards=[
             cards.Card(
                 name=student.display_name,
                 secret=selectors.card_secret(student),
-                url=request.build_absolute_uri(reverse("classroom:roster_card"))
+                url=devices_reach
+                + reverse("classroom:roster_card")
                 + "#"
                 + cards.card_token(student),
             )
             for student in students
         ],
-        sign_in_url=request.build_absolute_uri(reverse("classroom:student_login")),
+        sign_in_url=devices_reach + reverse("classroom:student_login"),
     )
     response = HttpResponse(pdf, content_type="application/pdf")
     filename = f"login-cards-{slugify(classroom.name) or classroom.code}.pdf"

@@ -9,6 +9,7 @@ rendered (and translated) here, once."""
 from __future__ import annotations
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,6 +26,7 @@ from classroom.models import Classroom, ClassSession
 from classroom.practice import plans as practice_plans
 from classroom.sessions import selectors, services
 from classroom.sessions.forms import ProjectorForm, SessionCreateForm
+from config.local_network import device_base
 from games.services import now_ms
 
 
@@ -226,7 +228,8 @@ def sessions_projector(request, session_id):
     monitor = selectors.session_monitor(session=session)
     code = session.classroom.code
     sign_in = reverse("classroom:student_login")
-    join_url = request.build_absolute_uri(reverse("classroom:student_login_roster", args=[code]))
+    devices_reach = device_base(request, settings.LOCAL_NETWORK_ADDRESS)
+    join_url = devices_reach + reverse("classroom:student_login_roster", args=[code])
     qr = segno.make(join_url, error="m", micro=False)
     return render(
         request,
@@ -238,7 +241,7 @@ def sessions_projector(request, session_id):
             # The class reads the projector: the game in a child's words.
             "title": selectors.session_title(session, child=True),
             "join_url": join_url,
-            "join_address": f"{request.get_host()}{sign_in}",
+            "join_address": devices_reach.partition("://")[2] + sign_in,
             "code_spelled": " ".join(code),
             # segno writes the SVG from the URL alone: nothing in it comes from a user.
             "qr_svg": mark_safe(qr.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff")),

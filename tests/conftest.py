@@ -73,6 +73,18 @@ def migrated_database(tmp_path_factory) -> Path:
     return database
 
 
+@pytest.fixture
+def one_make_run_at_a_time(tmp_path_factory):
+    """Held by a test that runs `make run` in this checkout: two at once would compile the
+    translations over each other while a server reads them."""
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent
+    with (run_folder / "make-run.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def copy_database(source: Path, destination: Path) -> None:
     # SQLite's own backup, not a file copy: the source is in WAL mode.
     with (

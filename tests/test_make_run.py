@@ -36,7 +36,7 @@ def wait_for(url: str, timeout: float = 90.0):
 # It runs embedded whatever the environment (its own SQLite file): the embedded pass is its pass.
 @pytest.mark.embedded
 @pytest.mark.timeout(420)
-def test_make_run_serves_the_landing_page_and_healthz(tmp_path):
+def test_make_run_serves_the_landing_page_and_healthz(tmp_path, one_make_run_at_a_time):
     port = free_port()
     # A fresh shell's `make run`: none of this test run's service settings, nor the variables of
     # an outer `make` (MAKEFLAGS would hand it the outer command line's DATABASE_URL).

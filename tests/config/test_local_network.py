@@ -121,7 +121,9 @@ def from_the_tablet(namespace: str, url: str, *, cookie_jar: Path) -> tuple[int,
 # `make run` migrates and seeds the demo class before it listens (45 s and more: test_make_run).
 @pytest.mark.embedded
 @pytest.mark.timeout(420)
-def test_make_run_lan_serves_a_tablet_on_the_schools_network(tmp_path, tablet_network):
+def test_make_run_lan_serves_a_tablet_on_the_schools_network(
+    tmp_path, tablet_network, one_make_run_at_a_time
+):
     namespace, server_address = tablet_network
     port = free_port()
     outer = {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}

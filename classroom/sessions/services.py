@@ -442,56 +442,83 @@ def _present_student_ids(session: ClassSession) -> list[int]:
 
 
 def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
-    """New tables after the existing ones, dealt round-robin so their sizes differ by one at most
-    (seven students at tables of four: four and three, not four and three bots beside one child).
-    With ``calm_together`` the children who need a calm table are dealt the same way to tables
-    of their own, after the others'. With ``seat_by_level`` each group is ordered by level
-    (``_by_level``) and dealt in runs, not round-robin: the first tables take the strongest
-    children, the last ones the weakest, the sizes still within one. Returns the new tables'
-    numbers."""
+    """New tables after the existing ones: the fewest that seat everyone
+    (``ceil(children / table size)``), their sizes within one of each other (seven students at
+    tables of four: four and three, not four and three bots beside one child), dealt
+    round-robin. With ``seat_by_level`` the children are ordered by level (``_by_level``) and
+    dealt in runs, not round-robin: the first tables take the strongest children, the last ones
+    the weakest. With ``calm_together`` the same tables are dealt, and the children who need a
+    calm table sit together at the fewest of them (``_calm_tables``), each filled before the
+    next; the others take the other tables, and the seats the calm children leave free at
+    theirs (that table plays calm: any child needing calm makes a calm table). Seating them
+    together costs the class no table and no bot. Returns the new tables' numbers."""
     if not student_ids:
         return []
-    groups = [student_ids]
-    if session.calm_together:
-        calm = _needing_calm(student_ids)
-        groups = [
-            [sid for sid in student_ids if sid not in calm],
-            [sid for sid in student_ids if sid in calm],
-        ]
+    count = math.ceil(len(student_ids) / session.table_size)
+    base, extra = divmod(len(student_ids), count)
+    sizes = [base + 1] * extra + [base] * (count - extra)
+    calm = _needing_calm(student_ids) if session.calm_together else set()
+    others = [sid for sid in student_ids if sid not in calm]
+    needing = [sid for sid in student_ids if sid in calm]
     if session.seat_by_level:
-        groups = [_by_level(session, group) for group in groups]
+        others, needing = _by_level(session, others), _by_level(session, needing)
+    calm_sizes = _calm_tables(sizes, len(needing))
+    other_sizes = list(sizes)
+    for size in calm_sizes:
+        other_sizes.remove(size)
+    # The others who fill the calm tables' free seats: the last of them (the last to join, or
+    # with seating by level the weakest, whose tables come last too).
+    own = len(others) - (sum(calm_sizes) - len(needing))
+    fill = _runs if session.seat_by_level else _round_robin
     first = (session.tables.aggregate(last=Max("number"))["last"] or 0) + 1
-    numbers: list[int] = []
-    for group in groups:
-        if not group:
-            continue
-        count = math.ceil(len(group) / session.table_size)
-        tables = [
-            SessionTable.objects.create(session=session, number=first + len(numbers) + i)
-            for i in range(count)
-        ]
-        spots = (
-            _runs(len(group), count) if session.seat_by_level else _round_robin(len(group), count)
-        )
-        SessionPlace.objects.bulk_create(
-            SessionPlace(table=tables[table], seat=seat, student_id=student_id)
-            for (table, seat), student_id in zip(spots, group, strict=True)
-        )
-        numbers += [table.number for table in tables]
-    return numbers
+    tables = [SessionTable.objects.create(session=session, number=first + i) for i in range(count)]
+    seating = list(zip(fill(other_sizes), others[:own], strict=True))
+    seating += [
+        ((len(other_sizes) + table, seat), sid)
+        for (table, seat), sid in zip(_runs(calm_sizes), needing + others[own:], strict=True)
+    ]
+    SessionPlace.objects.bulk_create(
+        SessionPlace(table=tables[table], seat=seat, student_id=student_id)
+        for (table, seat), student_id in seating
+    )
+    return [table.number for table in tables]
 
 
-def _round_robin(children: int, tables: int) -> list[tuple[int, int]]:
-    """(table index, seat) of each child in turn: one to each table, and round again."""
-    return [(i % tables, i // tables) for i in range(children)]
+def _calm_tables(sizes: list[int], calm: int) -> list[int]:
+    """The sizes of the tables, among ``sizes`` (within one of each other), that seat ``calm``
+    children together: as few as will hold them, and of those the smallest, so that as few other
+    children as possible share them. Bigger first, as the deal fills them."""
+    if not calm:
+        return []
+    small, big = min(sizes), max(sizes)
+    smalls, bigs = sizes.count(small), len(sizes) - sizes.count(small)
+    if small == big:
+        return [small] * math.ceil(calm / small)
+    for count in range(1, len(sizes) + 1):
+        # As many small tables as still hold everyone, the rest big.
+        for small_count in range(min(count, smalls), -1, -1):
+            big_count = count - small_count
+            if big_count <= bigs and small_count * small + big_count * big >= calm:
+                return [big] * big_count + [small] * small_count
+    raise ValueError("more children who need a calm table than seats")
 
 
-def _runs(children: int, tables: int) -> list[tuple[int, int]]:
-    """(table index, seat) of each child in turn: the first table filled before the next, its
-    size the even share (the first ``children % tables`` tables one more), so neighbours in the
-    order sit together and the sizes differ by one at most."""
-    base, extra = divmod(children, tables)
-    return [(table, seat) for table in range(tables) for seat in range(base + (table < extra))]
+def _round_robin(sizes: list[int]) -> list[tuple[int, int]]:
+    """(table index, seat) of each child in turn: one to each table with a free seat, and round
+    again (``sizes`` bigger first, so every round after the first ones skips the same last
+    tables)."""
+    return [
+        (table, seat)
+        for seat in range(max(sizes, default=0))
+        for table, size in enumerate(sizes)
+        if seat < size
+    ]
+
+
+def _runs(sizes: list[int]) -> list[tuple[int, int]]:
+    """(table index, seat) of each child in turn: the first table filled before the next, so
+    neighbours in the order sit together."""
+    return [(table, seat) for table, size in enumerate(sizes) for seat in range(size)]
 
 
 def _by_level(session: ClassSession, student_ids: list[int]) -> list[int]:
@@ -518,25 +545,35 @@ def _needing_calm(student_ids) -> set[int]:
 
 def _place(session: ClassSession, student_id: int) -> None:
     """The free seat of the emptiest table, or a new table when every table is full. With
-    ``calm_together``, only a table of children alike (needing a calm table, or not) will do;
-    with ``seat_by_level``, the free table whose children's level is nearest the child's."""
+    ``calm_together``, a child who needs a calm table takes a free seat at a table where a child
+    needing calm sits (else a new table of their own); another child a free seat at a table
+    without one, else at a calm table (it plays calm for them, and no table is opened for one
+    child beside bots). With ``seat_by_level``, among those the free table whose children's
+    level is nearest the child's."""
     every_table = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
-    tables = every_table
+    choices = [every_table]
     places = []
-    if (session.calm_together or session.seat_by_level) and tables:
+    if (session.calm_together or session.seat_by_level) and every_table:
         places = list(
             SessionPlace.objects.filter(table__session=session).values_list(
                 "table_id", "student_id"
             )
         )
-    if session.calm_together and tables:
+    if session.calm_together and every_table:
         calm = _needing_calm([student_id, *(seated for _table, seated in places)])
         calm_tables = {table_id for table_id, seated in places if seated in calm}
-        tables = [t for t in tables if (t.pk in calm_tables) == (student_id in calm)]
-    free = [t for t in tables if t.taken < session.table_size]
-    if session.seat_by_level and len(free) > 1:
-        free = _nearest_level_first(session, student_id, free, places)
-    table = next(iter(free), None)
+        alike = [t for t in every_table if (t.pk in calm_tables) == (student_id in calm)]
+        choices = [alike]
+        if student_id not in calm:
+            choices.append([t for t in every_table if t.pk in calm_tables])
+    table = None
+    for tables in choices:
+        free = [t for t in tables if t.taken < session.table_size]
+        if session.seat_by_level and len(free) > 1:
+            free = _nearest_level_first(session, student_id, free, places)
+        table = next(iter(free), None)
+        if table is not None:
+            break
     if table is None:
         last = max((t.number for t in every_table), default=0)
         table = SessionTable.objects.create(session=session, number=last + 1)

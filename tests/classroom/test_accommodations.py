@@ -162,8 +162,10 @@ def test_dealing_seats_children_who_need_a_calm_table_together(client):
         )
     )
     assert tables[ben.pk] == tables[fay.pk]
-    assert all(tables[s.pk] != tables[ben.pk] for s in (ana, eva, dan, gus))
-    # A newcomer who needs one joins the calm table; one who does not, the others'.
+    # The class's two tables of three: the third seat at the calm table is another child's.
+    assert sum(tables[s.pk] == tables[ben.pk] for s in (ana, eva, dan, gus)) == 1
+    # Both tables full: a newcomer who needs calm opens a table of their own, and one who does
+    # not takes a seat beside them rather than open another.
     hal = make_student(classroom, "Hal")
     student_accommodations_set(student=hal, calm_table=True)
     session_services.session_join(session=session, student=hal)
@@ -171,9 +173,10 @@ def test_dealing_seats_children_who_need_a_calm_table_together(client):
     session_services.session_join(session=session, student=ivy)
     session_services.session_start(session=session)
     ben_match, _ = seat_of(session, ben)
-    assert seat_of(session, hal)[0] == seat_of(session, fay)[0] == ben_match
-    assert seat_of(session, ivy)[0] != ben_match
-    assert ben_match.pace_factor == 2.0  # bots at half speed at the calm table
+    hal_match, _ = seat_of(session, hal)
+    assert seat_of(session, fay)[0] == ben_match
+    assert seat_of(session, ivy)[0] == hal_match != ben_match
+    assert ben_match.pace_factor == hal_match.pace_factor == 2.0  # bots at half speed there
     # Without the box ticked, the class is dealt as it joined.
     session2 = make_session(classroom, game="mia", variant="express", table_size=3)
     for student in students:

@@ -225,3 +225,73 @@ def test_without_seating_by_level_a_newcomer_takes_the_emptiest_table():
     history(late, right=20, wrong=0)
     services.session_join(session=session, student=late)
     assert tables_of(session)["Wyn"] == emptiest
+
+
+def sizes_of(tables):
+    """The tables' sizes, biggest first, from {name: table number}."""
+    return sorted((list(tables.values()).count(n) for n in set(tables.values())), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("calm", "together"),
+    [
+        # Two who need a calm table, at tables of three: one table holds both.
+        (("Cal", "Cat"), [("Cal", "Cat")]),
+        # Four: three at one table, the fourth at the other (it plays calm too).
+        (("Cal", "Cat", "Cy", "Cid"), [("Cal", "Cat", "Cy")]),
+    ],
+)
+def test_calm_children_sit_together_at_the_tables_the_class_needs(client, calm, together):
+    # Six children at tables of three: two full tables, with the option as without it (the
+    # option once dealt 2 + 2 + 2, the calm children at two tables and a bot at every table).
+    names = ["Ana", "Cal", "Ben", "Cat", *[name for name in ("Cy", "Cid") if name in calm]]
+    names += ["Dan", "Eva"][: 6 - len(names)]
+    classroom, students, session = a_lesson(names)
+    for name in calm:
+        student_accommodations_set(student=students[name], calm_table=True)
+    client.force_login(classroom.teacher)
+    client.post(reverse("classroom:sessions_deal", args=[session.pk]), {"calm_together": "on"})
+    tables = tables_of(session)
+    assert sizes_of(tables) == [3, 3]
+    for group in together:
+        assert len({tables[name] for name in group}) == 1
+    calm_tables = {tables[name] for name in calm}
+    assert len(calm_tables) == 1 + (len(calm) > 3)  # as few tables as hold them
+    # The start seats them as dealt, and every table with a calm child plays calm.
+    services.session_start(session=session)
+    for place in SessionPlace.objects.filter(table__session=session).select_related("table"):
+        match = place.table.match
+        assert bool(match.options.get("calm")) is (place.table.number in calm_tables)
+        assert match.seats.filter(user__isnull=True).count() == 0  # no bot at any table
+
+
+def test_calm_children_fill_the_smallest_table_that_holds_them_and_newcomers_join_them():
+    # Seven at tables of three: tables of 3, 2 and 2. The two calm children take a table of two
+    # to themselves; the five others the tables of three and two.
+    names = ["Ana", "Cal", "Ben", "Cat", "Dan", "Eva", "Fay"]
+    _classroom, students, session = a_lesson(names)
+    for name in ("Cal", "Cat"):
+        student_accommodations_set(student=students[name], calm_table=True)
+    services.session_deal(session=session, calm_together=True)
+    tables = tables_of(session)
+    assert sizes_of(tables) == [3, 2, 2]
+    assert tables["Cal"] == tables["Cat"] == 3  # after the others' tables
+    assert [name for name, number in tables.items() if number == 3] == ["Cal", "Cat"]
+    # A newcomer who needs calm joins them; one who does not, a table without them.
+    classroom = session.classroom
+    cy = make_student(classroom, "Cy")
+    student_accommodations_set(student=cy, calm_table=True)
+    services.session_join(session=session, student=cy)
+    gus = make_student(classroom, "Gus")
+    services.session_join(session=session, student=gus)
+    tables = tables_of(session)
+    assert tables["Cy"] == 3 and tables["Gus"] == 2
+    # Every table full: the next calm newcomer opens a table of their own; then a child who
+    # needs no calm table takes a free seat there rather than open one more.
+    cid = make_student(classroom, "Cid")
+    student_accommodations_set(student=cid, calm_table=True)
+    services.session_join(session=session, student=cid)
+    hal = make_student(classroom, "Hal")
+    services.session_join(session=session, student=hal)
+    tables = tables_of(session)
+    assert tables["Cid"] == tables["Hal"] == 4

@@ -226,7 +226,7 @@ function equationSection(view, ctx, state) {
   const strip = chosen.length
     ? h(
         "ol",
-        { class: "sum-equation-cards" },
+        { class: "sum-equation-cards", dataset: { roving: "equation" } },
         chosen.map((card, index) =>
           h(
             "li",
@@ -268,7 +268,7 @@ function equationSection(view, ctx, state) {
     ),
     h(
       "div",
-      { class: "sum-actions" },
+      { class: "sum-actions", dataset: { roving: "check" } },
       h(
         "button",
         {
@@ -318,7 +318,7 @@ function turnSection(view, ctx, state) {
     facts,
     h(
       "div",
-      { class: "sum-actions" },
+      { class: "sum-actions", dataset: { roving: "turn" } },
       h(
         "button",
         {
@@ -389,7 +389,7 @@ function wildSection(view, ctx, state) {
     note ? h("p", { class: "sum-note" }, note) : null,
     h(
       "div",
-      { class: "sum-actions" },
+      { class: "sum-actions", dataset: { roving: "wild" } },
       h(
         "button",
         {
@@ -489,7 +489,7 @@ export function render(root, view, ctx) {
         hand.length
           ? h(
               "ul",
-              { class: "sum-hand-cards" },
+              { class: "sum-hand-cards", dataset: { roving: "hand" } },
               hand.map((card) => h("li", {}, cardButton(card, view, ctx))),
             )
           : h("p", {}, gettext("Your hand is empty.")),

@@ -497,3 +497,7 @@ class DataAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{self.viewer_name} {self.kind} {self.classroom_id}/{self.student_id} {self.at}"
+
+
+# OneRoster's identifiers of what an import made live with the import (classroom/oneroster/).
+from classroom.oneroster.models import OneRosterLink  # noqa: E402, F401

@@ -170,26 +170,37 @@ function playerList(view, ctx) {
   );
 }
 
+// The game ends with no centre card when one is needed and the number deck is empty (RULINGS 2):
+// the table says so rather than showing an empty card.
+const hasCentre = (view) => view.centre !== null && view.centre !== undefined;
+
 function tableSection(view, ctx) {
-  return h(
-    "section",
-    { class: "sum-table", "aria-label": gettext("Table") },
-    h(
-      "div",
-      { class: "sum-centre" },
-      h("span", { class: "sum-centre-caption" }, gettext("Make this number")),
-      h(
-        "span",
-        {
-          class: "sum-card sum-card-number sum-card-centre",
-          role: "img",
-          "aria-label": say(gettext("Centre number %(value)s"), { value: view.centre }),
-          dataset: { centre: String(view.centre), read: readAs(view.centre) },
-        },
-        withDots(ctx, view.centre),
-      ),
-    ),
-  );
+  const centre = hasCentre(view)
+    ? h(
+        "div",
+        { class: "sum-centre" },
+        h("span", { class: "sum-centre-caption" }, gettext("Make this number")),
+        h(
+          "span",
+          {
+            class: "sum-card sum-card-number sum-card-centre",
+            role: "img",
+            "aria-label": say(gettext("Centre number %(value)s"), { value: view.centre }),
+            dataset: { centre: String(view.centre), read: readAs(view.centre) },
+          },
+          withDots(ctx, view.centre),
+        ),
+      )
+    : h(
+        "div",
+        { class: "sum-centre sum-centre-none" },
+        h(
+          "p",
+          { class: "sum-centre-caption", dataset: { noCentre: "" } },
+          gettext("No centre card: the number deck has run out."),
+        ),
+      );
+  return h("section", { class: "sum-table", "aria-label": gettext("Table") }, centre);
 }
 
 // The decks and the other players come after the hand and the buttons, so that a phone shows the
@@ -264,7 +275,9 @@ function equationSection(view, ctx, state) {
       "div",
       { class: "sum-equation-line" },
       strip,
-      h("span", { class: "sum-equals", "aria-hidden": "true" }, `= ${view.centre}`),
+      hasCentre(view)
+        ? h("span", { class: "sum-equals", "aria-hidden": "true" }, `= ${view.centre}`)
+        : null,
     ),
     h(
       "div",
@@ -548,7 +561,7 @@ export function scores(view) {
 
 // Read aloud: the centre number (a new one is read by itself).
 export function readAloud(view) {
-  if (view.centre === null || view.centre === undefined) return null;
+  if (!hasCentre(view)) return null;
   return { key: `centre-${view.centre}`, text: readAs(view.centre) };
 }
 

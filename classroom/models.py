@@ -356,6 +356,10 @@ class ProgressReport(models.Model):
     queued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What its last run was compiled under besides the answers (the school's zone, the rules of
+    # the figures, the class as it names it: ``selectors.report_settings``); empty until a run
+    # claims it, or once the figures it read were counted again.
+    compiled_for = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]

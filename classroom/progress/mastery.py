@@ -86,7 +86,7 @@ def is_fluent(correct: bool, elapsed_ms: int) -> bool:
     return bool(correct) and elapsed_ms <= FLUENT_MS
 
 
-def _games_timing_recall() -> dict[str, bool]:
+def games_timing_recall() -> dict[str, bool]:
     return {game.slug: game.times_recall for game in engine.list_games()}
 
 
@@ -417,7 +417,7 @@ def fact_grids_by_student(*, student_ids: list[int], start, end) -> dict[int, li
             "user_id", "operation", "first", "second", "correct", "elapsed_ms", "game", "created_at"
         )
     )
-    times_recall = _games_timing_recall()
+    times_recall = games_timing_recall()
     answers: dict[int, dict[tuple[str, int, int], list[Answer]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -505,7 +505,7 @@ def skill_mastery_by_student(
     rows = latest_per_skill(in_period).values_list(
         "user_id", "skill", "correct", "elapsed_ms", "game"
     )
-    times_recall = _games_timing_recall()
+    times_recall = games_timing_recall()
     latest: dict[int, dict[str, list[Answer]]] = defaultdict(lambda: defaultdict(list))
     for user_id, skill, correct, elapsed_ms, game in rows:
         latest[user_id][skill].append(Answer(correct, elapsed_ms, times_recall.get(game, True)))

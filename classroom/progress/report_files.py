@@ -49,6 +49,9 @@ def csv_columns() -> list[str]:
 
 
 CODE_COLUMNS = ("skill_code", "operation_code", "range_code", "level_code")
+# What the files hold and how: raised with every change to it, so that a report compiled before
+# is compiled again when it is asked for (``services.report_compiled_for``).
+LAYOUT = 1
 ALL_SKILLS = "all"  # the skill code of a student's row of totals
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

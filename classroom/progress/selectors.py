@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from classroom.models import Classroom
+from classroom.progress import mastery
 from classroom.progress.mastery import (
     Grid,
     Level,
@@ -39,7 +40,12 @@ from classroom.progress.models import (
     SkillDay,
     SkillWeek,
 )
-from classroom.progress.numbers import judged_percent, tenths_of_a_second, too_few
+from classroom.progress.numbers import (
+    MIN_ANSWERS_TO_JUDGE,
+    judged_percent,
+    tenths_of_a_second,
+    too_few,
+)
 from classroom.progress.rollup import week_start
 from classroom.progress.wording import (
     MISTAKES,
@@ -610,7 +616,44 @@ class StudentReport:
     progress: Progress
 
 
-def report_progress(*, classroom: Classroom, period: Period, facts_per_student: int = 5):
+# A student's most-missed facts in a report.
+REPORT_MISSED_FACTS = 5
+
+
+def report_settings(*, classroom: Classroom) -> dict:
+    """Everything a class's report rests on besides its answers, period and language, as it is
+    now: the school's zone (its days), the rules the figures are made by (the mastery model's
+    thresholds, which games time recall, the answer-time buckets, how much is listed) and the
+    class as the report names it. One query, the roster's."""
+    roster = classroom_roster(classroom=classroom).values_list(
+        "student_id",
+        "student__display_name",
+        "student__first_name",
+        "student__last_name",
+        "student__username",
+        "student__accommodations__public_name",
+    )
+    return {
+        "zone": classroom.teacher.zone.key,
+        "rules": {
+            "fluent_ms": mastery.FLUENT_MS,
+            "recent_answers": mastery.RECENT_ANSWERS,
+            "mastery_days": mastery.MASTERY_DAYS,
+            "review_after_days": mastery.REVIEW_AFTER_DAYS,
+            "fluent_mostly_percent": mastery.FLUENT_MOSTLY_PERCENT,
+            "judged_from": MIN_ANSWERS_TO_JUDGE,
+            "weak_skill_from": WEAK_SKILL_MIN_ATTEMPTS,
+            "missed_facts": [MISSED_FACTS, REPORT_MISSED_FACTS],
+            "times_recall": sorted(mastery.games_timing_recall().items()),
+            "time_buckets_ms": list(TIME_BUCKET_EDGES_MS),
+        },
+        "roster": [list(row) for row in roster],
+    }
+
+
+def report_progress(
+    *, classroom: Classroom, period: Period, facts_per_student: int = REPORT_MISSED_FACTS
+):
     """Everything a class report needs: the class's progress and fact grids, and each student's
     figures, levels and fact grids, in at most fifteen queries (the per-student figures are
     grouped by student in the database, not fetched one by one)."""

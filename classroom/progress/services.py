@@ -6,17 +6,23 @@ again when its worker is lost: ``acks_late``):
 1. *Claim*, in a short transaction holding the report's row lock: a report that is ready (or
    failed for good) is left alone; otherwise it becomes RUNNING and ``tries`` grows by one. The
    value of ``tries`` is this run's ticket.
-2. *Compile* without any lock: the files depend only on the report's class, period, language and
-   the teacher's time zone (the school's days), so every run writes the same bytes, each first to
-   a temporary name and then moved (renamed) over its final name, which is fixed per report. A
-   run that died left at most a temporary file or an identical final file.
+2. *Compile* without any lock: the files depend only on the report's class, period, language,
+   the answers and what the claim recorded in ``compiled_for`` (the teacher's time zone, the rules
+   of the figures, the class as it names it), so runs under the same settings make the same bytes.
 3. *Finish*, again under the row lock: only if ``tries`` still equals the ticket (no later run took
-   the report over meanwhile) the file names are recorded and the report becomes READY.
+   the report over meanwhile) the files are written, their names recorded and the report becomes
+   READY. A run taken over writes nothing: a later run may compile under other settings
+   (``report_request``), and the files are that run's. Each file is written first to a temporary
+   name, then moved (renamed) over its final name, fixed per report: a run that died left at most
+   a temporary file, or a final file of a report that is not READY and so not offered for
+   download until a run finishes it.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -31,7 +37,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 
 from accounts.models import zone_named
-from classroom.models import Classroom, ProgressReport
+from classroom.models import Classroom, Enrollment, ProgressReport
 from classroom.progress import report_files, rollup, selectors
 from classroom.progress.display import period_text
 from classroom.progress.selectors import Period
@@ -48,14 +54,19 @@ def report_request(
 ) -> ProgressReport:
     """The report of this class, period and language: one a teacher asked for before if there is
     one, else a new one, QUEUED and sent to Celery once the transaction commits. The one asked for
-    before is returned as it is while it is queued or being compiled (a second click joins the
-    first) and when it is ready and its period was over when it was compiled (no answer can have
-    joined it since); otherwise (failed, or compiled while its period still ran) it is compiled
-    again in place."""
+    before is returned as it is while it is queued (its run reads the settings of when it runs) or
+    being compiled (a second click joins the first), and when it is ready and its period was over
+    when it was compiled (no answer can have joined it since), as long as it was compiled under
+    the settings of now (``report_compiled_for``: the school's zone, the rules of the figures, the
+    class as it names it); otherwise (failed, compiled while its period still ran or under other
+    settings) it is compiled again in place."""
     language = language or translation.get_language() or "en"
     with transaction.atomic():
         # Requests for one class wait for each other here, so two quick ones make one report.
         Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
+        now_for = report_compiled_for(
+            Classroom.objects.select_related("teacher").get(pk=classroom.pk)
+        )
         asked_before = (
             ProgressReport.objects.select_related("classroom__teacher")
             .filter(
@@ -69,10 +80,17 @@ def report_request(
             .first()
         )
         if asked_before is not None:
-            if asked_before.pending or _still_true(asked_before):
+            if asked_before.status == ProgressReport.Status.QUEUED:
                 return asked_before
+            if asked_before.compiled_for == now_for and (
+                asked_before.status == ProgressReport.Status.RUNNING or _still_true(asked_before)
+            ):
+                return asked_before
+            if asked_before.status != ProgressReport.Status.RUNNING:
+                # A run under way keeps its count: the next claim's ticket is then another, and
+                # that run finds itself superseded instead of finishing under the old settings.
+                asked_before.tries = 0
             asked_before.status = ProgressReport.Status.QUEUED
-            asked_before.tries = 0
             asked_before.error = ""
             asked_before.queued_at = timezone.now()
             asked_before.save(update_fields=["status", "tries", "error", "queued_at"])
@@ -89,6 +107,15 @@ def report_request(
         )
         transaction.on_commit(partial(_enqueue, report.pk))
     return report
+
+
+def report_compiled_for(classroom: Classroom) -> str:
+    """A digest of everything the class's report rests on besides its answers, period and
+    language (``selectors.report_settings``) and of the files' layout: equal digests, equal
+    files for the same answers."""
+    basis = {**selectors.report_settings(classroom=classroom), "layout": report_files.LAYOUT}
+    text = json.dumps(basis, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _still_true(report: ProgressReport) -> bool:
@@ -211,16 +238,15 @@ def report_compile(*, report_id: int) -> str:
             reports=students,
             period_text=period_text(summary),
         )
-    names = {
-        "csv_file": _store(report_file_name(report, "csv"), csv_bytes),
-        "pdf_file": _store(report_file_name(report, "pdf"), pdf_bytes),
-    }
     with transaction.atomic():
         report = ProgressReport.objects.select_for_update().get(pk=report_id)
         if report.tries != tries or report.status != ProgressReport.Status.RUNNING:
+            # A later run has the report (compiled again under new settings, or sent again):
+            # this run's files, maybe of the old settings, must not take the place of its files.
             return "superseded"
-        report.csv_file.name = names["csv_file"]
-        report.pdf_file.name = names["pdf_file"]
+        # Stored under the row lock, so that only the run holding the latest ticket writes.
+        report.csv_file.name = _store(report_file_name(report, "csv"), csv_bytes)
+        report.pdf_file.name = _store(report_file_name(report, "pdf"), pdf_bytes)
         report.status = ProgressReport.Status.DONE
         report.finished_at = timezone.now()
         report.error = ""
@@ -250,7 +276,9 @@ def _report_claim(report_id: int):
         report.status = ProgressReport.Status.RUNNING
         report.tries += 1
         report.started_at = timezone.now()
-        report.save(update_fields=["status", "tries", "started_at"])
+        # Read with the teacher's zone that the compiling below counts the days in.
+        report.compiled_for = report_compiled_for(report.classroom)
+        report.save(update_fields=["status", "tries", "started_at", "compiled_for"])
         return report, report.tries
 
 
@@ -337,4 +365,8 @@ def rollups_recount(*, student_ids) -> int:
     (``rollup.rollups_rebuild``). Returns how many students."""
     student_ids = list(student_ids)
     rollup.rollups_rebuild(student_ids=student_ids)
+    # A report compiled before or while they were counted again read the old days: asked for
+    # again, it is compiled again.
+    classes = Enrollment.objects.filter(student_id__in=student_ids).values("classroom_id")
+    ProgressReport.objects.filter(classroom_id__in=classes).update(compiled_for="")
     return len(student_ids)

@@ -63,6 +63,9 @@ function follow(root) {
   };
 
   const showList = (sessions) => {
+    // A page that had nothing to show says "No game yet" only while that is so.
+    const nothingYet = document.querySelector("[data-nothing-yet]");
+    if (nothingYet) nothingYet.hidden = sessions.length > 0;
     const list = root.querySelector("[data-session-list]");
     const template = root.querySelector("template[data-session-item]");
     const focused = document.activeElement;

@@ -74,6 +74,9 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "classroom",
+    # LTI 1.3 (docs/lti.md): django-lti's registrations and keys, and the launches' links here
+    "lti_tool",
+    "classroom.lti",
 ]
 
 MIDDLEWARE = [
@@ -443,6 +446,14 @@ LOGGING = {
         "django.request": {"filters": ["refusals_without_traceback", "database_outages_named"]},
     },
 }
+
+# --- LTI 1.3 (docs/lti.md) ------------------------------------------------------------------------
+# How long a launch waits for a platform's key set (pylti1p3 would wait for ever).
+LTI_KEY_SET_TIMEOUT_SECONDS = env.float("LTI_KEY_SET_TIMEOUT_SECONDS", default=5.0)
+# How long a key stays in this tool's key set after `manage.py lti_keys --rotate` replaced it: what
+# the tool signed with it lives at most 10 minutes (a deep-linking answer; a service token's
+# assertion one), and platforms keep a fetched key set for hours; a day covers both.
+LTI_OLD_KEY_KEPT_HOURS = env.float("LTI_OLD_KEY_KEPT_HOURS", default=24.0)
 
 # --- children's data (docs/privacy.md) -----------------------------------------------------------
 # A student's session lasts a school day on the shared classroom tablets.

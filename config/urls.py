@@ -13,6 +13,8 @@ urlpatterns = [
     path("healthz", readyz, name="healthz"),  # the older name of readiness
     path("accounts/", include("accounts.urls")),
     path("", include("classroom.urls")),
+    # LTI 1.3: launches from a school's learning platform (docs/lti.md)
+    path("lti/", include("classroom.lti.urls")),
     path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),

@@ -1,0 +1,35 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class RegistrationForm(forms.Form):
+    """A platform's side of a registration, as its admin page shows it."""
+
+    name = forms.CharField(label=_("Name (for you)"), max_length=255, required=False)
+    issuer = forms.CharField(label=_("Issuer (platform ID)"), max_length=255)
+    client_id = forms.CharField(label=_("Client ID"), max_length=255)
+    deployment_ids = forms.CharField(
+        label=_("Deployment IDs"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One a line."),
+    )
+    keyset_url = forms.URLField(label=_("Public keyset URL"), max_length=200, assume_scheme="https")
+    auth_url = forms.URLField(
+        label=_("Authentication request URL"), max_length=200, assume_scheme="https"
+    )
+    token_url = forms.URLField(label=_("Access token URL"), max_length=200, assume_scheme="https")
+
+    def clean_deployment_ids(self) -> list[str]:
+        ids = [line.strip() for line in self.cleaned_data["deployment_ids"].splitlines()]
+        ids = list(dict.fromkeys(i for i in ids if i))
+        if not ids:
+            raise forms.ValidationError(_("Give at least one deployment ID."))
+        if any(len(i) > 255 for i in ids):
+            raise forms.ValidationError(_("A deployment ID is at most 255 characters."))
+        return ids
+
+    def clean_issuer(self) -> str:
+        return self.cleaned_data["issuer"].strip()
+
+    def clean_client_id(self) -> str:
+        return self.cleaned_data["client_id"].strip()

@@ -1,0 +1,223 @@
+"""Writes of LTI launches and of this tool's setup (docs/lti.md). Keyword-only."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import uuid
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from lti_tool.lti_core.constants import ContextRole
+from lti_tool.lti_core.utils import normalize_role
+from lti_tool.models import Key, LtiDeployment, LtiRegistration
+
+from accounts.models import Role, User
+from classroom.lti.models import LtiCourse, LtiPerson, LtiUsedNonce
+from classroom.lti.tool import CheckedLaunch, Refused
+from classroom.models import Assignment, Enrollment
+from classroom.services import classroom_add_student, classroom_create
+
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+NAME_LENGTH = User._meta.get_field("display_name").max_length
+CLASS_NAME_LENGTH = 80
+
+
+@dataclass(frozen=True)
+class Accepted:
+    user: User
+    landing_url: str
+    backend: str
+
+
+def launch_accept(*, launch: CheckedLaunch) -> Accepted:
+    """Signs a launch's person into their account here: an Instructor into the class of the
+    platform's course (made, with their teacher account, at their first launch), a Learner into
+    the same class as a student (an account with no password and no e-mail, made at their first
+    launch). Spends the launch's nonce first. Raises Refused, having written nothing, for a
+    replayed launch or a person this tool cannot sign in."""
+    claims = launch.claims
+    roles = {normalize_role(role) for role in claims.get(CLAIM + "roles") or []}
+    context = claims.get(CLAIM + "context") or {}
+    with transaction.atomic():
+        _nonce_spend(claims)
+        if not context.get("id"):
+            raise Refused("launch outside a course", status=403, kind="no_course")
+        if ContextRole.INSTRUCTOR in roles:
+            return _instructor_launch(launch, context)
+        if ContextRole.LEARNER in roles:
+            return _learner_launch(launch, context)
+        raise Refused(f"no role this tool serves: {sorted(roles)}", status=403, kind="role")
+
+
+def _nonce_spend(claims: dict) -> None:
+    now = timezone.now()
+    expires_at = dt.datetime.fromtimestamp(int(claims["exp"]), tz=dt.UTC)
+    try:
+        with transaction.atomic():
+            LtiUsedNonce.objects.create(
+                issuer=claims["iss"], nonce=str(claims["nonce"]), expires_at=expires_at
+            )
+    except IntegrityError as error:
+        raise Refused("nonce already used: a replayed launch", kind="replayed") from error
+    LtiUsedNonce.objects.filter(expires_at__lt=now).delete()
+
+
+def _person_name(claims: dict) -> str:
+    name = claims.get("name") or " ".join(
+        part for part in (claims.get("given_name"), claims.get("family_name")) if part
+    )
+    return (name or "").strip()[:NAME_LENGTH]
+
+
+def _person(launch: CheckedLaunch) -> LtiPerson | None:
+    return (
+        LtiPerson.objects.select_related("user")
+        .filter(registration=launch.registration, sub=str(launch.claims["sub"]))
+        .first()
+    )
+
+
+def _instructor_launch(launch: CheckedLaunch, context: dict) -> Accepted:
+    person = _person(launch)
+    if person is None:
+        teacher = User(
+            username=f"lti-{uuid.uuid4().hex[:16]}",
+            role=Role.TEACHER,
+            display_name=_person_name(launch.claims),
+        )
+        teacher.set_unusable_password()  # signs in through the platform only
+        teacher.save()
+        LtiPerson.objects.create(
+            registration=launch.registration, sub=str(launch.claims["sub"]), user=teacher
+        )
+    else:
+        teacher = person.user
+        if teacher.role != Role.TEACHER or not teacher.is_active:
+            raise Refused("instructor whose account is not a teacher's", status=403, kind="role")
+    course = (
+        LtiCourse.objects.select_related("classroom")
+        .filter(deployment=launch.deployment, context_id=str(context["id"]))
+        .first()
+    )
+    if course is None:
+        name = (context.get("title") or context.get("label") or "").strip()
+        classroom = classroom_create(teacher=teacher, name=name[:CLASS_NAME_LENGTH] or "LTI")
+        course = LtiCourse.objects.create(
+            deployment=launch.deployment, context_id=str(context["id"]), classroom=classroom
+        )
+    elif course.classroom.teacher_id != teacher.pk:
+        # A class here has one teacher: a second instructor of the course is not let in.
+        raise Refused("the course's class is another teacher's", status=403, kind="other_teacher")
+    return Accepted(
+        user=teacher,
+        landing_url=reverse("classroom:roster_class", args=[course.classroom_id]),
+        backend="django.contrib.auth.backends.ModelBackend",
+    )
+
+
+def _learner_launch(launch: CheckedLaunch, context: dict) -> Accepted:
+    course = (
+        LtiCourse.objects.select_related("classroom__teacher")
+        .filter(deployment=launch.deployment, context_id=str(context["id"]))
+        .first()
+    )
+    if course is None:
+        raise Refused(
+            "learner before any instructor opened the course", status=403, kind="not_ready"
+        )
+    classroom = course.classroom
+    person = _person(launch)
+    if person is None:
+        student = classroom_add_student(
+            classroom=classroom, display_name=_person_name(launch.claims) or "?"
+        )
+        LtiPerson.objects.create(
+            registration=launch.registration, sub=str(launch.claims["sub"]), user=student
+        )
+    else:
+        student = person.user
+        if student.role != Role.STUDENT or not student.is_active:
+            raise Refused("learner whose account is not a student's", status=403, kind="role")
+        Enrollment.objects.get_or_create(classroom=classroom, student=student)
+    return Accepted(
+        user=student,
+        landing_url=_learner_landing(launch.claims, classroom),
+        backend="accounts.backends.StudentSecretBackend",
+    )
+
+
+def _learner_landing(claims: dict, classroom) -> str:
+    """The link's own page (a homework or personal practice of this class, named by the link's
+    custom parameter), else the child's home."""
+    custom = claims.get(CLAIM + "custom") or {}
+    assignment_id = str(custom.get("assignment", ""))
+    if assignment_id.isdigit() and (
+        Assignment.objects.filter(pk=int(assignment_id), classroom=classroom).exists()
+    ):
+        return reverse("classroom:homework_student", args=[int(assignment_id)])
+    return reverse("classroom:student_home")
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def registration_save(
+    *,
+    name: str,
+    issuer: str,
+    client_id: str,
+    deployment_ids: list[str],
+    keyset_url: str,
+    auth_url: str,
+    token_url: str,
+) -> LtiRegistration:
+    """A platform's registration as its admin gave it, keyed by (issuer, client id); saving the
+    same pair again updates it. Its deployments are those listed: others are deactivated (their
+    launches refused), not deleted, so that their classes stay linked if they come back."""
+    registration, _created = LtiRegistration.objects.update_or_create(
+        issuer=issuer,
+        client_id=client_id,
+        defaults={
+            "name": name or issuer,
+            "keyset_url": keyset_url,
+            "auth_url": auth_url,
+            "token_url": token_url,
+            "is_active": True,
+        },
+    )
+    for deployment_id in deployment_ids:
+        LtiDeployment.objects.update_or_create(
+            registration=registration, deployment_id=deployment_id, defaults={"is_active": True}
+        )
+    registration.deployments.exclude(deployment_id__in=deployment_ids).update(is_active=False)
+    return registration
+
+
+@dataclass(frozen=True)
+class Rotation:
+    created: Key | None
+    retired: int
+
+
+@transaction.atomic
+def keys_rotate(*, rotate: bool) -> Rotation:
+    """This tool's signing key: made if there is none (or ``rotate``: a new one, which signs from
+    now on). A key replaced more than ``LTI_OLD_KEY_KEPT_HOURS`` ago leaves the key set: until
+    then what it signed can still be checked by platforms."""
+    keys = list(Key.objects.active().order_by("datetime_created", "pk"))
+    created = Key.objects.generate() if rotate or not keys else None
+    if created is not None:
+        keys.append(created)
+    cutoff = timezone.now() - dt.timedelta(hours=settings.LTI_OLD_KEY_KEPT_HOURS)
+    retired = [
+        key.pk
+        for key, successor in itertools.pairwise(keys)
+        if successor.datetime_created <= cutoff
+    ]
+    Key.objects.filter(pk__in=retired).update(is_active=False)
+    return Rotation(created=created, retired=len(retired))

@@ -4,6 +4,9 @@ HTTP on 127.0.0.1. Teachers and children are signed in; every launch the tool mu
 answered with a page, one log line, and no row written anywhere."""
 
 import datetime as dt
+import hashlib
+import hmac
+import json
 import logging
 
 import jwt
@@ -222,7 +225,7 @@ def test_a_tampered_token_is_refused(platform, caplog):
     header, _body, signature = form["id_token"].split(".")
     claims = claims_of(form["id_token"])
     claims["sub"] = "somebody-else"
-    forged_body = jwt.utils.base64url_encode(jwt.api_jws.json.dumps(claims).encode()).decode()
+    forged_body = jwt.utils.base64url_encode(json.dumps(claims).encode()).decode()
     tampered = f"{header}.{forged_body}.{signature}"
     line = assert_refused_writing_nothing(
         caplog, lambda: post(client, form, tampered), says="could not be checked"
@@ -332,10 +335,14 @@ def test_a_token_in_hs256_with_the_public_key_as_secret_is_refused(platform, cap
     client = Client()
     form = launch_form(client, platform, TEACHER)
     claims = claims_of(form["id_token"])
-    header = {"kid": platform.kid, "alg": "HS256"}
-    forged = jwt.api_jws.PyJWS(algorithms=["HS256"]).encode(
-        jwt.api_jws.json.dumps(claims).encode(), "public-key-as-secret", "HS256", header
+    # The classic confusion: the platform's public key, which anyone can fetch, as an HMAC secret
+    # (PyJWT will not sign so, hence by hand).
+    header = {"kid": platform.kid, "alg": "HS256", "typ": "JWT"}
+    signing_input = ".".join(
+        jwt.utils.base64url_encode(json.dumps(part).encode()).decode() for part in (header, claims)
     )
+    mac = hmac.new(platform.public_key.encode(), signing_input.encode(), hashlib.sha256).digest()
+    forged = f"{signing_input}.{jwt.utils.base64url_encode(mac).decode()}"
     assert_refused_writing_nothing(
         caplog, lambda: post(client, form, forged), says="could not be checked"
     )

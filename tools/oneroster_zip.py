@@ -1,0 +1,173 @@
+"""Writes OneRoster 1.2 CSV zips the way districts' systems do, for the tests and the benchmark:
+a UTF-8 byte-order mark, CRLF line ends, fields quoted only when they hold a comma, a quote or a
+line break, columns in an order of the writer's own, extension columns (``metadata.*``), and
+files the reader does not need (demographics.csv, userProfiles.csv).
+
+    zip_bytes = OneRosterZip().add("users.csv", [{"sourcedId": "u1", ...}]).build()
+"""
+
+import csv
+import io
+import random
+import zipfile
+from dataclasses import dataclass, field
+
+# The columns of each file, in the standard's order (OneRoster 1.2 CSV binding).
+COLUMNS = {
+    "orgs.csv": ["sourcedId", "status", "dateLastModified", "name", "type", "identifier",
+                 "parentSourcedId"],
+    "academicSessions.csv": ["sourcedId", "status", "dateLastModified", "title", "type",
+                             "startDate", "endDate", "parentSourcedId", "schoolYear"],
+    "courses.csv": ["sourcedId", "status", "dateLastModified", "schoolYearSourcedId", "title",
+                    "courseCode", "grades", "orgSourcedId", "subjects", "subjectCodes"],
+    "classes.csv": ["sourcedId", "status", "dateLastModified", "title", "grades",
+                    "courseSourcedId", "classCode", "classType", "location", "schoolSourcedId",
+                    "termSourcedIds", "subjects", "subjectCodes", "periods"],
+    "users.csv": ["sourcedId", "status", "dateLastModified", "enabledUser", "orgSourcedIds",
+                  "role", "username", "userIds", "givenName", "familyName", "middleName",
+                  "identifier", "email", "sms", "phone", "agentSourcedIds", "grades",
+                  "password", "userMasterIdentifier", "preferredGivenName",
+                  "preferredMiddleName", "preferredFamilyName", "primaryOrgSourcedId",
+                  "pronouns"],
+    "enrollments.csv": ["sourcedId", "status", "dateLastModified", "classSourcedId",
+                        "schoolSourcedId", "userSourcedId", "role", "primary", "beginDate",
+                        "endDate"],
+    "demographics.csv": ["sourcedId", "status", "dateLastModified", "birthDate", "sex"],
+}  # fmt: skip
+ORDER = list(COLUMNS)
+
+
+@dataclass
+class OneRosterZip:
+    version: str = "1.2"
+    files: dict = field(default_factory=dict)  # name: (mode, columns, rows)
+    extra: dict = field(default_factory=dict)  # name: raw bytes, not in the manifest's files
+
+    def add(self, name, rows, mode="bulk", columns=None, metadata=True):
+        """``rows``: dicts by column (a missing column is written empty). ``columns``: the
+        header to write (default: the standard's, with ``metadata.*`` extension columns)."""
+        if columns is None:
+            columns = list(COLUMNS[name])
+            if metadata:
+                columns += ["metadata.district.localCode", "metadata.notes"]
+        if mode == "delta":
+            for row in rows:
+                row.setdefault("status", "active")
+                row.setdefault("dateLastModified", "2026-09-01T08:00:00.000Z")
+        self.files[name] = (mode, columns, rows)
+        return self
+
+    def build(self, *, bom=True, crlf=True, shuffle_columns=True, seed=7) -> bytes:
+        shuffler = random.Random(seed)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            manifest = [
+                ["propertyName", "value"],
+                ["manifest.version", "1.0"],
+                ["oneroster.version", self.version],
+            ]
+            for name in [
+                "academicSessions",
+                "categories",
+                "classes",
+                "classResources",
+                "courses",
+                "courseResources",
+                "demographics",
+                "enrollments",
+                "lineItems",
+                "orgs",
+                "resources",
+                "results",
+                "users",
+            ]:
+                mode = self.files.get(f"{name}.csv", ("absent",))[0]
+                manifest.append([f"file.{name}", mode])
+            manifest += [["source.systemName", "District SIS, Inc."], ["source.systemCode", ""]]
+            archive.writestr("manifest.csv", _csv(manifest, bom, crlf))
+            for name, (_mode, columns, rows) in self.files.items():
+                header = list(columns)
+                if shuffle_columns:
+                    shuffler.shuffle(header)
+                table = [header] + [[row.get(column, "") for column in header] for row in rows]
+                archive.writestr(name, _csv(table, bom, crlf))
+            for name, data in self.extra.items():
+                archive.writestr(name, data)
+        return buffer.getvalue()
+
+
+def _csv(rows, bom: bool, crlf: bool) -> bytes:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n" if crlf else "\n").writerows(rows)
+    return (("\ufeff" if bom else "") + out.getvalue()).encode()
+
+
+def district(*, schools=1, classes=4, students_per_class=25, classes_per_student=1, seed=1):
+    """A district's bulk zip: every class with one teacher and its children; each child in
+    ``classes_per_student`` classes of their school. Returns the builder."""
+    rng = random.Random(seed)
+    orgs = [{"sourcedId": "district", "name": "Unified District", "type": "district"}]
+    terms = [
+        {
+            "sourcedId": "term-2026",
+            "title": "2026-2027",
+            "type": "schoolYear",
+            "startDate": "2026-08-20",
+            "endDate": "2027-06-15",
+            "schoolYear": "2027",
+        }
+    ]
+    courses, class_rows, users, enrolments = [], [], [], []
+    for school in range(schools):
+        school_sid = f"school-{school}"
+        orgs.append(
+            {"sourcedId": school_sid, "name": f"School {school}", "type": "school",
+             "parentSourcedId": "district"}
+        )  # fmt: skip
+        course_sid = f"course-{school}"
+        courses.append({"sourcedId": course_sid, "title": "Math", "orgSourcedId": school_sid})
+        school_classes = []
+        for number in range(classes):
+            class_sid = f"class-{school}-{number}"
+            teacher_sid = f"teacher-{school}-{number}"
+            school_classes.append(class_sid)
+            class_rows.append(
+                {"sourcedId": class_sid, "title": f"Math {number}, room {school}",
+                 "courseSourcedId": course_sid, "classType": "scheduled",
+                 "schoolSourcedId": school_sid, "termSourcedIds": "term-2026", "grades": "03"}
+            )  # fmt: skip
+            users.append(
+                {"sourcedId": teacher_sid, "enabledUser": "true", "role": "teacher",
+                 "orgSourcedIds": school_sid, "givenName": f"Teacher{number}",
+                 "familyName": f"School{school}",
+                 "email": f"teacher{school}.{number}@district.example",
+                 "username": f"t{school}{number}"}
+            )  # fmt: skip
+            enrolments.append(
+                {"sourcedId": f"enr-{teacher_sid}", "classSourcedId": class_sid,
+                 "schoolSourcedId": school_sid, "userSourcedId": teacher_sid,
+                 "role": "teacher", "primary": "true"}
+            )  # fmt: skip
+        for number in range(classes * students_per_class // classes_per_student):
+            student_sid = f"student-{school}-{number}"
+            users.append(
+                {"sourcedId": student_sid, "enabledUser": "true", "role": "student",
+                 "orgSourcedIds": school_sid, "givenName": f"Child{number}",
+                 "familyName": f"Family{school}", "grades": "03",
+                 "email": f"child{number}@kids.example"}
+            )  # fmt: skip
+            for class_sid in rng.sample(school_classes, classes_per_student):
+                enrolments.append(
+                    {"sourcedId": f"enr-{student_sid}-{class_sid}",
+                     "classSourcedId": class_sid, "schoolSourcedId": f"school-{school}",
+                     "userSourcedId": student_sid, "role": "student", "primary": "false"}
+                )  # fmt: skip
+    return (
+        OneRosterZip()
+        .add("orgs.csv", orgs)
+        .add("academicSessions.csv", terms)
+        .add("courses.csv", courses)
+        .add("classes.csv", class_rows)
+        .add("users.csv", users)
+        .add("enrollments.csv", enrolments)
+    )

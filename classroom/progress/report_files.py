@@ -42,6 +42,8 @@ def csv_columns() -> list[str]:
         _("Latest answers"),
         _("Right of the latest"),
         _("Fluent of the latest"),
+        _("Days right and fluent"),  # the school days with a right, fluent answer in the period
+        _("Last seen"),  # the school day of the latest answer (ISO 8601, as every date of a CSV)
         *(str(MISTAKES[kind]) for kind in MISTAKE_FIELDS),
         _("Most-missed facts"),  # on a student's row of all skills: "4 + 3 (2); 6 × 7 (1)"
         *CODE_COLUMNS,
@@ -51,7 +53,7 @@ def csv_columns() -> list[str]:
 CODE_COLUMNS = ("skill_code", "operation_code", "range_code", "level_code")
 # What the files hold and how: raised with every change to it, so that a report compiled before
 # is compiled again when it is asked for (``services.report_compiled_for``).
-LAYOUT = 1
+LAYOUT = 2
 ALL_SKILLS = "all"  # the skill code of a student's row of totals
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -114,10 +116,19 @@ def list_separator() -> str:
 
 
 def _figure_cells(figures, mastery=None) -> list:
+    """A row's figures; the level with what it rests on, as the student page says it ("Mastered:
+    10 of the latest 10 right, 8 fluent, on 2 days; last seen 5 Mar 2026"), a figure a column."""
     level = (
-        ["", "", "", ""]
+        [""] * 6
         if mastery is None
-        else [mastery.level_text, mastery.answers, mastery.right, mastery.fluent]
+        else [
+            mastery.level_text,
+            mastery.answers,
+            mastery.right,
+            mastery.fluent,
+            mastery.fluent_days,
+            mastery.last_seen.isoformat() if mastery.last_seen else "",
+        ]
     )
     return [
         figures.attempts,
@@ -375,21 +386,11 @@ def _skills_table(progress: Progress):
             s.figures.median_text,
         ]
         if levels:
-            row.append(
-                "—"
-                if s.mastery is None
-                else _("%(level)s (%(right)s/%(answers)s, %(fluent)s fluent)")
-                % {
-                    "level": s.mastery.level_text,
-                    "right": s.mastery.right,
-                    "answers": s.mastery.answers,
-                    "fluent": s.mastery.fluent,
-                }
-            )
+            # The level and how it was reached, in the student page's words (Mastery.text).
+            row.append("—" if s.mastery is None else s.mastery.text)
         rows.append(row)
-    # Within the page's 498 points: the longest header word ("Respuestas") and a level
-    # ("Practicando (3/10, 1 con soltura)") on one line; "too few answers" on one line without
-    # the levels, on two beside them.
+    # Within the page's 498 points: the longest header word ("Respuestas") on one line, a level
+    # and how it was reached on three at most, "too few answers" on one line (two in Spanish).
     if levels:
         return _table(rows, [110, 57, 50, 74, 58, 149], text_columns=(0, 5))
     return _table(rows, [154, 60, 55, 100, 110])

@@ -108,6 +108,7 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
     assert rows[0] == [
         *["Student", "Skill", "Answers", "Right", "Accuracy", "Median answer time (s)"],
         *["Level", "Latest answers", "Right of the latest", "Fluent of the latest"],
+        *["Days right and fluent", "Last seen"],
         *["Wrong operation", "Carrying or borrowing slip", "Neighbouring times-table fact"],
         *["Another fact of the same times table", "Misread a number", "Digits reversed"],
         *["Off by one", "Off by two", "Off by ten", "Gave back a number of the problem"],
@@ -117,7 +118,7 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
     off_by_one, reversed_digits, both = ["0"] * 12, ["0"] * 12, ["0"] * 12
     off_by_one[6] = both[6] = "1"
     reversed_digits[5] = both[5] = "1"
-    no_level = ["", "", "", ""]
+    no_level = [""] * 6
     few = "too few answers"
     assert rows[1:] == [
         # a student's totals, then their skills; Carla, with no answers, has no row
@@ -127,7 +128,8 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
         ],
         [
             *["'=Ben", "Addition within 20", "2", "1", few, "2.5", "Practising", "2", "1", "1"],
-            *[*off_by_one, "", "add.within20", "add", "within20", "practising"],
+            *["1", "2026-03-11", *off_by_one, "", "add.within20", "add", "within20"],
+            "practising",
         ],
         [
             *["Ana", "All skills", "4", "2", few, "2.2", *no_level, *both],
@@ -135,11 +137,13 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
         ],
         [
             *["Ana", "Addition within 10", "3", "2", few, "1.8", "Practising", "3", "2", "2"],
-            *[*off_by_one, "", "add.within10", "add", "within10", "practising"],
+            *["2", "2026-03-11", *off_by_one, "", "add.within10", "add", "within10"],
+            "practising",
         ],
         [
             *["Ana", "Multiplication within 100", "1", "0", few, "7.0", "Practising", "1", "0"],
-            *["0", *reversed_digits, "", "mul.within100", "mul", "within100", "practising"],
+            *["0", "0", "2026-03-11", *reversed_digits, "", "mul.within100", "mul", "within100"],
+            "practising",
         ],
     ]
 
@@ -155,10 +159,22 @@ def test_the_task_writes_the_csv_and_the_pdf(classroom):
         assert text.lstrip().startswith(name), text
     ana = pdf_text(path, 3)
     assert "Multiplication within 100" in ana
-    assert "Practising (0/1, 0 fluent)" in ana  # the level column
+    # The level column: the level and how it was reached, as the student page says it.
+    reached = "Practising: 0 of the latest 1 right, 0 fluent, on 0 days; last seen 11 Mar 2026"
+    assert reached in " ".join(pdf_text_flowing(path, 3).split())
     assert "Fact grids" in ana and "Multiplication facts, 1 × 1 to 10 × 10" in ana
     assert re.search(r"6 +0/1", ana)  # 6 x 7 in the times grid: 0 right of 1
     assert "No answers in this period." in pdf_text(path, 4)
+
+
+def pdf_text_flowing(path, page):
+    """A page's text in reading order: a table cell's wrapped lines one after another."""
+    return subprocess.run(
+        ["pdftotext", "-f", str(page), "-l", str(page), path, "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 def test_the_report_is_written_in_the_teachers_language(classroom):

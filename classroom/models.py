@@ -468,6 +468,7 @@ class DataAccess(models.Model):
         LOGIN_CARDS = "login_cards", _("Login cards (PDF)")
         STUDENT_EXPORT = "student_export", _("Student's data (JSON)")
         CLASS_EXPORT = "class_export", _("Class's data (JSON)")
+        CLASS_TABLES = "class_tables", _("Class's answers and figures (CSV zip)")
         # Pages that show every child's figures at once: one row covers the whole class.
         CLASS_PROGRESS = "class_progress", _("Class progress page")
         CLASS_ACTIVITY = "class_activity", _("Class's games and time")

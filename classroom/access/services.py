@@ -9,21 +9,33 @@ from classroom.models import Classroom, DataAccess
 
 
 def data_access_record(
-    *, viewer, classroom: Classroom, kind: DataAccess.Kind, page: str, student=None
+    *,
+    viewer,
+    classroom: Classroom,
+    kind: DataAccess.Kind,
+    page: str,
+    student=None,
+    viewer_name: str = "",
 ) -> DataAccess:
-    """Records that ``viewer`` opened ``page`` (a path) of the class's data, or of one child's."""
+    """Records that ``viewer`` opened ``page`` (a path) of the class's data, or of one child's.
+    ``viewer`` is None for an operator's command, named by ``viewer_name``."""
     [row] = data_access_record_many(
-        viewer=viewer, classroom=classroom, kind=kind, page=page, students=[student]
+        viewer=viewer,
+        classroom=classroom,
+        kind=kind,
+        page=page,
+        students=[student],
+        viewer_name=viewer_name,
     )
     return row
 
 
 def data_access_record_many(
-    *, viewer, classroom: Classroom, kind: DataAccess.Kind, page: str, students
+    *, viewer, classroom: Classroom, kind: DataAccess.Kind, page: str, students, viewer_name=""
 ) -> list[DataAccess]:
     """One row per child of ``students`` (None: the whole class) that one download covered,
     in one statement."""
-    at, who = timezone.now(), _who(viewer)[:150]
+    at, who = timezone.now(), (viewer_name or _who(viewer))[:150]
     return DataAccess.objects.bulk_create(
         DataAccess(
             at=at,

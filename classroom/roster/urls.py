@@ -11,6 +11,7 @@ urlpatterns = [
     path(CLASS + "delete/", views.class_delete, name="roster_class_delete"),
     path(CLASS + "cards.pdf", views.cards_pdf, name="roster_cards"),
     path(CLASS + "export/", views.class_export, name="roster_class_export"),
+    path(CLASS + "export.zip", views.class_tables_download, name="roster_class_tables"),
     path(CLASS + "students/new/", views.student_add, name="roster_student_add"),
     path(CLASS + "students/import/", views.student_import, name="roster_import"),
     path(CLASS + "students/import/done/", views.student_import_done, name="roster_import_done"),

@@ -4,6 +4,7 @@ from django.contrib.auth import login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 import engine
@@ -212,11 +213,25 @@ def student_login_code(request):
     if request.method == "POST" and form.is_valid():
         classroom = selectors.classroom_by_code(code=form.cleaned_data["code"])
         if wait := student_sign_in.class_code_wait(request, classroom and classroom.pk):
-            return throttle.too_many_tries(request, wait)
-        if classroom is not None:
+            # While this address waits, every code but its classes' own gets this answer, right
+            # or wrong: a child who mistyped reads at once what to do, and a guesser learns
+            # nothing (docs/security.md, "The class-code step").
+            form.add_error(
+                "code",
+                ngettext(
+                    "No class opens with that code just now. Check it with your teacher, then "
+                    "try again in %(seconds)s second.",
+                    "No class opens with that code just now. Check it with your teacher, then "
+                    "try again in %(seconds)s seconds.",
+                    wait,
+                )
+                % {"seconds": wait},
+            )
+        elif classroom is not None:
             return redirect("classroom:student_login_roster", code=classroom.code)
-        student_sign_in.class_code_was_wrong(request)
-        form.add_error("code", _("No class has that code. Check it with your teacher."))
+        else:
+            student_sign_in.class_code_was_wrong(request)
+            form.add_error("code", _("No class has that code. Check it with your teacher."))
     return render(request, "classroom/student_login_code.html", {"form": form})
 
 

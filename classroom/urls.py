@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("classroom.practice.urls")),
     path("", include("classroom.progress.urls")),
     path("", include("classroom.access.urls")),
+    path("", include("classroom.oneroster.urls")),
 ]

@@ -331,6 +331,17 @@ class _Planner:
         users: dict[str, UserPlan | None] = {}
         for table, row, sid in self.rows("users.csv"):
             if row.get("status") == TO_BE_DELETED:
+                if sid in self.links[Kind.TEACHER]:
+                    self.refuse(
+                        table,
+                        row,
+                        sid,
+                        _(
+                            "the teacher is kept: a teacher's account is closed here, not by an "
+                            "import."
+                        ),
+                    )
+                    continue
                 users[sid] = None
                 continue
             role = row.get("role") if "role" in table.columns else from_roles.get(sid, "")
@@ -566,7 +577,7 @@ class _Planner:
                 if link.user.display_name == link.imported_name:
                     user.new_name = user.name
                     self.plan.updated.append(
-                        Change(kind, sid, user.name, _("renamed %(old)s") % {"old": link.user})
+                        Change(kind, sid, user.name, _("renamed from %(old)s") % {"old": link.user})
                     )
                 into.append(user)  # the imported name is noted either way
 

@@ -326,3 +326,26 @@ def test_a_zip_without_manifest_or_a_core_column_is_refused_whole(tmp_path):
         errors.getvalue()
     )
     assert counts() == (0, 0, 0, 0, 0)
+
+
+def test_a_deleted_child_leaves_the_class_and_a_deleted_teacher_or_class_is_kept(tmp_path):
+    run(tmp_path, school_zip())
+    delta = (
+        OneRosterZip()
+        .add("classes.csv", [{"sourcedId": "c1", "status": "tobedeleted"}], "delta")
+        .add(
+            "users.csv",
+            [
+                {"sourcedId": "t1", "status": "tobedeleted"},
+                {"sourcedId": "u3", "status": "tobedeleted"},
+            ],
+            "delta",
+        )
+    )
+    output = run(tmp_path, delta, name="delta.zip")
+    assert "dropped: 1 enrolment" in output
+    assert "classes.csv line 2: the class is kept" in output
+    assert "users.csv line 2: the teacher is kept" in output
+    carla = User.objects.get(display_name="Carlita Díaz")
+    assert not Enrollment.objects.filter(student=carla).exists()
+    assert Classroom.objects.get().teacher.display_name == "Marta Ruiz"

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import engine
 from classroom.homework.services import PuzzleSpec, assignment_create, work_start
+from classroom.homework.titles import PRACTICE_SQUARES_TITLE
 from classroom.models import (
     Assignment,
     AssignmentWork,
@@ -157,7 +157,7 @@ def _homework(classroom, by_name: dict, today, rng: random.Random) -> None:
     set_on = today - datetime.timedelta(days=HOMEWORK_SET_DAYS_AGO)
     assignment = assignment_create(
         classroom=classroom,
-        title=_("Practice squares"),
+        title=PRACTICE_SQUARES_TITLE,
         spec=HOMEWORK_SPEC,
         due_at=_moment(today + datetime.timedelta(days=HOMEWORK_DUE_IN_DAYS), HOMEWORK_TIME),
         seed=rng.getrandbits(31),

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from classroom.homework import titles as homework_titles
+
 # No 0/O, 1/I/L, 5/S or 2/Z: a child copying the code from the board cannot mix them up.
 CLASS_CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
 CLASS_CODE_LENGTH = 6
@@ -233,7 +235,11 @@ class Assignment(models.Model):
         PERSONAL = "personal", _("Personal practice")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
-    title = models.CharField(_("title"), max_length=120)
+    # The title the teacher typed, kept as typed; empty when the platform named the homework:
+    # then its kind and parameters, worded in the reader's language when read (``title``).
+    typed_title = models.CharField(_("title"), max_length=120, blank=True)
+    title_kind = models.CharField(max_length=20, blank=True)  # classroom.homework.titles.KINDS
+    title_params = models.JSONField(default=dict, blank=True)
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     game = models.CharField(_("game"), max_length=32)
     variant = models.CharField(_("variant"), max_length=32)
@@ -252,6 +258,21 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def title(self) -> str:
+        """The title in the reader's language: the teacher's words as typed, or the platform's
+        worded now (classroom.homework.titles)."""
+        if self.title_kind:
+            return homework_titles.worded(self.title_kind, self.title_params)
+        return self.typed_title
+
+    @title.setter
+    def title(self, typed: str) -> None:
+        """A title the teacher typed (the platform's are given by ``titles.give_title``)."""
+        self.typed_title = typed
+        self.title_kind = homework_titles.TYPED
+        self.title_params = {}
 
 
 class AssignmentWork(models.Model):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from classroom import bots
+from classroom.homework import titles
 from classroom.homework.selectors import minutes_asked
 from classroom.homework.services import (
     MAX_ITEMS,
@@ -397,6 +398,7 @@ class PersonalAssignmentForm(forms.Form):
                 },
             )
         super().__init__(*args, **kw)
+        self.assignment = assignment
         self.fields["students"].choices = [(str(s.pk), str(s)) for s in roster]
         if assignment is not None:
             for name in self.CONTENT_FIELDS:
@@ -407,6 +409,9 @@ class PersonalAssignmentForm(forms.Form):
         title = self.cleaned_data["title"].strip()
         if not title:
             raise forms.ValidationError(_("Give the homework a title."))
+        if self.assignment is None and title == str(self.fields["title"].initial):
+            # The title the form offered: the platform's, worded for each reader.
+            return titles.PERSONAL_PRACTICE_TITLE
         return title
 
     def clean_students(self):

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 import engine
 from classroom import bots
 from classroom.bots import bot_name
+from classroom.homework import titles
 from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
 from classroom.practice import services as practice
 from games import services as games_services
@@ -152,12 +153,19 @@ def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
 
 
 def assignment_create(
-    *, classroom: Classroom, title: str, spec: Spec, due_at, seed: int | None = None
+    *,
+    classroom: Classroom,
+    title: str | titles.PlatformTitle,
+    spec: Spec,
+    due_at,
+    seed: int | None = None,
 ) -> Assignment:
-    """A new assignment for the class. Raises ``engine.SetupError`` for a spec the engine refuses.
-    ``seed`` fixes the deals (tests); by default they are drawn at random."""
+    """A new assignment for the class, titled in the teacher's words or the platform's
+    (``titles``). Raises ``engine.SetupError`` for a spec the engine refuses. ``seed`` fixes the
+    deals (tests); by default they are drawn at random."""
     spec_check(spec)
-    assignment = Assignment(classroom=classroom, title=title.strip(), due_at=due_at)
+    assignment = Assignment(classroom=classroom, due_at=due_at)
+    titles.give_title(assignment, title)
     _apply_spec(assignment, spec, seed)
     assignment.save()
     return assignment
@@ -183,7 +191,7 @@ def assignment_update(
             raise AssignmentLocked
         spec_check(spec)
         _apply_spec(assignment, spec, seed)
-    assignment.title = title.strip()
+    titles.retitle(assignment, title)
     assignment.due_at = due_at
     assignment.save()
     return assignment
@@ -274,6 +282,7 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
             "options": assignment.options,
             "seed": entry["seed"],
         }
+    label, label_values = titles.match_label(assignment, item)
     try:
         with transaction.atomic():
             match = games_services.match_create(
@@ -281,7 +290,8 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
                 # The teacher who set the homework: live play lets a match's creator watch it, and
                 # the student is known by their seat and their AssignmentWork.
                 created_by=assignment.classroom.teacher,
-                label=f"{assignment.title} · {item + 1}/{len(assignment.items)}",
+                label=label,
+                label_values=label_values,
                 # The child plays alone against bots: the game waits while they are away.
                 waits_for_players=True,
             )

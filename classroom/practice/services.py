@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from classroom import bots
+from classroom.homework import titles
 from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
 from classroom.practice.selectors import class_fact_states, class_working_sets
 from classroom.practice.working_set import CHOSEN, NUMBERS, dealable_facts, kind_on
@@ -156,7 +157,7 @@ class PersonalError(ValueError):
 def personal_assignment_create(
     *,
     classroom: Classroom,
-    title: str,
+    title: str | titles.PlatformTitle,
     allowed: Sequence[str],
     count: int,
     due_at,
@@ -207,9 +208,8 @@ def personal_assignment_create(
         # The teacher's facts: to the games that can deal the most of them.
         weights = {pk: [len(c.cut(facts_of(by_student[pk]))) for c in chosen] for pk in ids}
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
-    assignment = Assignment.objects.create(
+    assignment = Assignment(
         classroom=classroom,
-        title=title.strip()[: Assignment._meta.get_field("title").max_length],
         kind=Assignment.Kind.PERSONAL,
         game=chosen[0].game,
         variant="",
@@ -220,6 +220,10 @@ def personal_assignment_create(
         items=[{"item": i} for i in range(count)],
         due_at=due_at,
     )
+    if isinstance(title, str):
+        title = title.strip()[: Assignment._meta.get_field("typed_title").max_length]
+    titles.give_title(assignment, title)
+    assignment.save()
     PersonalPlan.objects.bulk_create(
         PersonalPlan(
             assignment=assignment,

@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import teacher_required
+from classroom.homework import titles
 from classroom.homework.forms import default_due
 from classroom.practice import services
 from classroom.practice.forms import HOMEWORK, PractiseFactsForm
@@ -48,7 +49,7 @@ def practise_facts(request, classroom_id):
     if form.cleaned_data["to"] == HOMEWORK:
         assignment = services.personal_assignment_create(
             classroom=classroom,
-            title=_("Practise %(facts)s") % {"facts": named},
+            title=titles.practise_facts(facts),
             allowed=[c.key for c in services.choices()],
             count=HOMEWORK_ITEMS,
             due_at=default_due(),

@@ -207,10 +207,18 @@ def student_export(*, student) -> dict:
             .values("session_id", "session__game", "joined_at")
         ],
         "homework": [
-            {"assignment": w["assignment__title"], "item": w["item"], "match": w["match_id"]}
+            # The title as the reader reads it (a platform's title is worded when read).
+            {"assignment": w.assignment.title, "item": w.item, "match": w.match_id}
             for w in AssignmentWork.objects.filter(student=student)
+            .select_related("assignment")
+            .only(
+                "item",
+                "match_id",
+                "assignment__typed_title",
+                "assignment__title_kind",
+                "assignment__title_params",
+            )
             .order_by("assignment_id", "item")
-            .values("assignment__title", "item", "match_id")
         ],
         "moves": _moves_of(seats),
         "sign_in_log": [

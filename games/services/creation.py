@@ -53,6 +53,7 @@ def match_create(
     at_ms: int | None = None,
     waits_for_players: bool = False,
     focus: Sequence[Sequence] = (),
+    label_values: dict | None = None,
 ) -> Match:
     """A new playing match. The engine validates the game, variant, options and player count
     (``engine.SetupError``); seats are validated here (``MatchError``). ``waits_for_players``: the
@@ -67,6 +68,7 @@ def match_create(
         created_by,
         label,
         seed,
+        label_values=label_values,
         waits_for_players=waits_for_players,
         focus=focus,
     )

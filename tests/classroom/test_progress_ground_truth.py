@@ -35,6 +35,7 @@ from classroom.progress import services as progress_services
 from classroom.progress.selectors import Period
 from config.celery import app as celery_app
 from games.services import submit_move
+from tests.classroom.report_pdf_helpers import level_column_text
 from tests.factories import make_class, make_match, make_student, make_teacher
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -711,12 +712,29 @@ OPERATION_WORDS = {
     "mixed": "Mixed operations",
 }  # fmt: skip
 BAND_WORDS = {"within10": "within 10", "within20": "within 20", "within100": "within 100"}
-LEVEL_TEXT = re.compile(r"(Practising|Familiar|Proficient|Mastered) \((\d+)/(\d+), (\d+) fluent\)")
+# A level as the student page and the PDF word it: "Mastered: 10 of the latest 10 right, 8 fluent,
+# on 2 days; last seen 5 Mar 2026".
+LEVEL_TEXT = re.compile(
+    r"(Practising|Familiar|Proficient|Mastered): (\d+) of the latest (\d+) right, (\d+) fluent, "
+    r"on (\d+) days?; last seen (\d+ [A-Z][a-z]{2} \d{4})"
+)
 
 
 def skill_words(skill: str) -> str:
     operation, _, band = skill.partition(".")
     return f"{OPERATION_WORDS[operation]} {BAND_WORDS.get(band, '')}".strip()
+
+
+def fluent_days_and_last_seen(answers: list[Truth]) -> tuple[int, datetime.date]:
+    """The school days (Madrid's) with a right answer within 3 s, and the day of the latest
+    answer, over all of a skill's answers of the period."""
+    days = {t.day for t in answers if t.correct and t.elapsed_ms <= 3000}
+    return len(days), max(t.day for t in answers)
+
+
+def short_date(day: datetime.date) -> str:
+    """English's short date on the pages and in the PDF: "5 Mar 2026"."""
+    return f"{day.day} {day:%b} {day.year}"
 
 
 def latest_level(answers: list[Truth]) -> tuple[str, int, int, int]:
@@ -755,12 +773,18 @@ def check_the_report_csv(csv_bytes: bytes, truths: list[Truth]) -> None:
             row["Latest answers"],
             row["Right of the latest"],
             row["Fluent of the latest"],
+            row["Days right and fluent"],
+            row["Last seen"],
         )
         if skill == "all":
-            assert levels == ("", "", "", "", ""), row
+            assert levels == ("", "", "", "", "", "", ""), row
             continue
         level, answers, right, fluent = latest_level(own)
-        assert levels == (level.capitalize(), level, str(answers), str(right), str(fluent)), row
+        days, seen = fluent_days_and_last_seen(own)
+        assert levels == (
+            *(level.capitalize(), level, str(answers), str(right), str(fluent)),
+            *(str(days), seen.isoformat()),
+        ), row
     # Nothing a spreadsheet would take for a formula, nor an apostrophe guarding a plain word.
     assert not re.search(r"(^|,)'", text)
 
@@ -785,7 +809,7 @@ def check_the_report_pdf(pdf_path, truths: list[Truth]) -> None:
         str(sum(t.correct for t in truths)),
         share(sum(t.correct for t in truths), len(truths)),
     )
-    for page in pages[1:4]:
+    for number, page in enumerate(pages[1:4], start=2):
         name = page.split()[0]
         own = [t for t in truths if t.student == name]
         figures = re.search(
@@ -797,10 +821,14 @@ def check_the_report_pdf(pdf_path, truths: list[Truth]) -> None:
         for t in own:
             by_skill.setdefault(t.skill, []).append(t)
         levels = Counter(
-            (level.capitalize(), str(right), str(answers), str(fluent))
-            for level, answers, right, fluent in map(latest_level, by_skill.values())
+            (level.capitalize(), str(right), str(answers), str(fluent), str(days), short_date(seen))
+            for (level, answers, right, fluent), (days, seen) in (
+                (latest_level(answers), fluent_days_and_last_seen(answers))
+                for answers in by_skill.values()
+            )
         )
-        assert Counter(LEVEL_TEXT.findall(" ".join(page.split()))) == levels, name
+        in_the_column = level_column_text(pdf_path, number)  # each cell whole, however it wraps
+        assert Counter(LEVEL_TEXT.findall(in_the_column)) == levels, name
     everyone, by_student = {}, {}
     for t in truths:
         fact = _table_fact(t)

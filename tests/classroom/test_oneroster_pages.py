@@ -200,3 +200,33 @@ def test_the_gradebook_of_a_period_and_of_a_class_not_from_oneroster(client):
     stranger = make_teacher()
     client.force_login(stranger)
     assert client.get(url).status_code == 404
+
+
+def test_the_gradebook_from_the_command(client, tmp_path):
+    from django.core.management import call_command
+
+    marta = make_teacher(email="marta.ruiz@hill.example")
+    client.force_login(marta)
+    upload(client, school_zip())
+    client.post(IMPORT, {"confirm": "1"})
+    classroom = Classroom.objects.get()
+    homework = make_assignment(classroom, title="Week 1")
+    make_student(classroom, name="Zoe Handmade")
+    output = tmp_path / "gradebook.zip"
+    out = io.StringIO()
+    call_command(
+        "export_oneroster_gradebook",
+        "c1",
+        "--homework",
+        str(homework.pk),
+        "--output",
+        str(output),
+        stdout=out,
+    )
+    assert "1 line items, 3 results" in out.getvalue()
+    assert "left out (no sourcedId, added here by hand): Zoe Handmade" in out.getvalue()
+    files = read_zip(output.read_bytes())
+    assert {row["studentSourcedId"] for row in files["results.csv"]} == {"u1", "u2", "u3"}
+    assert DataAccess.objects.filter(
+        classroom=classroom, viewer=None, kind=DataAccess.Kind.HOMEWORK_RESULTS
+    ).exists()

@@ -10,6 +10,10 @@ item 9).
   nothing.
 - *Where*: a game dealt at a class session's table is a lesson's, one made for an assignment is
   homework, any other (a table a teacher set up by hand) is "other".
+- *How*: the answers of a calm table (¡Mía!'s option ``calm``: the child's own pace, no race, no
+  clock; each such attempt is marked ``calm`` in its detail) have a row of their own among the
+  games, "¡Mía! at a calm table", apart from the race's: their accuracy and numbers are not the
+  race's.
 
 Two queries for a class, whatever its size; the attempts are grouped per student and game in
 the database, so a busy term's hundreds of thousands of answers come back as a few thousand rows.
@@ -70,6 +74,7 @@ class StudentActivity:
 @dataclass
 class GameActivity:
     game: str
+    calm: bool = False  # the answers of calm tables (docs/rules/mia.md, "A calm table")
     players: set = field(default_factory=set)
     games: set = field(default_factory=set)
     tally: Tally = field(default_factory=Tally)
@@ -77,6 +82,8 @@ class GameActivity:
 
     @property
     def title(self) -> str:
+        if self.calm:
+            return _("%(game)s at a calm table") % {"game": game_title(self.game)}
         return game_title(self.game)
 
 
@@ -108,7 +115,7 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
     by_student = {student.pk: StudentActivity(student) for student in students}
     ids = list(by_student)
     where_total = {w: Tally() for w in WHERE_LABELS}
-    games: dict[str, GameActivity] = {}
+    games: dict[tuple[str, bool], GameActivity] = {}
     if not ids:
         return Activity([], [], where_total)
 
@@ -121,6 +128,9 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
             first=Min("created_at"),
             last=Max("created_at"),
             longest=Max("elapsed_ms"),
+            # Answers marked as given at a calm table (a whole match is calm or not).
+            calm=Count("id", filter=Q(detail__calm=True)),
+            calm_right=Count("id", filter=Q(detail__calm=True, correct=True)),
         )
         .order_by()
     )
@@ -141,13 +151,19 @@ def activity(*, students: list, start: datetime.datetime, end: datetime.datetime
         where_total[where].add(row["answers"], row["right"])
         span = (row["last"] - row["first"]).total_seconds()
         entry.seconds += int(span if row["answers"] > 1 else row["longest"] / 1000)
-        game = games.setdefault(game_name, GameActivity(game_name))
-        game.players.add(row["user_id"])
-        game.games.add(row["match_id"])
-        game.tally.add(row["answers"], row["right"])
-        game.where[where].add(row["answers"], row["right"])
+        calm = row["calm"], row["calm_right"]
+        race = row["answers"] - calm[0], row["right"] - calm[1]
+        for is_calm, (answers, right) in ((False, race), (True, calm)):
+            if not answers:
+                continue
+            key = (game_name, is_calm)
+            game = games.get(key) or games.setdefault(key, GameActivity(game_name, is_calm))
+            game.players.add(row["user_id"])
+            game.games.add(row["match_id"])
+            game.tally.add(answers, right)
+            game.where[where].add(answers, right)
     return Activity(
         students=list(by_student.values()),
-        games=sorted(games.values(), key=lambda g: g.title),
+        games=sorted(games.values(), key=lambda g: (game_title(g.game), g.calm)),
         where=where_total,
     )

@@ -329,6 +329,7 @@ class _Planner:
         """Accepted users (None: a user to delete)."""
         from_roles = self.user_roles()
         users: dict[str, UserPlan | None] = {}
+        teacher_lines: dict[str, int] = {}
         for table, row, sid in self.rows("users.csv"):
             if row.get("status") == TO_BE_DELETED:
                 if sid in self.links[Kind.TEACHER]:
@@ -366,6 +367,18 @@ class _Planner:
                     table, row, sid, _("a teacher needs an e-mail address to sign in here.")
                 )
                 continue
+            if role == Role.TEACHER and email in teacher_lines:
+                # One e-mail signs in one account: a second teacher cannot share it.
+                self.refuse(
+                    table,
+                    row,
+                    sid,
+                    _("the e-mail %(email)s is already a teacher's on line %(line)s.")
+                    % {"email": email, "line": teacher_lines[email]},
+                )
+                continue
+            if role == Role.TEACHER:
+                teacher_lines[email] = row.line
             users[sid] = UserPlan(
                 sourced_id=sid,
                 role=role,

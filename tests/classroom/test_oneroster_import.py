@@ -349,3 +349,22 @@ def test_a_deleted_child_leaves_the_class_and_a_deleted_teacher_or_class_is_kept
     carla = User.objects.get(display_name="Carlita Díaz")
     assert not Enrollment.objects.filter(student=carla).exists()
     assert Classroom.objects.get().teacher.display_name == "Marta Ruiz"
+
+
+def test_two_teachers_with_one_e_mail_are_refused_not_a_crash(tmp_path):
+    users = [
+        user("t1", "Marta", "Ruiz", "teacher", email="marta@hill.example"),
+        user("t2", "Marta", "Ruiz Bis", "teacher", email="MARTA@hill.example"),
+        user("u1", "Ana", "López"),
+    ]
+    enrolments = [
+        enrol("e-t1", "c1", "t1", "teacher"),
+        enrol("e-t2", "c1", "t2", "teacher"),
+        enrol("e-u1", "c1", "u1"),
+    ]
+    output = run(tmp_path, school_zip(users=users, enrollments=enrolments))
+    assert "users.csv line 3: the e-mail marta@hill.example is already a teacher's on line 2." in (
+        output
+    )
+    assert "enrollments.csv line 3: the user t2 was refused (see users.csv)." in output
+    assert User.objects.filter(role=Role.TEACHER).count() == 1

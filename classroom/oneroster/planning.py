@@ -457,14 +457,14 @@ class _Planner:
         link = self.links[Kind.CLASS].get(class_sid)
         if link is not None:
             return link.classroom.teacher_id == self.scope_teacher.pk
-        mine = self.scope_teacher.email.lower()
-        for sid in teacher_sids:
-            teacher_link = self.links[Kind.TEACHER].get(sid)
-            if teacher_link is not None and teacher_link.user_id == self.scope_teacher.pk:
-                return True
-            if self.teacher_emails.get(sid) == mine:
-                return True
-        return False
+        return any(self.is_scope_teacher(sid) for sid in teacher_sids)
+
+    def is_scope_teacher(self, sid: str) -> bool:
+        """Whether the user ``sid`` of the zip is the page's signed-in teacher."""
+        teacher_link = self.links[Kind.TEACHER].get(sid)
+        if teacher_link is not None:
+            return teacher_link.user_id == self.scope_teacher.pk
+        return self.teacher_emails.get(sid) == self.scope_teacher.email.lower()
 
     def plan_classes(self, classes, enrolments) -> None:
         teachers: dict[str, list[tuple[bool, str]]] = {}
@@ -477,7 +477,6 @@ class _Planner:
         for row in table.rows if table else []:
             self.teacher_emails[row.get("sourcedId")] = row.get("email").lower()
         self.accepted_classes: set[str] = set()
-        names = ("classes.csv",)
         named = {class_sid for class_sid, *_rest in enrolments.values()}
         for class_sid in sorted(set(classes) | named):
             row_title = classes.get(class_sid)
@@ -491,12 +490,15 @@ class _Planner:
             if link is None and not teacher_sids:
                 row, _title = row_title
                 self.refuse(
-                    names[0],
+                    "classes.csv",
                     row,
                     class_sid,
                     _("the class has no teacher in enrollments.csv: a class here is a teacher's."),
                 )
                 continue
+            if self.scope_teacher is not None:
+                # The page imports the signed-in teacher's class as theirs, co-taught or not.
+                teacher_sids.sort(key=lambda sid: not self.is_scope_teacher(sid))
             self.accepted_classes.add(class_sid)
             title = row_title[1] if row_title else link.imported_name
             plan = ClassPlan(
@@ -505,7 +507,7 @@ class _Planner:
                 teacher_sid=teacher_sids[0] if teacher_sids else "",
                 link=link,
             )
-            for other in teacher_sids[1:]:
+            for other in teacher_sids[1:] if self.scope_teacher is None else []:
                 self.refuse(
                     "enrollments.csv",
                     next(
@@ -566,6 +568,13 @@ class _Planner:
                 continue
             if link is not None and self.scope_teacher is not None and sid not in wanted:
                 continue  # the page touches only what its classes name
+            if (
+                self.scope_teacher is not None
+                and user.role == Role.TEACHER
+                and not self.is_scope_teacher(sid)
+            ):
+                self.plan.left_out += 1  # a co-teacher's account is the operator's to make
+                continue
             user.link = link
             into = self.plan.teachers if user.role == Role.TEACHER else self.plan.students
             kind = _("teacher") if user.role == Role.TEACHER else _("student")

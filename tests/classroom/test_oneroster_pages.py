@@ -230,3 +230,22 @@ def test_the_gradebook_from_the_command(client, tmp_path):
     assert DataAccess.objects.filter(
         classroom=classroom, viewer=None, kind=DataAccess.Kind.HOMEWORK_RESULTS
     ).exists()
+
+
+def test_a_co_teacher_imports_the_class_as_hers_and_makes_no_account_for_the_other(client):
+    tom = make_teacher(email="tom@hill.example", name="Tom")
+    client.force_login(tom)
+    users = [
+        user("t1", "Marta", "Ruiz", "teacher", email="marta@hill.example"),
+        user("t2", "Tom", "Lee", "teacher", email="tom@hill.example"),
+        user("u1", "Ana", "López"),
+    ]
+    enrolments = [
+        enrol("e-t1", "c1", "t1", "teacher", primary="true"),
+        enrol("e-t2", "c1", "t2", "teacher", primary="false"),
+        enrol("e-u1", "c1", "u1"),
+    ]
+    upload(client, school_zip(users=users, enrollments=enrolments))
+    client.post(IMPORT, {"confirm": "1"})
+    assert Classroom.objects.get().teacher == tom
+    assert not User.objects.filter(email="marta@hill.example").exists()

@@ -3,6 +3,10 @@
 The shortcuts (digits for cards, letters for targets, M or Enter to claim, P to pass) make each
 move a few keys; the focus stays on the game table through every re-render, so the next move
 starts where the last one ended. The test counts the keys and reads what the server applied.
+
+Without the shortcuts (the second half): each group of choices is one Tab stop with the arrows
+inside it, and a move of each game is made by Tab, the arrows, Enter and Space alone, its keys
+counted (docs/accessibility.md, "Keys without the shortcuts").
 """
 
 from __future__ import annotations
@@ -42,8 +46,39 @@ sum_match = make_match(
     game="sum", variant="standard", players=[ana], bots=["easy"], teacher=teacher,
     options={"first_player": "seat0"}, seed=5,
 )
+# Tables for the child who uses no shortcut (Tab, arrows, Enter and Space alone): the child's
+# turn first where a game has turns; a long clock, so that keys are never hurried.
+by_keys = {
+    "mia": make_match(
+        game="mia", variant="express", players=[ana], bots=["random"], teacher=teacher, seed=3,
+        options={"pass_timeout_seconds": 60, "extra_time_seconds": 1},
+    ),
+    "mia_solo": make_match(game="mia", variant="solo3", players=[ana], teacher=teacher, seed=6),
+    "add_up": make_match(
+        game="add_up", variant="no_jokers", players=[ana], bots=["easy"], teacher=teacher, seed=7,
+        options={"first_player": "seat0"},
+    ),
+    "sum": make_match(
+        game="sum", variant="standard", players=[ana], bots=["easy"], teacher=teacher,
+        options={"first_player": "seat0"}, seed=5,
+    ),
+    # A hand that makes the centre number with three of its cards (7 − 1 = 6).
+    "sum_equation": make_match(
+        game="sum", variant="standard", players=[ana], bots=["easy"], teacher=teacher,
+        options={"first_player": "seat0"}, seed=4,
+    ),
+    "mathable_junior": make_match(
+        game="mathable_junior", variant="front", players=[ana], bots=["easy"], teacher=teacher,
+        options={"first_player": "seat0"}, seed=4,
+    ),
+    "add_or_multiply": make_match(
+        game="add_or_multiply", variant="standard", players=[ana], bots=["easy", "easy"],
+        teacher=teacher, seed=7,
+    ),
+}
 print(json.dumps({
     "ana": session_cookie_for(ana), "mia": mia.pk, "add_up": add_up.pk, "sum": sum_match.pk,
+    "by_keys": {game: match.pk for game, match in by_keys.items()},
 }))
 """
 
@@ -323,6 +358,549 @@ def test_a_keyboard_child_builds_a_sum_equation_and_draws_by_keys(browser, serve
         assert my_moves(server, match_id)[before:] == [{"type": "draw", "from": "numbers"}]
         expect(board).to_have_attribute("aria-busy", "false")
         assert not page.evaluate(FOCUS)["body"]
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+# --- without the shortcuts: one Tab stop per group, arrows inside it ---------------------------
+# A child who does not use the letter and digit shortcuts (a switch or a screen reader user, or
+# a child who never learnt them) plays by Tab, Shift+Tab, the arrows, Home, End, Enter and Space.
+# Each group of choices is one Tab stop (the WAI-ARIA Authoring Practices' toolbar and grid), so a
+# move costs a Tab per group it uses, not one per card.
+
+# The groups of choices of each table, by the data-key of their controls (a key ending in "-" is
+# a prefix; the longest match wins).
+GROUPS = {
+    "mia": {
+        "hand": ["card-"],
+        "targets": ["top-option-"],
+        "actions": ["claim", "pass", "extra-time"],
+    },
+    "mia_solo": {
+        "square": ["cell-"],
+        "card": ["cell-option-"],
+        "hand": ["card-"],
+        "actions": ["solve", "swap"],
+    },
+    "add_up": {"hand": ["hand-"], "rows": ["row-"]},
+    "sum": {
+        "hand": ["hand-"],
+        "equation": ["equation-"],
+        "check": ["check", "clear"],
+        "turn": ["draw-numbers", "draw-operations", "end-turn"],
+    },
+    "mathable_junior": {
+        "rack": ["rack-"],
+        "board": ["square-"],
+        "actions": ["draw", "exchange", "end-turn"],
+    },
+    "add_or_multiply": {
+        "first": ["give-1-"],
+        "second": ["give-2-"],
+        "operation": ["op-"],
+        "play": ["choose"],
+    },
+}
+ARROWS_AND_TABS = {
+    "Tab",
+    "Shift+Tab",
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "Home",
+    "End",
+}
+CHOICE_KEYS = {"Enter", "Space"}
+
+
+def group_of(game: str, key: str | None) -> str | None:
+    if key is None:
+        return None
+    best = None
+    for group, names in GROUPS[game].items():
+        for name in names:
+            matches = key == name or (name.endswith("-") and key.startswith(name))
+            if matches and (best is None or len(name) > best[1]):
+                best = (group, len(name))
+    return best[0] if best else key
+
+
+FOCUSED_KEY = """() => {
+  const active = document.activeElement;
+  const board = document.getElementById("play-board");
+  if (!active || !board.contains(active) || active === board) return null;
+  const keyed = active.closest("[data-key]");
+  return keyed ? keyed.dataset.key : null;
+}"""
+
+# The enabled keyed buttons of the table in page order, with their place in a grid if any.
+CONTROLS = """() => [...document.querySelectorAll("#play-board button[data-key]")]
+  .filter((b) => !b.disabled)
+  .map((b) => ({key: b.dataset.key, row: b.dataset.row === undefined ? null : Number(b.dataset.row),
+                col: b.dataset.col === undefined ? null : Number(b.dataset.col)}))"""
+
+
+# Whether the control `key` comes after the focus in the page's order.
+COMES_LATER = """(key) => {
+  const target = document.querySelector(`#play-board [data-key="${key}"]`);
+  const active = document.activeElement;
+  if (!active || active === document.body) return true;
+  return Boolean(active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING);
+}"""
+
+
+class KeysOnly:
+    """A child who presses only Tab, Shift+Tab, the arrows, Home, End, Enter and Space, and
+    counts them per move."""
+
+    def __init__(self, page, game: str):
+        self.page, self.game = page, game
+        self.keys: list[str] = []
+
+    def press(self, key: str) -> None:
+        assert key in ARROWS_AND_TABS | CHOICE_KEYS, key
+        self.page.keyboard.press(key)
+        self.keys.append(key)
+
+    def focused(self) -> str | None:
+        return self.page.evaluate(FOCUSED_KEY)
+
+    def tab_into_the_table(self) -> None:
+        """From the top of the page; these keys come before the first move and are not counted
+        with it (as in test_keyboard_games_to_the_end)."""
+        self.page.keyboard.press("Tab")
+        for _ in range(20):
+            if self.focused() is not None:
+                return
+            self.page.keyboard.press("Tab")
+        pytest.fail("Tab never reached the game table")
+
+    def tab_to_group(self, key: str) -> None:
+        """Tab (or Shift+Tab) until the focus is in the group of `key`: every press must leave
+        the group it was in, or the group is more than one Tab stop."""
+        target = group_of(self.game, key)
+        for _ in range(30):
+            here = self.focused()
+            if group_of(self.game, here) == target:
+                return
+            self.press("Tab" if self.page.evaluate(COMES_LATER, key) else "Shift+Tab")
+            after = self.focused()
+            assert group_of(self.game, after) != group_of(self.game, here), (
+                f"{self.keys[-1]} stayed in the group {group_of(self.game, here)!r}: "
+                f"{here} -> {after}"
+            )
+        pytest.fail(f"Tab never reached {key}")
+
+    def arrow_to(self, key: str) -> None:
+        """The shortest way by arrows (Home and End included) inside the focused group."""
+        here = self.focused()
+        group = group_of(self.game, here)
+        controls = [
+            c for c in self.page.evaluate(CONTROLS) if group_of(self.game, c["key"]) == group
+        ]
+        keys = [c["key"] for c in controls]
+        at, to = keys.index(here), keys.index(key)
+        if controls[at]["col"] is not None and controls[to]["col"] is not None:  # a grid
+            rows = controls[to]["row"] - controls[at]["row"]
+            cols = controls[to]["col"] - controls[at]["col"]
+            plan = ["ArrowDown" if rows > 0 else "ArrowUp"] * abs(rows)
+            plan += ["ArrowRight" if cols > 0 else "ArrowLeft"] * abs(cols)
+        else:
+            plans = [
+                ["ArrowRight" if to > at else "ArrowLeft"] * abs(to - at),
+                ["Home"] + ["ArrowRight"] * to,
+                ["End"] + ["ArrowLeft"] * (len(keys) - 1 - to),
+            ]
+            plan = min(plans, key=len)
+        for arrow in plan:
+            self.press(arrow)
+        assert self.focused() == key, (self.keys, self.focused(), key)
+
+    def go_to(self, key: str) -> None:
+        self.tab_to_group(key)
+        self.arrow_to(key)
+
+    def choose(self, key: str) -> None:
+        if self.focused() != key:
+            self.go_to(key)
+        self.press("Enter")
+
+    def move_done(self) -> list[str]:
+        keys, self.keys = self.keys, []
+        return keys
+
+
+def wait_for(page, check, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the table never got there"
+        page.wait_for_timeout(50)
+
+
+MY_TURN = """() => document.getElementById("play-turn").textContent === "Your turn!"
+  && document.getElementById("play-board").getAttribute("aria-busy") === "false" """
+
+
+def ready_to_play(page, game: str) -> None:
+    if game == "mia":
+        wait_for(
+            page,
+            lambda: (
+                page.evaluate(READ_TABLE)["canAct"]
+                and any(o["enabled"] for o in page.evaluate(READ_TABLE)["options"])
+            ),
+        )
+    elif game != "mia_solo":
+        wait_for(page, lambda: page.evaluate(MY_TURN))
+
+
+TAB_STOP_GAMES = list(GROUPS)
+
+
+@pytest.mark.parametrize("game", TAB_STOP_GAMES)
+def test_each_group_of_choices_is_one_tab_stop(browser, server, game):
+    page = open_play(browser, server, server.made["by_keys"][game])
+    try:
+        ready_to_play(page, game)
+        child = KeysOnly(page, game)
+        child.tab_into_the_table()
+        stops = [child.focused()]
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            key = child.focused()
+            if key is None:
+                break
+            stops.append(key)
+        else:
+            pytest.fail(f"Tab never left the table: {stops}")
+        groups = [group_of(game, key) for key in stops]
+        # Every group the table shows now (an enabled control in it) is one stop, in page order.
+        shown = []
+        for control in page.evaluate(CONTROLS):
+            group = group_of(game, control["key"])
+            if group not in shown:
+                shown.append(group)
+        assert groups == shown, stops
+    finally:
+        page.context.close()
+
+
+def test_arrows_follow_the_page_direction(browser, server):
+    """On a page read right to left, Left goes to the next card (drawn to the left of it)."""
+    page = open_play(browser, server, server.made["by_keys"]["add_up"])
+    try:
+        expect(page.locator("#play-board .addup-hand [data-card]").nth(1)).to_be_visible()
+        child = KeysOnly(page, "add_up")
+        child.tab_into_the_table()
+        hand = page.locator("#play-board .addup-hand [data-card]")
+        first, second = (hand.nth(i).get_attribute("data-key") for i in (0, 1))
+        assert child.focused() == first
+        page.keyboard.press("ArrowRight")
+        assert child.focused() == second
+        page.keyboard.press("ArrowLeft")
+        assert child.focused() == first
+        page.evaluate("() => { document.documentElement.dir = 'rtl'; }")
+        page.keyboard.press("ArrowLeft")
+        assert child.focused() == second
+        page.keyboard.press("ArrowRight")
+        assert child.focused() == first
+    finally:
+        page.context.close()
+
+
+def record_applied(server, match_id: int, before: int, moved_on=lambda: False) -> dict | None:
+    for _ in range(80):
+        moves = my_moves(server, match_id)
+        if len(moves) > before:
+            return moves[before]
+        if moved_on():
+            return None
+        time.sleep(0.05)
+    return None
+
+
+def counted(keys: list[str]) -> dict:
+    return {
+        "keys": len(keys),
+        "tabs": sum(k in ("Tab", "Shift+Tab") for k in keys),
+        "arrows": sum(k.startswith("Arrow") or k in ("Home", "End") for k in keys),
+        "choices": sum(k in CHOICE_KEYS for k in keys),
+    }
+
+
+def test_a_mia_claim_by_tab_arrows_and_enter(browser, server):
+    """Two cards, a target, ¡Mía!: four choices, one Tab from the hand to the targets (the claim
+    button takes the focus once the claim is complete), and the arrows inside the hand and the
+    targets. The same claim took 11 keys when every card was a Tab stop."""
+    match_id = server.made["by_keys"]["mia"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "mia")
+    moves: list[tuple[str, list[str]]] = []
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "mia")
+        child.tab_into_the_table()
+        assert group_of("mia", child.focused()) == "hand"
+        deadline = time.monotonic() + GAME_SECONDS
+        while not any(kind == "claim" for kind, _ in moves):
+            assert time.monotonic() < deadline, moves
+            seen = page.evaluate(READ_TABLE)
+            assert not seen["over"], moves
+            if seen["busy"] or not seen["canAct"] or seen["round"] is None:
+                page.wait_for_timeout(50)
+                continue
+            found = right_claim(seen["hand"], seen["options"])
+            before = len(my_moves(server, match_id))
+            if found is None or found[2] is not None:
+                child.choose("pass")  # no claim, or one with a Wild (its number: more keys)
+            else:
+                option, pair, _ = found
+                here = child.focused()
+                positions = {c["id"]: c["position"] for c in seen["hand"]}
+                at = positions.get(int(here[5:])) if here and here.startswith("card-") else 0
+                # The nearer card first.
+                pair = sorted(pair, key=lambda c: abs(c["position"] - at))
+                for card in pair:
+                    child.choose(f"card-{card['id']}")
+                child.choose(f"top-option-{option['index']}")
+                assert child.focused() == "claim", "the complete claim did not take the focus"
+                child.press("Enter")
+            applied = record_applied(
+                server,
+                match_id,
+                before,
+                lambda at=seen["round"]: page.evaluate(READ_TABLE)["round"] != at,
+            )
+            keys = child.move_done()
+            if applied is None:
+                # The table moved on under the keys (a bot was quicker): clear what was chosen,
+                # by keys, and look again. Not a move.
+                for card in page.evaluate(READ_TABLE)["hand"]:
+                    if card["pressed"]:
+                        child.choose(f"card-{card['id']}")
+                child.move_done()
+                continue
+            moves.append((applied["type"], keys))
+            expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+            assert child.focused() is not None, "the focus left the table"
+        print("¡Mía! by Tab, arrows and Enter:", [(kind, counted(keys)) for kind, keys in moves])
+        for kind, keys in moves:
+            count = counted(keys)
+            if kind == "claim":
+                assert count["choices"] == 4, keys  # two cards, a target, ¡Mía!
+            # A Tab for each group the move goes into, never one per card.
+            assert count["tabs"] <= len(GROUPS["mia"]), keys
+        claim_keys = next(keys for kind, keys in moves if kind == "claim")
+        if len(moves) == 1:  # the claim started on the hand, where Tab from the top lands
+            assert counted(claim_keys)["tabs"] == 1, claim_keys
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_add_up_moves_by_tab_arrows_and_enter_in_four_keys(browser, server):
+    """A card of the hand (the focused one), then a row: Enter, Tab, an arrow for the bottom row,
+    Enter. After the move the focus is back in the hand, where the next move starts."""
+    match_id = server.made["by_keys"]["add_up"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "add_up")
+    counts = []
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "add_up")
+        child.tab_into_the_table()
+        for _ in range(3):
+            wait_for(page, lambda: page.evaluate(MY_TURN))
+            assert group_of("add_up", child.focused()) == "hand", child.focused()
+            card = int(child.focused()[5:])
+            ((state_json,),) = server.rows("select state from games_match where id = ?", match_id)
+            rows = engine_state("add_up", state_json).data
+            top = sum(value for _, value in rows["top"])
+            bottom = sum(value for _, value in rows["bottom"])
+            row = "bottom" if bottom < top else "top"
+            before = len(my_moves(server, match_id))
+            child.press("Enter")
+            child.choose(f"row-{row}")
+            applied = record_applied(server, match_id, before)
+            assert applied == {"type": "play", "card": card, "row": row}, applied
+            keys = child.move_done()
+            counts.append(counted(keys))
+            assert len(keys) <= MOST_KEYS_PER_MOVE, keys
+            expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+            if page.evaluate(READ_TABLE)["over"]:
+                break
+        print("ADD UP by Tab, arrows and Enter:", counts)
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_sum_draws_by_tab_and_enter(browser, server):
+    """From the hand: Tab to the turn's buttons, Enter draws a number card (2 keys); Enter again
+    draws the second; a Right arrow and Enter end the turn."""
+    match_id = server.made["by_keys"]["sum"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "sum")
+    counts = []
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "sum")
+        child.tab_into_the_table()
+        assert group_of("sum", child.focused()) == "hand", child.focused()
+        for expected in (
+            {"type": "draw", "from": "numbers"},
+            {"type": "draw", "from": "numbers"},
+            {"type": "end_turn"},
+        ):
+            wait_for(page, lambda: page.evaluate(MY_TURN))
+            before = len(my_moves(server, match_id))
+            child.choose("draw-numbers" if expected["type"] == "draw" else "end-turn")
+            assert record_applied(server, match_id, before) == expected
+            keys = child.move_done()
+            counts.append(counted(keys))
+            assert len(keys) <= MOST_KEYS_PER_MOVE, keys
+            expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+            assert child.focused() is not None, "the focus left the table"
+        print("SUM by Tab, arrows and Enter:", counts)
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_sum_equation_by_tab_arrows_and_enter(browser, server):
+    """Three cards of the hand in the equation's order, then "Check my equation": the arrows
+    inside the hand, a Tab past the equation's cards and one to the check button."""
+    from engine import sum as sum_rules
+    from tests.browser.test_keyboard_games_to_the_end import short_equation
+
+    match_id = server.made["by_keys"]["sum_equation"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "sum")
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "sum")
+        child.tab_into_the_table()
+        ((state_json,),) = server.rows("select state from games_match where id = ?", match_id)
+        data = engine_state("sum", state_json).data
+        hand = [
+            int(card)
+            for card in page.locator("#play-board .sum-hand [data-card]").evaluate_all(
+                "(cards) => cards.map((c) => c.dataset.card)"
+            )
+        ]
+        cards = short_equation(hand, sum_rules.FACE[data["centre"]])
+        assert cards, "no equation of three cards on this deal"
+        before = len(my_moves(server, match_id))
+        for card in cards:
+            child.choose(f"hand-{card}")
+        child.choose("check")
+        assert record_applied(server, match_id, before) == {"type": "equation", "cards": cards}
+        keys = child.move_done()
+        count = counted(keys)
+        print("SUM equation by Tab, arrows and Enter:", count, keys)
+        assert count["choices"] == 4 and count["tabs"] == 2, keys
+        expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+        assert child.focused() is not None, "the focus left the table"
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_mathable_junior_places_a_tile_by_tab_arrows_and_enter(browser, server):
+    """A tile of the rack, Tab to the board, arrows to the square, Enter: the board and the rack
+    are one Tab stop each. The placement that takes the fewest keys is played."""
+    from engine import mathable_junior as mj
+
+    match_id = server.made["by_keys"]["mathable_junior"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "mathable_junior")
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "mathable_junior")
+        child.tab_into_the_table()
+        assert group_of("mathable_junior", child.focused()) == "rack", child.focused()
+        ((state_json,),) = server.rows("select state from games_match where id = ?", match_id)
+        state = engine_state("mathable_junior", state_json)
+        rack = [
+            int(t)
+            for t in page.locator("#play-board [data-key^=rack-]").evaluate_all(
+                "(tiles) => tiles.map((t) => t.dataset.tile)"
+            )
+        ]
+        cursor = page.evaluate(
+            """() => {
+              const square = document.querySelector('#play-board [role=grid] button[tabindex="0"]');
+              return square ? [Number(square.dataset.row), Number(square.dataset.col)] : null;
+            }"""
+        )
+        assert cursor is not None, "the board has no Tab stop"
+        at = int(child.focused().removeprefix("rack-"))
+
+        def cost(option):
+            _, value, square = option
+            row, col = divmod(square, mj.SIZE)
+            index = min(range(len(rack)), key=lambda i: (rack[i] != value, abs(i - at)))
+            return abs(index - at) + abs(row - cursor[0]) + abs(col - cursor[1]), index, row, col
+
+        options = mj._front_right_placements(state.data["board"], state.data["racks"][0])
+        assert options, "no right placement on this deal"
+        arrows, index, row, col = min(cost(o) for o in options)
+        before = len(my_moves(server, match_id))
+        child.choose(f"rack-{index}")
+        child.choose(f"square-{row}-{col}")
+        applied = record_applied(server, match_id, before)
+        assert applied == {"type": "place", "tile": rack[index], "row": row, "col": col}, applied
+        keys = child.move_done()
+        count = counted(keys)
+        print("Mathable Junior by Tab, arrows and Enter:", count)
+        assert count["tabs"] == 1 and count["choices"] == 2, keys
+        assert count["arrows"] == arrows, keys
+        expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+        assert child.focused() is not None
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def engine_state(game: str, state_json: str):
+    import engine
+
+    return engine.get_game(game).load(json.loads(state_json))
+
+
+def test_add_or_multiply_chooses_by_tab_arrows_and_enter(browser, server):
+    """A number for each of the two others and an operation: a Tab between the three groups,
+    and "Play these cards" takes the focus once the choice is complete, so Enter plays it."""
+    match_id = server.made["by_keys"]["add_or_multiply"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "add_or_multiply")
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "add_or_multiply")
+        child.tab_into_the_table()
+        assert group_of("add_or_multiply", child.focused()) == "first", child.focused()
+        first = child.focused()
+        value = int(first.rsplit("-", 1)[1])
+        before = len(my_moves(server, match_id))
+        child.press("Enter")  # the focused number for the first
+        second = next(c["key"] for c in page.evaluate(CONTROLS) if c["key"].startswith("give-2-"))
+        child.choose(second)
+        operation = next(c["key"] for c in page.evaluate(CONTROLS) if c["key"].startswith("op-"))
+        child.choose(operation)
+        assert child.focused() == "choose", "the complete choice did not take the focus"
+        child.press("Enter")
+        applied = record_applied(server, match_id, before)
+        assert applied == {
+            "type": "choose",
+            "give": {"1": value, "2": int(second.rsplit("-", 1)[1])},
+            "op": operation[3:],
+        }, applied
+        keys = child.move_done()
+        count = counted(keys)
+        print("Add or Multiply? by Tab, arrows and Enter:", count)
+        assert count["tabs"] == 2 and count["choices"] == 4, keys
         assert page.evaluate("() => window.focusOnBody") == 0
     finally:
         page.context.close()

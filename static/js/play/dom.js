@@ -27,28 +27,3 @@ function append(element, children) {
     else element.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 }
-
-// Arrow keys move the focus between the buttons of a group (a hand, a row of options, a grid),
-// so a keyboard user does not have to Tab through every card. `columns` > 1 makes Up/Down jump
-// a row in a grid.
-export function arrowKeys(container, { selector = "button", columns = 0 } = {}) {
-  container.addEventListener("keydown", (event) => {
-    const items = [...container.querySelectorAll(selector)].filter((el) => !el.disabled);
-    const index = items.indexOf(document.activeElement);
-    if (index < 0) return;
-    const step = {
-      ArrowRight: 1,
-      ArrowLeft: -1,
-      ArrowDown: columns || 1,
-      ArrowUp: -(columns || 1),
-      Home: -index,
-      End: items.length - 1 - index,
-    }[event.key];
-    if (step === undefined) return;
-    const next = items[index + step];
-    if (next) {
-      event.preventDefault();
-      next.focus();
-    }
-  });
-}

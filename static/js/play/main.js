@@ -20,15 +20,19 @@
 //        too, numbers.js withDots), send(move) -> Promise<{ok, code?, message?}>, pending (a move
 //        awaits its answer), seatName(i), isMe(i), now() (server ms),
 //        ui: {} (renderer-owned, survives re-renders), rerender(), restoreFocus()}
-// Renderers import gettext/ngettext from ../i18n.js, h/arrowKeys from ../dom.js and what they all
-// write the same way (say, who, isMyTurn, sendThenRerender) from ../table.js; texts are written as
+// Renderers import gettext/ngettext from ../i18n.js, h from ../dom.js and what they all write the
+// same way (say, who, isMyTurn, sendThenRerender) from ../table.js; texts are written as
 // gettext("literal") so that makemessages finds them.
+// Each group of choices (a hand, a row of targets or operations, a row of actions, a board) is
+// marked data-roving="<a name that stays>": it is one Tab stop, with the arrows inside it, for
+// every game alike (roving.js); the shell keeps it so after every drawing.
 import { h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
 import { Sounds } from "./sound.js";
 import { readAloudControls } from "./read-aloud.js";
 import { followTheTeacher } from "./follow.js";
+import * as roving from "./roving.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
 // "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
@@ -134,7 +138,8 @@ const ctx = {
     if (shell.view) renderBoard();
   },
   restoreFocus() {
-    if (ctx._hadFocus) restoreFocus(ctx._focusKey, ctx._keysBefore);
+    roving.settle(board);
+    if (ctx._hadFocus) restoreFocus(ctx._focusKey, ctx._keysBefore, ctx._focusGroup);
   },
 };
 
@@ -288,9 +293,11 @@ function focusedKey() {
 }
 
 // A control the keyboard can land on: a disabled button cannot take the focus (an aria-disabled
-// one can, which is why the renderers prefer it for a control that waits).
+// one can, which is why the renderers prefer it for a control that waits). An item of a group of
+// choices is one even when it is not its group's Tab stop now.
 function focusable(element) {
-  return Boolean(element) && !element.disabled && !element.closest("[hidden]") && element.tabIndex >= 0;
+  if (!element || element.disabled || element.closest("[hidden]")) return false;
+  return element.tabIndex >= 0 || Boolean(element.closest("[data-roving]"));
 }
 
 // The keyed controls in page order, to find a vanished control's natural successor.
@@ -299,31 +306,41 @@ function keyedControls() {
 }
 
 // After a re-render, the focus goes back to the control that had it; if that control is gone or
-// cannot take the focus now (a card played, a button that waits), to the next one that was after
-// it, else the one before it, else the first control of the table, else the table itself (its
-// tabindex is -1 for that): never the page, which would send a keyboard child back through the
-// header.
-function restoreFocus(key, keysBefore = []) {
-  if (document.activeElement && board.contains(document.activeElement)) return;
+// cannot take the focus now (a card played, a button that waits), to its group's Tab stop (the
+// item now at its place), else to the next control that was after it, else the one before it,
+// else the first control of the table, else the table itself (its tabindex is -1 for that): never
+// the page, which would send a keyboard child back through the header. A control in a group is
+// reached through its group's Tab stop, where the child left that group.
+function restoreFocus(key, keysBefore = [], group = null) {
+  const active = document.activeElement;
+  const kept = active && board.contains(active) && !active.disabled && !(active === board && key !== null);
+  if (kept) return;
   const byKey = new Map(
     [...board.querySelectorAll("[data-key]")].filter(focusable).map((el) => [el.dataset.key, el]),
   );
+  if (byKey.has(key)) {
+    byKey.get(key).focus({ preventScroll: true });
+    return;
+  }
+  if (group && roving.enter(board, group)) return;
   const at = keysBefore.indexOf(key);
-  const candidates = [key, ...keysBefore.slice(at + 1), ...keysBefore.slice(0, Math.max(at, 0)).reverse()];
+  const candidates = [...keysBefore.slice(at + 1), ...keysBefore.slice(0, Math.max(at, 0)).reverse()];
   const target =
     candidates.map((k) => byKey.get(k)).find(Boolean) ||
     [...board.querySelectorAll("button, input, select, textarea, a[href]")].find(focusable) ||
     board;
-  target.focus({ preventScroll: true });
+  roving.entryFor(target).focus({ preventScroll: true });
 }
 
 function renderBoard() {
   const hadFocus = Boolean(document.activeElement && board.contains(document.activeElement));
   const key = focusedKey();
   const keysBefore = hadFocus ? keyedControls() : [];
+  const group = hadFocus ? roving.focusedGroup(board) : null;
   ctx._focusKey = key;
   ctx._hadFocus = hadFocus;
   ctx._keysBefore = keysBefore;
+  ctx._focusGroup = group;
   shell.renderer.render(board, shell.view, ctx);
   dealIn();
   // The table is drawn: no longer busy (the page starts busy until its first state), unless a
@@ -337,7 +354,8 @@ function renderBoard() {
   if (over || shell.paused) {
     for (const control of board.querySelectorAll("button, input, select, textarea")) control.disabled = true;
   }
-  if (!over && hadFocus) restoreFocus(key, keysBefore);
+  roving.settle(board);
+  if (!over && hadFocus) restoreFocus(key, keysBefore, group);
   renderKeysNote();
   if (readAloud) readAloud.readNewCard();
 }
@@ -752,6 +770,7 @@ async function start() {
   }
   renderSoundToggle();
   if (readAloud) readAloud.start();
+  roving.keepOneTabStopPerGroup(board);
   board.addEventListener("keydown", onBoardKey);
   restoreLog();
   socket.connect();

@@ -1,7 +1,7 @@
 // Add or Multiply? (docs/rules/add_or_multiply.md): each round every player secretly gives one
 // number card to each opponent and plays one operation card on themself; after the reveal each
 // student types their own round score.
-import { arrowKeys, h } from "../dom.js";
+import { h } from "../dom.js";
 import { gettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
 import { say, who } from "../table.js";
@@ -33,6 +33,22 @@ function choiceState(ctx, view) {
 }
 
 // --- the choose phase ------------------------------------------------------------------------
+
+function choiceComplete(view, ctx) {
+  return opponents(view, ctx.seat).every((seat) => ctx.ui.give[seat] !== undefined) && Boolean(ctx.ui.op);
+}
+
+// A choice (a number for a player, the operation). Once it completes the round's choice the focus
+// goes to "Play these cards", the next step, so that Enter plays them, whichever way the choices
+// were made (shortcut keys, arrows and Enter, or taps).
+function choose(view, ctx, change) {
+  const was = choiceComplete(view, ctx);
+  change();
+  ctx.rerender();
+  if (was || !choiceComplete(view, ctx)) return;
+  const play = document.querySelector('#play-board [data-key="choose"]');
+  if (play && !play.disabled) play.focus({ preventScroll: true });
+}
 
 function chooseSection(view, ctx) {
   const ui = ctx.ui;
@@ -74,7 +90,7 @@ function chooseSection(view, ctx) {
     const used = givenElsewhere(seat);
     const row = h(
       "div",
-      { class: "game-row" },
+      { class: "game-row", dataset: { roving: `give-${seat}` } },
       [...available.keys()]
         .sort((a, b) => a - b)
         .map((value) => {
@@ -91,17 +107,16 @@ function chooseSection(view, ctx) {
               }),
               disabled: left <= 0,
               dataset: { key: `give-${seat}-${value}`, value: String(value), read: readAs(value) },
-              onclick: () => {
-                if (ui.give[seat] === value) delete ui.give[seat];
-                else ui.give[seat] = value;
-                ctx.rerender();
-              },
+              onclick: () =>
+                choose(view, ctx, () => {
+                  if (ui.give[seat] === value) delete ui.give[seat];
+                  else ui.give[seat] = value;
+                }),
             },
             withDots(ctx, value),
           );
         }),
     );
-    arrowKeys(row);
     return h(
       "fieldset",
       { dataset: { seat: String(seat) } },
@@ -112,7 +127,7 @@ function chooseSection(view, ctx) {
   const ops = counts(mine.operations);
   const opRow = h(
     "div",
-    { class: "game-row" },
+    { class: "game-row", dataset: { roving: "operation" } },
     ["A", "M"].map((op) =>
       h(
         "button",
@@ -122,17 +137,16 @@ function chooseSection(view, ctx) {
           "aria-pressed": String(ui.op === op),
           disabled: !ops.get(op),
           dataset: { key: `op-${op}`, op, read: sign(op) },
-          onclick: () => {
-            ui.op = ui.op === op ? null : op;
-            ctx.rerender();
-          },
+          onclick: () =>
+            choose(view, ctx, () => {
+              ui.op = ui.op === op ? null : op;
+            }),
         },
         `${opName(op)} (${sign(op)})`,
       ),
     ),
   );
-  arrowKeys(opRow);
-  const ready = opponents(view, me).every((seat) => ui.give[seat] !== undefined) && ui.op;
+  const ready = choiceComplete(view, ctx);
   return h(
     "section",
     { class: "game-section" },

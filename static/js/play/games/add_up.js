@@ -142,7 +142,7 @@ function jokerValueSection(card, view, ctx) {
       h("p", { "aria-hidden": "true" }, gettext("How much is your white joker worth?")),
       h(
         "div",
-        { class: "addup-joker-values" },
+        { class: "addup-joker-values", dataset: { roving: "joker-values" } },
         WHITE_VALUES.map((value) =>
           h(
             "button",
@@ -198,7 +198,7 @@ function handSection(view, ctx) {
     hand.length
       ? h(
           "ul",
-          { class: "addup-hand-cards" },
+          { class: "addup-hand-cards", dataset: { roving: "hand" } },
           hand.map((c) =>
             h(
               "li",
@@ -270,9 +270,10 @@ export function render(root, view, ctx) {
       "div",
       { class: "board board-add-up" },
       ctx.spectator ? null : handSection(view, ctx),
+      // The two "Put it on the … row" buttons are one Tab stop (one choice: which row).
       h(
         "div",
-        { class: "addup-rows" },
+        { class: "addup-rows", dataset: { roving: "rows" } },
         ROWS.map((row) => rowSection(row, view, ctx)),
       ),
       tableFacts(view, ctx),

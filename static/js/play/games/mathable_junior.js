@@ -1,12 +1,16 @@
 // Mathable Junior (docs/rules/mathable_junior.md), both sides of the board. The child picks a
 // tile of the rack, then a square of the 10 x 10 board. The board is one tab stop: arrow keys
-// move between its squares (a roving tabindex), Enter or Space places the chosen tile.
+// move between its squares (a roving tabindex, ../roving.js), Enter or Space places the chosen
+// tile.
 import { h } from "../dom.js";
+import { current, moveTo } from "../roving.js";
 import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
 import { isMyTurn, say, sendThenRerender } from "../table.js";
 
 const SIZE = 10;
+// Where the board's Tab stop is before the child has moved on it: by the tiles of the start.
+const START = { row: 4, col: 4 };
 function situation(view, ctx) {
   return { myTurn: isMyTurn(view, ctx), front: view.side === "front" };
 }
@@ -67,7 +71,6 @@ function squareLabel(view, row, col) {
 
 function placeOn(row, col, view, ctx) {
   const { ui } = ctx;
-  ui.cursor = { row, col };
   const tile = selectedTile(view, ctx);
   // An occupied or wrongly numbered square is still sent: the server's answer tells the child why.
   if (!situation(view, ctx).myTurn || ui.exchange) return;
@@ -81,54 +84,13 @@ function placeOn(row, col, view, ctx) {
   });
 }
 
-function moveCursor(event, view, ctx) {
-  const { ui } = ctx;
-  let { row, col } = ui.cursor;
-  switch (event.key) {
-    case "ArrowUp":
-      row -= 1;
-      break;
-    case "ArrowDown":
-      row += 1;
-      break;
-    case "ArrowLeft":
-      col -= 1;
-      break;
-    case "ArrowRight":
-      col += 1;
-      break;
-    case "Home":
-      col = 0;
-      if (event.ctrlKey) row = 0;
-      break;
-    case "End":
-      col = SIZE - 1;
-      if (event.ctrlKey) row = SIZE - 1;
-      break;
-    default:
-      return;
-  }
-  event.preventDefault();
-  row = Math.min(SIZE - 1, Math.max(0, row));
-  col = Math.min(SIZE - 1, Math.max(0, col));
-  const grid = event.currentTarget;
-  const from = grid.querySelector('button[tabindex="0"]');
-  const to = grid.querySelector(`button[data-row="${row}"][data-col="${col}"]`);
-  if (from) from.tabIndex = -1;
-  to.tabIndex = 0;
-  to.focus();
-  ui.cursor = { row, col };
-}
-
 function boardGrid(view, ctx) {
-  const { ui } = ctx;
   const tile = selectedTile(view, ctx);
   const rows = [];
   for (let row = 0; row < SIZE; row += 1) {
     const cells = [];
     for (let col = 0; col < SIZE; col += 1) {
       const placed = view.board[row][col];
-      const isCursor = ui.cursor.row === row && ui.cursor.col === col;
       const classes = ["mj-square"];
       if (placed !== null) classes.push("has-tile");
       else if (view.side === "front") {
@@ -150,7 +112,7 @@ function boardGrid(view, ctx) {
             {
               type: "button",
               class: classes.join(" "),
-              tabindex: isCursor ? "0" : "-1",
+              "data-roving-start": row === START.row && col === START.col,
               "aria-label": squareLabel(view, row, col),
               dataset: {
                 key: `square-${row}-${col}`,
@@ -159,14 +121,6 @@ function boardGrid(view, ctx) {
                 ...squareReading(view, row, col),
               },
               onclick: () => placeOn(row, col, view, ctx),
-              onfocus: (event) => {
-                ui.cursor = { row, col };
-                const grid = event.currentTarget.closest("[role=grid]");
-                for (const other of grid.querySelectorAll('button[tabindex="0"]')) {
-                  if (other !== event.currentTarget) other.tabIndex = -1;
-                }
-                event.currentTarget.tabIndex = 0;
-              },
             },
             placed !== null
               ? h("span", { class: "mj-tile", "aria-hidden": "true" }, withDots(ctx, placed))
@@ -186,7 +140,7 @@ function boardGrid(view, ctx) {
         role: "grid",
         class: `mj-board mj-board-${view.side}`,
         "aria-label": gettext("Board, 10 rows and 10 columns"),
-        onkeydown: (event) => moveCursor(event, view, ctx),
+        dataset: { roving: "board" },
       },
       rows,
     ),
@@ -204,7 +158,7 @@ function rackSection(view, ctx, state) {
     tiles.length
       ? h(
           "ul",
-          { class: "mj-rack-tiles" },
+          { class: "mj-rack-tiles", dataset: { roving: "rack" } },
           tiles.map((tile, index) => {
             const pressed = ui.exchange ? chosen.has(index) : ui.tile === index;
             return h(
@@ -269,7 +223,12 @@ function frontActions(view, ctx, state) {
     const tiles = ui.exchangeTiles.map((i) => rack(view)[i]);
     return h(
       "div",
-      { class: "mj-actions", role: "group", "aria-label": gettext("Exchange tiles") },
+      {
+        class: "mj-actions",
+        role: "group",
+        "aria-label": gettext("Exchange tiles"),
+        dataset: { roving: "exchange" },
+      },
       h("p", {}, gettext("Choose the tiles to give back to the pot.")),
       h(
         "button",
@@ -304,7 +263,7 @@ function frontActions(view, ctx, state) {
   }
   return h(
     "div",
-    { class: "mj-actions" },
+    { class: "mj-actions", dataset: { roving: "actions" } },
     h(
       "button",
       {
@@ -379,7 +338,6 @@ function playersSection(view, ctx) {
 }
 
 function tidy(ui, view) {
-  if (!ui.cursor) ui.cursor = { row: 4, col: 4 };
   if (!Array.isArray(ui.exchangeTiles)) ui.exchangeTiles = [];
   const tiles = rack(view);
   // A new rack (a placement, a draw) may not hold the chosen position any more.
@@ -460,27 +418,28 @@ function openSquare(view, ctx, row, col) {
   return besideALine(view, row, col);
 }
 
-function goToSquare(root, ctx, row, col) {
+function goToSquare(root, row, col) {
   const grid = root.querySelector("[role=grid]");
   const to = grid && grid.querySelector(`button[data-row="${row}"][data-col="${col}"]`);
   if (!to) return false;
-  for (const other of grid.querySelectorAll('button[tabindex="0"]')) other.tabIndex = -1;
-  to.tabIndex = 0;
-  to.focus();
-  ctx.ui.cursor = { row, col };
+  moveTo(to);
   return true;
 }
 
-// G: the next open square after the cursor in reading order (Shift+G: the one before), round
-// the board; the focus goes there, and Enter or Space puts the chosen tile on it.
+// G: the next open square after the cursor (the board's Tab stop) in reading order (Shift+G: the
+// one before), round the board; the focus goes there, and Enter or Space puts the chosen tile on
+// it.
 function nextOpenSquare(root, view, ctx, backwards) {
-  const { row, col } = ctx.ui.cursor || { row: 4, col: 4 };
+  const grid = root.querySelector("[role=grid]");
+  const cursor = grid ? current(grid) : null;
+  const row = cursor ? Number(cursor.dataset.row) : START.row;
+  const col = cursor ? Number(cursor.dataset.col) : START.col;
   const here = row * SIZE + col;
   const count = SIZE * SIZE;
   for (let step = 1; step <= count; step += 1) {
     const square = (here + (backwards ? -step : step) + count) % count;
     const [r, c] = [Math.floor(square / SIZE), square % SIZE];
-    if (openSquare(view, ctx, r, c)) return goToSquare(root, ctx, r, c);
+    if (openSquare(view, ctx, r, c)) return goToSquare(root, r, c);
   }
   return false;
 }

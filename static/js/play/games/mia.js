@@ -1,6 +1,6 @@
 // ¡Mía!: the table modes (express, party, canada47; docs/rules/mia.md) and the solo square
 // (solo5/4/3; docs/rules/mia_solo.md). A view with `size` is the solo square.
-import { arrowKeys, h } from "../dom.js";
+import { h } from "../dom.js";
 import { gettext, ngettext } from "../i18n.js";
 import { readAs, withDots } from "../numbers.js";
 import { say, sendThenRerender, who } from "../table.js";
@@ -58,11 +58,24 @@ function selection(ctx, view) {
   return ui;
 }
 
-function toggleCard(ctx, id) {
-  const ui = ctx.ui;
-  if (ui.cards.includes(id)) ui.cards = ui.cards.filter((c) => c !== id);
-  else ui.cards = [...ui.cards.slice(-1), id];
+// A choice of the claim (a card, a Wild's number, a target). Once it completes the claim (two
+// cards and a target) the focus goes to the claim button, the next step, so that Enter claims,
+// whichever way the choices were made (shortcut keys, arrows and Enter, or taps).
+function choose(ctx, view, change) {
+  const was = !view.size && readyToClaim(view, ctx);
+  change();
   ctx.rerender();
+  if (view.size || was || !readyToClaim(view, ctx)) return;
+  const claim = document.querySelector('#play-board [data-key="claim"]');
+  if (claim) claim.focus({ preventScroll: true });
+}
+
+function toggleCard(ctx, view, id) {
+  choose(ctx, view, () => {
+    const ui = ctx.ui;
+    if (ui.cards.includes(id)) ui.cards = ui.cards.filter((c) => c !== id);
+    else ui.cards = [...ui.cards.slice(-1), id];
+  });
 }
 
 function handSection(view, ctx, { selectable, note }) {
@@ -70,7 +83,7 @@ function handSection(view, ctx, { selectable, note }) {
   const hand = view.hand || [];
   const row = h(
     "div",
-    { class: "game-row hand", role: "group", "aria-label": gettext("Your cards") },
+    { class: "game-row hand", role: "group", "aria-label": gettext("Your cards"), dataset: { roving: "hand" } },
     hand.map((card) => {
       const usable = selectable(card);
       const pressed = ui.cards.includes(card.id);
@@ -90,13 +103,12 @@ function handSection(view, ctx, { selectable, note }) {
             value: card.value ?? card.kind,
             ...(card.kind === "number" ? { read: readAs(card.value) } : {}),
           },
-          onclick: () => toggleCard(ctx, card.id),
+          onclick: () => toggleCard(ctx, view, card.id),
         },
         card.kind === "number" ? withDots(ctx, card.value) : cardText(card),
       );
     }),
   );
-  arrowKeys(row);
   return h(
     "section",
     { class: "game-section" },
@@ -112,7 +124,7 @@ function wildPicker(view, ctx) {
   return wilds.map((card, n) => {
     const row = h(
       "div",
-      { class: "game-row" },
+      { class: "game-row", dataset: { roving: `wild-${card.id}` } },
       [1, 2, 3, 4, 5, 6, 7, 8, 9].map((value) =>
         h(
           "button",
@@ -121,16 +133,15 @@ function wildPicker(view, ctx) {
             class: "card-button",
             "aria-pressed": String(ui.wild[card.id] === value),
             dataset: { key: `wild-${card.id}-${value}`, read: readAs(value) },
-            onclick: () => {
-              ui.wild[card.id] = value;
-              ctx.rerender();
-            },
+            onclick: () =>
+              choose(ctx, view, () => {
+                ui.wild[card.id] = value;
+              }),
           },
           withDots(ctx, value),
         ),
       ),
     );
-    arrowKeys(row);
     return h(
       "fieldset",
       { class: "wild-picker" },
@@ -172,7 +183,7 @@ function readyToClaim(view, ctx) {
   );
 }
 
-function optionButtons(card, ctx, { enabled, keyPrefix }) {
+function optionButtons(card, view, ctx, { enabled, keyPrefix }) {
   if (ctx.spectator) {
     // Watching (the projector): the card as it lies on the table, nothing to press.
     return h(
@@ -185,7 +196,12 @@ function optionButtons(card, ctx, { enabled, keyPrefix }) {
   }
   const row = h(
     "div",
-    { class: "game-row", role: "group", "aria-label": gettext("Choose a target") },
+    {
+      class: "game-row",
+      role: "group",
+      "aria-label": gettext("Choose a target"),
+      dataset: { roving: `${keyPrefix}-options` },
+    },
     card.options.map((option, index) =>
       h(
         "button",
@@ -202,16 +218,15 @@ function optionButtons(card, ctx, { enabled, keyPrefix }) {
             target: String(option.target),
             read: optionText(option),
           },
-          onclick: () => {
-            ctx.ui.option = ctx.ui.option === index ? null : index;
-            ctx.rerender();
-          },
+          onclick: () =>
+            choose(ctx, view, () => {
+              ctx.ui.option = ctx.ui.option === index ? null : index;
+            }),
         },
         optionFace(option, ctx),
       ),
     ),
   );
-  arrowKeys(row);
   return row;
 }
 
@@ -266,7 +281,7 @@ function renderTable(root, view, ctx) {
         ? h(
             "div",
             { class: "op-card", dataset: { key: "top", card: String(top.id) } },
-            optionButtons(top, ctx, { enabled: canAct, keyPrefix: "top" }),
+            optionButtons(top, view, ctx, { enabled: canAct, keyPrefix: "top" }),
             top.points > 1
               ? h("span", { class: "points" }, say(ngettext("Worth %(points)s point", "Worth %(points)s points", top.points), { points: top.points }))
               : null,
@@ -344,7 +359,7 @@ function renderTable(root, view, ctx) {
     parts.push(
       h(
         "div",
-        { class: "game-row actions" },
+        { class: "game-row actions", dataset: { roving: "actions" } },
         h(
           "button",
           {
@@ -492,6 +507,8 @@ function renderSolo(root, view, ctx) {
       role: "group",
       "aria-label": gettext("The square"),
       style: `grid-template-columns: repeat(${size}, auto)`,
+      // One Tab stop, the arrows moving across and up and down the square.
+      dataset: { roving: "square", rovingColumns: String(size) },
     },
     view.square.flatMap((cells, row) =>
       cells.map((card, col) => {
@@ -542,7 +559,6 @@ function renderSolo(root, view, ctx) {
       }),
     ),
   );
-  arrowKeys(grid, { columns: size });
 
   const parts = [
     h(
@@ -562,7 +578,7 @@ function renderSolo(root, view, ctx) {
         { class: "game-section" },
         h("h2", {}, gettext("The card you chose")),
         cellCard
-          ? optionButtons(cellCard, ctx, { enabled: true, keyPrefix: "cell" })
+          ? optionButtons(cellCard, view, ctx, { enabled: true, keyPrefix: "cell" })
           : h("p", { class: "game-note" }, gettext("Tap an open card of the square.")),
       ),
     );
@@ -576,7 +592,7 @@ function renderSolo(root, view, ctx) {
     parts.push(
       h(
         "div",
-        { class: "game-row actions" },
+        { class: "game-row actions", dataset: { roving: "actions" } },
         h(
           "button",
           {
@@ -645,34 +661,26 @@ function press(root, key) {
 }
 
 // 1-9 and 0 pick the cards of the hand in the order shown, A and B the card's two targets, M
-// claims and P passes. Once two cards and a target are chosen the focus goes to the claim button,
-// the next step, so that Enter claims too.
-function tableShortcut(event, view, ctx) {
+// claims and P passes. Once two cards and a target are chosen the focus goes to the claim button
+// (choose()), the next step, so that Enter claims too.
+function tableShortcut(event, view) {
   const root = document.getElementById("play-board");
   const key = event.key.toLowerCase();
-  let pressed;
   if (/^[0-9]$/.test(key)) {
     const card = (view.hand || [])[key === "0" ? 9 : Number(key) - 1];
-    pressed = Boolean(card) && press(root, `card-${card.id}`);
-  } else if (key === "a" || key === "b") {
-    pressed = press(root, `top-option-${key === "a" ? 0 : 1}`);
-  } else if (key === "m") {
-    return press(root, "claim");
-  } else if (key === "p") {
-    return press(root, "pass");
-  } else return false;
-  if (pressed && readyToClaim(view, ctx)) {
-    const claim = root.querySelector('[data-key="claim"]');
-    if (claim) claim.focus({ preventScroll: true });
+    return Boolean(card) && press(root, `card-${card.id}`);
   }
-  return pressed;
+  if (key === "a" || key === "b") return press(root, `top-option-${key === "a" ? 0 : 1}`);
+  if (key === "m") return press(root, "claim");
+  if (key === "p") return press(root, "pass");
+  return false;
 }
 
 // --- the renderer API ------------------------------------------------------------------------
 
-export function keyShortcut(event, view, ctx) {
+export function keyShortcut(event, view) {
   if (view.size || !view.hand) return false;
-  return tableShortcut(event, view, ctx);
+  return tableShortcut(event, view);
 }
 
 export function keysNote(view) {

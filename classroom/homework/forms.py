@@ -23,7 +23,9 @@ from classroom.homework.services import (
     spec_check,
 )
 from classroom.models import Assignment
+from classroom.practice.forms import MAX_FACTS, fact_value, parse_fact
 from classroom.practice.services import MAX_MINUTES, MIN_MINUTES
+from classroom.practice.working_set import NUMBERS
 from games import catalog
 
 OPTION_PREFIX = "option_"
@@ -336,10 +338,12 @@ def _all_personal_choices():
 
 
 class PersonalAssignmentForm(forms.Form):
-    """Personal practice: each child's own items toward their own facts (classroom.practice).
-    Once set, only its title and due date change (each child's items were fixed then)."""
+    """Personal practice: each child's own items toward their own facts (classroom.practice), or
+    toward the facts a teacher chose on a progress page ("Practise these facts": ``facts``). Once
+    set, its games, number of items or minutes and bots' level change until a child has begun
+    (``locked``: then only its title and due date); its children and facts stay."""
 
-    CONTENT_FIELDS = ("games", "count", "minutes", "bot_level", "students")
+    CONTENT_FIELDS = ("games", "count", "minutes", "bot_level")
 
     title = forms.CharField(label=_("Title"), max_length=120, initial=_("Personal practice"))
     due_at = forms.DateTimeField(label=_("Due"), widget=DueInput(), initial=default_due)
@@ -382,8 +386,17 @@ class PersonalAssignmentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Choose none for the whole class."),
     )
+    # The facts chosen on a progress page, carried from it (none: each child's working set).
+    facts = forms.MultipleChoiceField(required=False, widget=forms.MultipleHiddenInput)
 
-    def __init__(self, *args, roster=(), assignment: Assignment | None = None, **kw):
+    def __init__(
+        self,
+        *args,
+        roster=(),
+        assignment: Assignment | None = None,
+        locked: bool = False,
+        **kw,
+    ):
         if assignment is not None:
             minutes = minutes_asked(assignment)
             kw.setdefault(
@@ -399,27 +412,57 @@ class PersonalAssignmentForm(forms.Form):
             )
         super().__init__(*args, **kw)
         self.assignment = assignment
+        self.locked = locked
         self.fields["students"].choices = [(str(s.pk), str(s)) for s in roster]
+        self.fields["facts"].choices = [
+            (fact_value(operation, a, b), "")
+            for operation, numbers in NUMBERS.items()
+            for a in numbers
+            for b in numbers
+        ]
         if assignment is not None:
+            # Each child and their facts were chosen when the practice was set.
+            for name in ("students", "facts"):
+                self.fields[name].disabled = True
+        if locked:
             for name in self.CONTENT_FIELDS:
                 self.fields[name].disabled = True
                 self.fields[name].required = False
+        if assignment is None and self.chosen_facts():
+            self.fields["title"].initial = str(titles.practise_facts(self.chosen_facts()))
+
+    def chosen_facts(self) -> list[tuple[str, int, int]]:
+        """The facts the form carries, as the page was asked for them (valid ones only)."""
+        values = (
+            self.data.getlist("facts")
+            if self.is_bound and hasattr(self.data, "getlist")
+            else self.initial.get("facts", [])
+        )
+        facts = [fact for value in values if (fact := parse_fact(value)) is not None]
+        return list(dict.fromkeys(facts))[:MAX_FACTS]
+
+    def offered_title(self) -> titles.PlatformTitle:
+        """The platform's title the form offers: the facts' practice, or personal practice."""
+        facts = self.chosen_facts()
+        return titles.practise_facts(facts) if facts else titles.PERSONAL_PRACTICE_TITLE
 
     def clean_title(self):
         title = self.cleaned_data["title"].strip()
         if not title:
             raise forms.ValidationError(_("Give the homework a title."))
-        if self.assignment is None and title == str(self.fields["title"].initial):
+        if self.assignment is None and title == str(self.offered_title()):
             # The title the form offered: the platform's, worded for each reader.
-            return titles.PERSONAL_PRACTICE_TITLE
+            return self.offered_title()
         return title
 
     def clean_students(self):
         return [int(pk) for pk in self.cleaned_data["students"]] or None
 
+    def clean_facts(self):
+        return self.chosen_facts() or None
+
     def clean(self):
         data = super().clean()
-        editing = self.fields["count"].disabled
-        if not editing and data.get("count") is None and data.get("minutes") is None:
+        if not self.locked and data.get("count") is None and data.get("minutes") is None:
             self.add_error("count", _("Give a number of games or puzzles, or minutes."))
         return data

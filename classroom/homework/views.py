@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import student_required, teacher_required
 from classroom.access.services import data_access_record
-from classroom.homework import selectors, services
+from classroom.homework import selectors, services, titles
 from classroom.homework.forms import (
     AssignmentForm,
     PersonalAssignmentForm,
@@ -93,10 +93,13 @@ def homework_create(request, classroom_id):
 @teacher_required
 @require_http_methods(["GET", "POST"])
 def homework_personal_create(request, classroom_id):
-    """Personal practice: each chosen child gets their own items toward their own facts."""
+    """Personal practice: each chosen child gets their own items toward their own facts, or
+    toward the facts the teacher chose on a progress page ("Practise these facts" opens this page
+    with them, and the children, in its address)."""
     classroom = _own_classroom(request, classroom_id)
     roster = [e.student for e in classroom_roster(classroom=classroom)]
-    form = PersonalAssignmentForm(request.POST or None, roster=roster)
+    asked = {"facts": request.GET.getlist("facts"), "students": request.GET.getlist("students")}
+    form = PersonalAssignmentForm(request.POST or None, roster=roster, initial=asked)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -109,6 +112,7 @@ def homework_personal_create(request, classroom_id):
                 bot_level=data["bot_level"],
                 due_at=data["due_at"],
                 student_ids=data["students"],
+                facts=data["facts"],
             )
         except practice.PersonalError:
             form.add_error(None, _("This class has no students to give personal practice to."))
@@ -122,7 +126,13 @@ def homework_personal_create(request, classroom_id):
     return render(
         request,
         "classroom/homework/personal_form.html",
-        {"classroom": classroom, "form": form, "assignment": None},
+        {
+            "classroom": classroom,
+            "form": form,
+            "assignment": None,
+            "facts": titles.facts_text(form.chosen_facts()),
+            "chosen_students": [s for s in roster if str(s.pk) in asked["students"]],
+        },
     )
 
 
@@ -153,21 +163,40 @@ def homework_detail(request, assignment_id):
 
 
 def _personal_edit(request, assignment):
-    """Personal practice keeps each child's items: its title and due date change."""
-    form = PersonalAssignmentForm(request.POST or None, assignment=assignment)
+    """Personal practice: its games, number of items or minutes and bots' level change until a
+    child has begun (each child's items are dealt again); its title and due date at any time."""
+    locked = services.assignment_started(assignment=assignment)
+    form = PersonalAssignmentForm(request.POST or None, assignment=assignment, locked=locked)
     if request.method == "POST" and form.is_valid():
-        services.assignment_update(
-            assignment=assignment,
-            title=form.cleaned_data["title"],
-            due_at=form.cleaned_data["due_at"],
-            spec=services.spec_of(assignment),
-        )
+        data = form.cleaned_data
+        try:
+            practice.personal_assignment_update(
+                assignment=assignment,
+                title=data["title"],
+                due_at=data["due_at"],
+                allowed=data["games"],
+                count=data["count"] or practice.MAX_ITEMS,
+                minutes=data["minutes"],
+                bot_level=data["bot_level"],
+            )
+        except practice.PersonalLocked:
+            # A child began between the page load and the save.
+            messages.error(
+                request,
+                _("A child has begun this practice, so only its title and due date can change."),
+            )
+            return redirect("classroom:homework_edit", assignment_id=assignment.pk)
         messages.success(request, _("Homework saved."))
         return redirect("classroom:homework_detail", assignment_id=assignment.pk)
     return render(
         request,
         "classroom/homework/personal_form.html",
-        {"classroom": assignment.classroom, "form": form, "assignment": assignment},
+        {
+            "classroom": assignment.classroom,
+            "form": form,
+            "assignment": assignment,
+            "locked": locked,
+        },
     )
 
 

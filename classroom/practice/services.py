@@ -153,6 +153,10 @@ class PersonalError(ValueError):
     """A personal assignment that cannot be made (no game, no student, a bad count)."""
 
 
+class PersonalLocked(Exception):
+    """A child has begun the practice: what each child plays cannot change under them."""
+
+
 @transaction.atomic
 def personal_assignment_create(
     *,
@@ -174,6 +178,76 @@ def personal_assignment_create(
     computed for the whole class in one read. ``minutes``: sized in minutes of play instead
     (``count`` is then ignored): each child gets ``MAX_ITEMS`` items and is done once they have
     played that long (``classroom.homework.selectors.played_ms``), a slower child after fewer."""
+    chosen, count = _checked_choices(allowed, count, minutes, bot_level)
+    roster = list(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
+    ids = roster if student_ids is None else [pk for pk in roster if pk in set(student_ids)]
+    if not ids:
+        raise PersonalError("no_student")
+    assignment = Assignment(classroom=classroom, kind=Assignment.Kind.PERSONAL, due_at=due_at)
+    _set_choices(assignment, chosen, count, minutes, bot_level, facts)
+    if isinstance(title, str):
+        title = title.strip()[: Assignment._meta.get_field("typed_title").max_length]
+    titles.give_title(assignment, title)
+    assignment.save()
+    PersonalPlan.objects.bulk_create(_plans(assignment, ids, chosen, facts, seed, as_of))
+    return assignment
+
+
+@transaction.atomic
+def personal_assignment_update(
+    *,
+    assignment: Assignment,
+    title: str | titles.PlatformTitle,
+    due_at,
+    allowed: Sequence[str],
+    count: int,
+    bot_level: str,
+    minutes: int | None = None,
+    seed: int | None = None,
+    as_of=None,
+) -> Assignment:
+    """The title and due date change at any time. The games allowed, how many items or minutes
+    and the bots' level change until a child has begun (``PersonalLocked`` after: their matches
+    were dealt from their items); then each child's items are dealt again, toward the same facts
+    (the teacher's), or toward each child's working set as it is now."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    chosen, count = _checked_choices(allowed, count, minutes, bot_level)
+    asked = ([c.key for c in chosen], count, minutes or None, bot_level)
+    now = (
+        assignment.options.get("allowed", []),
+        len(assignment.items),
+        assignment.options.get("minutes") or None,
+        assignment.bot_level,
+    )
+    if asked != now:
+        if assignment.works.exists():
+            raise PersonalLocked
+        ids = list(assignment.plans.order_by("student_id").values_list("student_id", flat=True))
+        facts = teachers_facts(assignment)
+        assignment.plans.all().delete()
+        _set_choices(assignment, chosen, count, minutes, bot_level, facts)
+        PersonalPlan.objects.bulk_create(_plans(assignment, ids, chosen, facts, seed, as_of))
+    titles.retitle(assignment, title)
+    assignment.due_at = due_at
+    assignment.save()
+    return assignment
+
+
+def teachers_facts(assignment: Assignment) -> list[Fact] | None:
+    """The facts the teacher chose for every child of this practice, None when each child's were
+    their working set's. Kept in its options; practice set before they were kept there is the
+    teacher's when every fact of every plan was chosen by the teacher."""
+    if "facts" in assignment.options:
+        return [tuple(fact) for fact in assignment.options["facts"]]
+    plans = list(assignment.plans.all())
+    chosen = all(fact.get("why", {}).get("code") == CHOSEN for plan in plans for fact in plan.facts)
+    return facts_of(plans[0].facts) if plans and chosen else None
+
+
+def _checked_choices(
+    allowed: Sequence[str], count: int, minutes: int | None, bot_level: str
+) -> tuple[list[Choice], int]:
+    """The allowed choices and the number of items, or ``PersonalError``."""
     chosen = [c for key in allowed if (c := choice(key)) is not None]
     if not chosen:
         raise PersonalError("no_game")
@@ -185,10 +259,25 @@ def personal_assignment_create(
         raise PersonalError("bad_count")
     if bot_level not in (*engine.bots.LEVELS, bots.ADAPTIVE):
         raise PersonalError("bad_bot_level")
-    roster = list(classroom_roster(classroom=classroom).values_list("student_id", flat=True))
-    ids = roster if student_ids is None else [pk for pk in roster if pk in set(student_ids)]
-    if not ids:
-        raise PersonalError("no_student")
+    return chosen, count
+
+
+def _set_choices(assignment, chosen, count, minutes, bot_level, facts) -> None:
+    assignment.game = chosen[0].game
+    assignment.variant = ""
+    assignment.options = {
+        "allowed": [c.key for c in chosen],
+        **({"minutes": minutes} if minutes else {}),
+        **({"facts": [list(fact) for fact in facts]} if facts is not None else {}),
+    }
+    assignment.players = PLAYERS
+    assignment.bot_level = bot_level
+    # One entry per item: every child has as many, their own (PersonalPlan.items).
+    assignment.items = [{"item": i} for i in range(count)]
+
+
+def _plans(assignment, ids, chosen, facts, seed, as_of) -> list[PersonalPlan]:
+    """Each child's plan: their facts (the teacher's, or their working set's) and their items."""
     as_of = as_of or timezone.localdate()
     if facts is None:
         # Each allowed game's set among the facts it can deal: a fact it cannot make would
@@ -208,23 +297,8 @@ def personal_assignment_create(
         # The teacher's facts: to the games that can deal the most of them.
         weights = {pk: [len(c.cut(facts_of(by_student[pk]))) for c in chosen] for pk in ids}
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
-    assignment = Assignment(
-        classroom=classroom,
-        kind=Assignment.Kind.PERSONAL,
-        game=chosen[0].game,
-        variant="",
-        options={"allowed": [c.key for c in chosen], **({"minutes": minutes} if minutes else {})},
-        players=PLAYERS,
-        bot_level=bot_level,
-        # One entry per item: every child has as many, their own (PersonalPlan.items).
-        items=[{"item": i} for i in range(count)],
-        due_at=due_at,
-    )
-    if isinstance(title, str):
-        title = title.strip()[: Assignment._meta.get_field("typed_title").max_length]
-    titles.give_title(assignment, title)
-    assignment.save()
-    PersonalPlan.objects.bulk_create(
+    count = len(assignment.items)
+    return [
         PersonalPlan(
             assignment=assignment,
             student_id=pk,
@@ -232,8 +306,7 @@ def personal_assignment_create(
             items=plan_items(chosen, weights[pk], count, random.Random(f"{seed}:{pk}")),
         )
         for pk in ids
-    )
-    return assignment
+    ]
 
 
 def allowed_choices(assignment: Assignment) -> list[Choice]:

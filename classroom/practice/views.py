@@ -4,20 +4,17 @@ homework toward the facts, or the facts kept for the child's table at the next s
 from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import teacher_required
-from classroom.homework import titles
-from classroom.homework.forms import default_due
 from classroom.practice import services
-from classroom.practice.forms import HOMEWORK, PractiseFactsForm
+from classroom.practice.forms import HOMEWORK, PractiseFactsForm, fact_value
 from classroom.practice.plans import fact_text
 from classroom.selectors import classroom_roster, teacher_classroom
-
-HOMEWORK_ITEMS = 3
 
 
 def _back(request, classroom):
@@ -47,21 +44,14 @@ def practise_facts(request, classroom_id):
     students = form.cleaned_data["students"]
     named = ", ".join(fact_text(*fact) for fact in facts)
     if form.cleaned_data["to"] == HOMEWORK:
-        assignment = services.personal_assignment_create(
-            classroom=classroom,
-            title=titles.practise_facts(facts),
-            allowed=[c.key for c in services.choices()],
-            count=HOMEWORK_ITEMS,
-            due_at=default_due(),
-            student_ids=students,
-            facts=facts,
+        # The personal practice form, with these facts and children: the teacher chooses the
+        # games, how many or how long, the bots and the due date, as for any practice.
+        query = urlencode(
+            {"facts": [fact_value(*fact) for fact in facts], "students": students or []},
+            doseq=True,
         )
-        messages.success(
-            request,
-            _("Personal practice “%(title)s” is set for %(class_name)s.")
-            % {"title": assignment.title, "class_name": classroom.name},
-        )
-        return redirect("classroom:homework_detail", assignment_id=assignment.pk)
+        url = reverse("classroom:homework_personal_create", args=[classroom.pk])
+        return HttpResponseRedirect(f"{url}?{query}")
     kept = services.next_session_focus_set(
         classroom=classroom, student_ids=students or roster, facts=facts
     )

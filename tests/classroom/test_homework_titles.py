@@ -31,10 +31,24 @@ def due():
 
 
 def practise(client, classroom, facts, students):
+    """ "Practise these facts" as homework, set on the form it opens as the form offers it."""
     client.force_login(classroom.teacher)
-    return client.post(
+    asked = client.post(
         reverse("classroom:practise_facts", args=[classroom.pk]),
         {"facts": facts, "to": "homework", "students": [str(pk) for pk in students]},
+        **ENGLISH,
+    )
+    return client.post(
+        asked.url,
+        {
+            "title": client.get(asked.url, **ENGLISH).context["form"]["title"].value(),
+            "due_at": due(),
+            "games": ["mia", "sum"],
+            "count": "3",
+            "bot_level": "easy",
+            "students": [str(pk) for pk in students],
+            "facts": facts,
+        },
         follow=True,  # the teacher reads her message, not the next signed-in child
         **ENGLISH,
     )

@@ -311,10 +311,33 @@ def test_each_childs_facts_fold_under_a_line_saying_how_many_were_practised_and_
 
 
 def practise(client, classroom, facts, to, students=(), next_url=""):
-    return client.post(
+    """The progress page's "Practise these facts"; as homework, the teacher then sets it on the
+    personal practice form it opens, keeping what the form offers (``set_as_offered``)."""
+    response = client.post(
         reverse("classroom:practise_facts", args=[classroom.pk]),
         {"facts": facts, "to": to, "students": [str(pk) for pk in students], "next": next_url},
     )
+    if to == "homework":
+        return set_as_offered(client, response)
+    return response
+
+
+def set_as_offered(client, redirect, **changes):
+    """Opens the personal practice form the redirect leads to and sends it as it is filled in
+    (the facts and children it was opened with, every offered game, three items), with
+    ``changes``."""
+    form = client.get(redirect.url).context["form"]
+    data = {}
+    for name, field in form.fields.items():
+        value = form[name].value()
+        if value is None or field.disabled:
+            continue
+        if name == "due_at":
+            value = value.strftime("%Y-%m-%dT%H:%M")
+        data[name] = value
+    data.update(changes)
+    data = {name: value for name, value in data.items() if value is not None}
+    return client.post(redirect.url, data)
 
 
 def test_practise_on_a_students_page_sets_personal_homework_with_exactly_those_facts(
@@ -363,8 +386,8 @@ def test_practise_a_fact_only_some_games_can_deal_gives_items_of_those_games_onl
 
 
 def test_practise_with_the_most_facts_names_the_homework_within_its_title(client, classroom):
-    """Twelve facts named in the homework's title would overflow its column (PostgreSQL refuses
-    a title over 120 characters): the title is cut, the facts are all kept."""
+    """Twelve facts named in the homework's title: it is worded from its facts when read (no
+    column to overflow), and every fact is kept."""
     ana = make_student(classroom, "Ana", kind="", secret=None)
     client.force_login(classroom.teacher)
     facts = [f"mul:{a}:{b}" for a, b in ((10, 10), (9, 10), (10, 9), (8, 10), (10, 8), (7, 10))]
@@ -545,10 +568,20 @@ def test_the_teacher_lists_edits_and_reads_personal_practice_in_spanish(client, 
     edit = reverse("classroom:homework_edit", args=[assignment.pk])
     assert client.get(edit).status_code == 200
     due = (timezone.localtime() + datetime.timedelta(days=9)).strftime("%Y-%m-%dT%H:%M")
-    response = client.post(edit, {"title": "Renamed", "due_at": due, "count": "9"})
+    response = client.post(
+        edit,
+        {
+            "title": "Renamed",
+            "due_at": due,
+            "games": ["mia", "sum"],
+            "count": "9",
+            "bot_level": "easy",
+        },
+    )
     assert response.status_code == 302
     assignment.refresh_from_db()
-    assert (assignment.title, len(assignment.items)) == ("Renamed", 3)
+    assert (assignment.title, len(assignment.items)) == ("Renamed", 9)
+    assert len(assignment.plans.get().items) == 9
     page = client.get(
         reverse("classroom:homework_detail", args=[assignment.pk]), HTTP_ACCEPT_LANGUAGE="es"
     )
@@ -660,10 +693,10 @@ def test_practice_in_minutes_gives_each_child_items_until_they_have_played_that_
     assert {len(plan.items) for plan in assignment.plans.all()} == {practice.MAX_ITEMS}
     listing = client.get(reverse("classroom:homework_list", args=[classroom.pk]))
     assert "15 minutes of play for each child" in listing.content.decode()
-    # Once set, the size stays what it was: the edit form shows the minutes, fixed.
+    # The edit form shows the minutes (free to change until a child begins).
     edit = client.get(reverse("classroom:homework_edit", args=[assignment.pk]))
     minutes_field = edit.context["form"]["minutes"]
-    assert (minutes_field.value(), minutes_field.field.disabled) == (15, True)
+    assert (minutes_field.value(), minutes_field.field.disabled) == (15, False)
     assert edit.context["form"]["count"].value() is None
 
     play(client, ana, assignment, 0)

@@ -219,33 +219,43 @@ def _number(text: str) -> bool:
     return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
-@teacher_required
-@gzip_page
-def sessions_projector(request, session_id):
-    """The big screen: no site chrome, the class code and a QR code to join, the leaderboard and
-    the tables, and at the end the podium and a summary."""
-    session = _teacher_session(request, session_id)
+def _projector_context(request, session: ClassSession) -> dict:
+    """What the projector's live part shows. Before the start the class joins: the class code in
+    large type and a QR code that opens the class's sign-in; once the game is under way the
+    leaderboard and the tables need the screen, and the code is one line for late arrivals."""
     monitor = selectors.session_monitor(session=session)
     code = session.classroom.code
     sign_in = reverse("classroom:student_login")
     devices_reach = device_base(request, settings.LOCAL_NETWORK_ADDRESS)
     join_url = devices_reach + reverse("classroom:student_login_roster", args=[code])
-    qr = segno.make(join_url, error="m", micro=False)
+    context = {
+        "session": session,
+        "classroom": session.classroom,
+        "monitor": monitor,
+        # The class reads the projector: the game in a child's words.
+        "title": selectors.session_title(session, child=True),
+        "join_url": join_url,
+        "join_address": devices_reach.partition("://")[2] + sign_in,
+        "code_spelled": " ".join(code),
+    }
+    if session.status == ClassSession.Status.LOBBY:
+        qr = segno.make(join_url, error="m", micro=False)
+        # segno writes the SVG from the URL alone: nothing in it comes from a user.
+        context["qr_svg"] = mark_safe(
+            qr.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff")
+        )
+    return context
+
+
+@teacher_required
+@gzip_page
+def sessions_projector(request, session_id):
+    """The big screen: no site chrome; before the start the class code and a QR code to join and
+    who has joined, then the leaderboard and the tables a screen at a time, and at the end the
+    podium and a summary."""
+    session = _teacher_session(request, session_id)
     return render(
-        request,
-        "classroom/sessions/projector.html",
-        {
-            "session": session,
-            "classroom": session.classroom,
-            "monitor": monitor,
-            # The class reads the projector: the game in a child's words.
-            "title": selectors.session_title(session, child=True),
-            "join_url": join_url,
-            "join_address": devices_reach.partition("://")[2] + sign_in,
-            "code_spelled": " ".join(code),
-            # segno writes the SVG from the URL alone: nothing in it comes from a user.
-            "qr_svg": mark_safe(qr.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff")),
-        },
+        request, "classroom/sessions/projector.html", _projector_context(request, session)
     )
 
 
@@ -253,9 +263,10 @@ def sessions_projector(request, session_id):
 @gzip_page
 def sessions_projector_live(request, session_id):
     session = _teacher_session(request, session_id)
-    monitor = selectors.session_monitor(session=session)
     return render(
-        request, "classroom/sessions/_projector_live.html", {"session": session, "monitor": monitor}
+        request,
+        "classroom/sessions/_projector_live.html",
+        _projector_context(request, session),
     )
 
 

@@ -1,6 +1,6 @@
-"""The projector page as a class sees it across the room (issue 15): no site chrome, the class code
-in large type and a QR code that opens the class's sign-in, the leaderboard by game points, and at
-the end the podium and a summary."""
+"""The projector page as a class sees it across the room (issue 15): no site chrome, before the
+start the class code in large type and a QR code that opens the class's sign-in, then the
+leaderboard by game points with the code in one line, and at the end the podium and a summary."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ classroom = make_class(teacher, name="Class 4A")
 students = [make_student(classroom, name) for name in ("Ana", "Ben", "Carla", "Dan")]
 playing = make_session(classroom, game="add_up", variant="no_jokers", table_size=2)
 ended = make_session(classroom, game="add_up", variant="no_jokers", table_size=2)
+lobby = make_session(classroom, game="add_up", variant="no_jokers", table_size=2)
 for session in (playing, ended):
     for student in students:
         session_join(session=session, student=student)
@@ -35,6 +36,7 @@ print(json.dumps({
     "teacher": session_cookie_for(teacher),
     "playing": playing.pk,
     "ended": ended.pk,
+    "lobby": lobby.pk,
     "code": classroom.code,
 }))
 """
@@ -57,7 +59,7 @@ def open_projector(browser, server, session_id):
 
 
 def test_the_projector_shows_the_code_and_a_qr_code_to_join_and_no_chrome(browser, server):
-    page = open_projector(browser, server, server.made["playing"])
+    page = open_projector(browser, server, server.made["lobby"])
     try:
         expect(page.locator(".site-header")).to_have_count(0)
         expect(page.get_by_role("button", name="Sign out")).to_have_count(0)
@@ -74,6 +76,20 @@ def test_the_projector_shows_the_code_and_a_qr_code_to_join_and_no_chrome(browse
             assert box["y"] + box["height"] <= 720
         # The address it encodes is the class's own sign-in page.
         assert page.request.get(join).status == 200
+    finally:
+        page.context.close()
+
+
+def test_once_the_game_is_under_way_the_code_is_one_line(browser, server):
+    page = open_projector(browser, server, server.made["playing"])
+    try:
+        # Late arrivals still read where to join and the code; the QR code has made room for
+        # the leaderboard and the tables.
+        expect(page.locator("[data-join-how]")).to_contain_text("/student/")
+        code = page.locator("[data-class-code]")
+        expect(code).to_have_text(server.made["code"])
+        assert code.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") < 48
+        expect(page.get_by_role("img", name="QR code that opens")).to_have_count(0)
         # Nobody has scored yet: nobody is ranked in public with 0 points.
         expect(page.locator("[data-leaderboard] tbody tr")).to_have_count(0)
         expect(page.get_by_text("The leaderboard appears with the first points.")).to_be_visible()

@@ -313,9 +313,10 @@ def test_the_projector_shows_tables_and_the_leaderboard_but_no_flags(client, wor
 
 
 def test_the_projector_has_no_site_chrome_and_shows_how_to_join(client):
-    _classroom, _students, session = started_session(3, table_size=2)
+    _classroom, _students, session = joined_session(3, table_size=2)
     sign_in(client, session.classroom.teacher)
-    page = client.get(reverse("classroom:sessions_projector", args=[session.pk])).content.decode()
+    url = reverse("classroom:sessions_projector", args=[session.pk])
+    page = client.get(url).content.decode()
     code = session.classroom.code
     assert 'class="site-header"' not in page and "Sign out" not in page
     assert f">{code}</p>" in page
@@ -324,6 +325,12 @@ def test_the_projector_has_no_site_chrome_and_shows_how_to_join(client):
     # The QR code on the page opens that very address.
     matrix = segno.make(join_url, error="m", micro=False)
     assert matrix.svg_inline(scale=6, border=2, dark="#1a202c", light="#ffffff") in page
+    # Once the game is under way the code is one line for late arrivals, and the QR code makes
+    # room for the leaderboard and the tables.
+    services.session_start(session=session)
+    page = client.get(url).content.decode()
+    assert f"{code}</strong>" in page and "/student/</strong>" in page
+    assert "<svg" not in page and "data-join-url" not in page
 
 
 def test_the_projector_ranks_by_the_games_points_and_ends_with_a_podium(client):

@@ -61,6 +61,7 @@ OUTSIDER_NETWORK = "198.51.100."  # the outsider with many addresses: .100 to .1
 OUTSIDER_IPV6_NETWORK = "2001:db8:77:1::"  # one home's /64 (RFC 3849)
 TEACHER_PASSWORD = "morning-teacher-password-2026"
 REFUSED = frozenset({429, 503})
+CODE_WAIT = "No class opens with that code just now"
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 LONGEST_WAIT_SECONDS = 120.0
 HTTP_TIMEOUT_SECONDS = 60.0
@@ -319,7 +320,8 @@ class Attacker:
 
     def count(self, answer: Answer, right_url_part: str) -> None:
         self.tries += 1
-        if answer.status in REFUSED:
+        # A class code tried while its address waits: the form again, whatever the code.
+        if answer.status in REFUSED or CODE_WAIT in answer.body:
             self.refused += 1
             self.waits.append(answer.retry_after)
             if self.first_refusal_after is None:
@@ -484,6 +486,13 @@ def report(
             f"{waits}, {attacker.right} right",
             file=out,
         )
+        if attacker.who in targets:
+            code = targets[attacker.who]
+            print(
+                f"  legitimate refusals in the class it guessed at: "
+                f"{sum(1 for c in refused if c.class_code == code)}",
+                file=out,
+            )
     seated_victim = (
         f"seated in {victim.seconds_to_seated:.2f} s"
         if victim.seconds_to_seated is not None
@@ -494,13 +503,6 @@ def report(
         f"refused {len(victim.refusals)} times",
         file=out,
     )
-    for attacker in (guessed, many, network):
-        code = targets[attacker.who]
-        print(
-            f"  legitimate refusals in the class it guessed at: "
-            f"{sum(1 for c in refused if c.class_code == code)}",
-            file=out,
-        )
     at_the_code = [c for c in refused if any(r.startswith("class code") for r in c.refusals)]
     print(
         f"{spent.who}: {spent.tries} tries, {spent.refused} refused "

@@ -443,6 +443,14 @@ def session_monitor(
                 ],
             }
         )
+    # Who needs help at each table, for the teacher's glance at the tables (never the class's:
+    # ``_public_tables`` leaves it out).
+    for table_row in table_rows:
+        table_row["needs_help"] = []
+    by_number = {table_row["number"]: table_row for table_row in table_rows}
+    for student in students:
+        if student["needs_help"] and student["table"] in by_number:
+            by_number[student["table"]]["needs_help"].append(student["name"])
     # The page's parts (``detailed``) show neither the leaderboard nor the summary.
     leaderboard = _leaderboard(students, table_rows) if detailed is None else []
     return {
@@ -468,6 +476,10 @@ def session_monitor(
             for student_id, *_rest in presences
         ],
         "tables": table_rows,
+        "table_states": {
+            state: sum(1 for row in table_rows if row["state"] == state)
+            for state in ("playing", "stuck", "finished", "stopped")
+        },
         "students": students,
         "needs_help": [s["id"] for s in students if s["needs_help"]],
         "leaderboard": leaderboard,
@@ -534,6 +546,10 @@ def _public_leaderboard(
     return rows
 
 
+# What the teacher's glance at a table says that the class must not read.
+_TEACHERS_ONLY = frozenset({"needs_help"})
+
+
 def _public_tables(table_rows: list[dict], public_names: dict[int, str | None]) -> list[dict]:
     """The tables as the class sees them: each child by their projector name; a child not shown
     there is not listed."""
@@ -547,7 +563,8 @@ def _public_tables(table_rows: list[dict], public_names: dict[int, str | None]) 
             name = public_names.get(seat["student_id"], seat["name"])
             if name is not None:
                 seats.append({**seat, "name": name})
-        public.append({**table, "seats": seats})
+        shown = {key: value for key, value in table.items() if key not in _TEACHERS_ONLY}
+        public.append({**shown, "seats": seats})
     return public
 
 
@@ -760,14 +777,34 @@ def _table_row(
     if places:
         # A finished table reads as its podium: first place at the top, ties in seat order.
         seats.sort(key=lambda seat: (seat["rank"] or len(places) + 1, seat["seat"]))
+    state, idle = _table_state(match, now)
     return {
         "number": table.number,
         "label": _("Table %(number)s") % {"number": table.number},
         "match_id": table.match_id,
         "status": status,
+        "state": state,
+        "idle_seconds": idle,
         "seats": seats,
         "watch_url": reverse("games:watch", args=[table.match_id]) if table.match_id else None,
     }
+
+
+def _table_state(match: Match | None, now: datetime) -> tuple[str, int | None]:
+    """How the table is doing at a glance, and for how long it has not moved: "waiting" (not
+    started), "playing", "stuck" (playing, not paused, and nothing has moved there for longer
+    than a child may stall, ``STALL_SECONDS``: a turn waits on someone, or nobody answers),
+    "finished" or "stopped" (the teacher stopped it)."""
+    if match is None:
+        return "waiting", None
+    if match.status == Match.Status.FINISHED:
+        return "finished", None
+    if match.status == Match.Status.ABANDONED:
+        return "stopped", None
+    idle = max(0, int((now - match.updated_at).total_seconds()))
+    if match.paused_at_ms is None and idle > STALL_SECONDS:
+        return "stuck", idle
+    return "playing", idle
 
 
 def _waiting_seconds(match: Match, seat: int, own_last_move, now: datetime) -> int:

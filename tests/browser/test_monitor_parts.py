@@ -83,6 +83,8 @@ def test_a_move_brings_back_only_its_table_and_its_player(browser, server, viewp
         expect(region).to_have_attribute("data-connected", "true")
         ana_row = page.locator(f'[data-part="student-{made["ana_id"]}"]')
         before = int(ana_row.get_attribute("data-attempts"))
+        # Every child's figures open on demand; a child's figures by skill open within them.
+        page.locator("details[data-key=monitor] > summary").click()
         carla_skills = page.locator(f'[data-part="student-{made["carla_id"]}"] details')
         carla_skills.locator("summary").click()
         expect(carla_skills).to_have_attribute("open", "")

@@ -1,6 +1,7 @@
 """Writes of class sessions: open a lobby, join it, deal the tables, move a student, start, seat
-late arrivals, end. Every write that touches the seating plan first locks the session's row, so a
-join racing the start (or two teacher tabs) can never seat a student twice or leave one out.
+late arrivals, stop a table, end. Every write that touches the seating plan first locks the
+session's row, so a join racing the start (or two teacher tabs) can never seat a student twice or
+leave one out.
 
 The plan (SessionTable + SessionPlace) exists from the first deal in the lobby; the start turns
 each table into one games.Match, its empty seats taken by bots of the session's level.
@@ -304,6 +305,29 @@ def session_end(*, session: ClassSession) -> ClassSession:
         match_abandon(match_id=match_id)
     _close(session)
     return session
+
+
+@transaction.atomic
+def session_stop_table(*, session: ClassSession, table_number: int) -> None:
+    """Stop one table still playing, as ``session_end`` stops each (``match_abandon``): its
+    children's play pages are told by their match socket and read "The teacher stopped this
+    game."; the other tables play on. When no table is left playing the session ends, as it
+    does when its last table finishes (``session_finish_if_done``)."""
+    session = _locked(session)
+    match_id = (
+        SessionTable.objects.filter(
+            session=session, number=table_number, match__status=Match.Status.PLAYING
+        )
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    if session.status != ClassSession.Status.PLAYING or match_id is None:
+        raise SessionError("not_playing", _("That table is not playing."))
+    match_abandon(match_id=match_id)
+    if _playing_match_ids(session):
+        push.session_changed(session.pk)
+    else:
+        _close(session)
 
 
 @transaction.atomic

@@ -49,6 +49,11 @@ urlpatterns = [
         views.sessions_seat_late,
         name="sessions_seat_late",
     ),
+    path(
+        "teacher/sessions/<int:session_id>/tables/<int:table_number>/stop/",
+        views.sessions_stop_table,
+        name="sessions_stop_table",
+    ),
     path("teacher/sessions/<int:session_id>/end/", views.sessions_end, name="sessions_end"),
     path(
         "teacher/sessions/<int:session_id>/next-round/",

@@ -481,6 +481,46 @@ def sessions_end(request, session_id):
 
 
 @teacher_required
+@require_http_methods(["GET", "POST"])
+def sessions_stop_table(request, session_id, table_number):
+    """GET asks first (who sits there, what their screens will say); POST stops that one table."""
+    session = _teacher_session(request, session_id)
+    if request.method == "GET":
+        monitor = selectors.session_monitor(session=session)
+        table = next(
+            (
+                table
+                for table in monitor["tables"]
+                if table["number"] == table_number and table["status"] == "playing"
+            ),
+            None,
+        )
+        if table is None or session.status != ClassSession.Status.PLAYING:
+            messages.error(request, _("That table is not playing."))
+            return redirect("classroom:sessions_detail", session_id=session.pk)
+        return render(
+            request,
+            "classroom/sessions/stop_table_confirm.html",
+            {
+                "session": session,
+                "classroom": session.classroom,
+                "title": monitor["session"]["title"],
+                "table": table,
+                "others_playing": sum(
+                    1 for other in monitor["tables"] if other["status"] == "playing"
+                )
+                - 1,
+            },
+        )
+    return _act(
+        request,
+        session_id,
+        lambda session: services.session_stop_table(session=session, table_number=table_number),
+        _("Table %(number)s is stopped.") % {"number": table_number},
+    )
+
+
+@teacher_required
 @require_POST
 def sessions_next_round(request, session_id):
     session = _teacher_session(request, session_id)

@@ -33,6 +33,8 @@ def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path, migr
     database = tmp_path / "morning.sqlite3"
     copy_database(migrated_database, database)
     environment = embedded_environment(database)
+    # The pupil typing codes passes the address's free wrong codes within the short morning.
+    environment["SIGN_IN_WRONG_CODES_FROM_ADDRESS"] = "10,1,30,3600"
     morning = [
         "-m", "tools.school_morning", "--children", "40", "--class-size", "20",
         "--minutes", "0.25", "--hammer-tries", "40", "--outsider-guesses", "60",
@@ -58,7 +60,7 @@ def test_a_small_morning_seats_every_child_and_slows_the_guessers(tmp_path, migr
     assert out.count("legitimate refusals in the class it guessed at: 0") == 3, out
     assert "legitimate refusals at the class code: 0" in out
     codes = re.search(r"pupil typing random class codes: (\d+) tries, (\d+) refused", out)
-    assert codes and int(codes[1]) == 130 and int(codes[2]) > 0, out
+    assert codes and int(codes[1]) > 10 and int(codes[2]) > 0, out
     teacher = re.search(r"pupil guessing the teacher's password: 15 tries, (\d+) refused", out)
     assert teacher and int(teacher[1]) > 0, out
     assert re.search(r"outsider from 5 addresses: \d+ wrong-secret tries", out), out

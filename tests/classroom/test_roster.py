@@ -83,6 +83,7 @@ def test_every_part_of_a_class_reaches_the_others_and_marks_itself(teacher_clien
         reverse("classroom:progress_class_facts", args=[classroom.pk]): "Fact grids",
         reverse("classroom:progress_class_activity", args=[classroom.pk]): "Games and time",
         reverse("classroom:access_class_log", kwargs={"classroom_id": classroom.pk}): "Who looked",
+        reverse("classroom:oneroster_gradebook", args=[classroom.pk]): "OneRoster results",
     }
     for page, name in parts.items():
         html = teacher_client.get(page).content.decode()

@@ -58,6 +58,18 @@ def open_projector(browser, server, session_id):
     )
 
 
+def code_font_size(page) -> float:
+    """The class code's font size in px, read in one go: the live part is redrawn every few
+    seconds, and a code element read as it was replaced has no size."""
+    return page.wait_for_function(
+        """() => {
+            const code = document.querySelector("[data-class-code]");
+            const size = code && parseFloat(getComputedStyle(code).fontSize);
+            return size > 0 ? size : null;
+        }"""
+    ).json_value()
+
+
 def test_the_projector_shows_the_code_and_a_qr_code_to_join_and_no_chrome(browser, server):
     page = open_projector(browser, server, server.made["lobby"])
     try:
@@ -65,7 +77,7 @@ def test_the_projector_shows_the_code_and_a_qr_code_to_join_and_no_chrome(browse
         expect(page.get_by_role("button", name="Sign out")).to_have_count(0)
         code = page.locator("[data-class-code]")
         expect(code).to_have_text(server.made["code"])
-        assert code.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") >= 48
+        assert code_font_size(page) >= 48
         qr = page.get_by_role("img", name="QR code that opens")
         expect(qr).to_be_visible()
         join = qr.get_attribute("data-join-url")
@@ -88,7 +100,7 @@ def test_once_the_game_is_under_way_the_code_is_one_line(browser, server):
         expect(page.locator("[data-join-how]")).to_contain_text("/student/")
         code = page.locator("[data-class-code]")
         expect(code).to_have_text(server.made["code"])
-        assert code.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") < 48
+        assert code_font_size(page) < 48
         expect(page.get_by_role("img", name="QR code that opens")).to_have_count(0)
         # Nobody has scored yet: nobody is ranked in public with 0 points.
         expect(page.locator("[data-leaderboard] tbody tr")).to_have_count(0)

@@ -41,8 +41,9 @@ def student_sign_in(request, *, student, secret, group: str) -> Outcome:
             subjects = []
         elif throttle.is_known(group, address):
             # The class's own network: only a classmate here can make this child wait, nobody
-            # guessing from elsewhere (however many addresses they have).
-            subjects = [child_here]
+            # guessing from elsewhere (however many addresses they have), whose tries at the
+            # child count apart.
+            subjects = [child_here, (budget("child"), f"{student.pk}:usual-network")]
         else:
             subjects = [
                 child_here,

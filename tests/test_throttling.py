@@ -381,3 +381,20 @@ def test_a_secret_page_under_an_unknown_code_counts_as_a_wrong_code(settings):
         assert guesser.get(url, REMOTE_ADDR=HOME).status_code == 404
     names = reverse("classroom:student_login_roster", kwargs={"code": classroom.code})
     assert guesser.get(names, REMOTE_ADDR=HOME).status_code == 429
+
+
+def test_at_school_a_child_has_a_daily_budget_of_its_own_that_outsiders_cannot_spend(settings):
+    settings.SIGN_IN_BUDGETS = {
+        **settings.SIGN_IN_BUDGETS,
+        "child_at_address": (100, 1, 1, 3600),  # out of the way: the daily budget is tested
+        "child": (3, 60, 60, 3600),
+    }
+    classroom, [(ana, ana_pin), (ben, ben_pin)] = a_class_of(2)
+    assert signed_in(student_post(Client(), classroom, ana, ana_pin))  # the school is known
+    for _ in range(3):  # an outsider spends the daily budget of Ben from elsewhere...
+        assert student_post(Client(), classroom, ben, wrong(ben_pin), ip=HOME).status_code == 200
+    assert student_post(Client(), classroom, ben, ben_pin, ip=HOME).status_code == 429
+    # ...which is not the one of the school: a classmate there gets its own 3, then waits.
+    pupil = Client()
+    answers = [student_post(pupil, classroom, ben, wrong(ben_pin)).status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]

@@ -66,7 +66,7 @@ endif
 	$(BIN)/python -m config.server -b $(HOST) -p $(PORT) config.asgi:application
 
 test: install
-	@scripts/system-deps chromium poppler-utils
+	@scripts/system-deps chromium poppler-utils iproute2 curl
 ifdef DATABASE_URL
 	@scripts/system-deps nginx
 	@scripts/services-up

@@ -63,6 +63,23 @@ CHANNEL_LAYER_OUTAGES: tuple[type[BaseException], ...] = (
     redis.exceptions.TimeoutError,
     OSError,
 )
+
+
+def log_send_failure(logger, message: dict, group: str, error: BaseException) -> None:
+    """A group send that failed: an outage (Redis away) in one line, anything else with its
+    traceback (called from the send's ``except`` block)."""
+    if isinstance(error, CHANNEL_LAYER_OUTAGES):
+        logger.warning(
+            "could not send %s to %s (%s: %s)",
+            message.get("type"),
+            group,
+            type(error).__name__,
+            error,
+        )
+    else:
+        logger.exception("could not send %s to %s", message.get("type"), group)
+
+
 # A handshake waits on the channel layer at most this long for each of its joins (its user's
 # group, then its own groups or its match's: two at most), well within Daphne's 5 s.
 CHANNEL_LAYER_WAIT_S = 1.5

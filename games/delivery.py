@@ -56,7 +56,7 @@ from typing import Protocol
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, within_the_layer_wait
+from accounts.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, log_send_failure, within_the_layer_wait
 from games import selectors, signals, trace
 
 log = logging.getLogger(__name__)
@@ -192,18 +192,9 @@ def _send_from_here(group: str, message: dict) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group, message)
-    except CHANNEL_LAYER_OUTAGES as outage:
+    except Exception as error:
         # The move is committed; a socket that missed the news resyncs (news is at most once).
-        # Redis away is expected: one line, no traceback.
-        log.warning(
-            "could not send %s to %s (%s: %s)",
-            message.get("type"),
-            group,
-            type(outage).__name__,
-            outage,
-        )
-    except Exception:
-        log.exception("could not send %s to %s", message.get("type"), group)
+        log_send_failure(log, message, group, error)
 
 
 # Per event loop, the last send queued in each chain (a match's group, say): the next one waits

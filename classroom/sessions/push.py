@@ -13,7 +13,7 @@ import logging
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from accounts.sockets import CHANNEL_LAYER_OUTAGES
+from accounts.sockets import log_send_failure
 from games.delivery import group_send_soon
 
 log = logging.getLogger(__name__)
@@ -39,17 +39,8 @@ async def send(group: str, message: dict) -> None:
         return
     try:
         await layer.group_send(group, message)
-    except CHANNEL_LAYER_OUTAGES as outage:
-        # Redis away is expected: one line, no traceback.
-        log.warning(
-            "could not send %s to %s (%s: %s)",
-            message.get("type"),
-            group,
-            type(outage).__name__,
-            outage,
-        )
-    except Exception:
-        log.exception("could not send %s to %s", message.get("type"), group)
+    except Exception as error:
+        log_send_failure(log, message, group, error)
 
 
 def send_after_commit(group: str, message: dict) -> None:

@@ -20,6 +20,7 @@ from accounts.models import Role, SecretKind
 from classroom.models import Enrollment
 from classroom.oneroster.models import OneRosterLink
 from classroom.oneroster.reading import Bundle, Mode, Row, Table
+from classroom.roster.synced_names import source_name_to_take
 
 Kind = OneRosterLink.Kind
 NAME_MAX_LENGTH = 80
@@ -529,8 +530,10 @@ class _Planner:
             classroom = link.classroom
             details = []
             # A name changed here is kept; the file's new title is noted as the imported one.
-            if title != link.imported_name and classroom.name == link.imported_name:
-                plan.new_name = title
+            plan.new_name = source_name_to_take(
+                incoming=title, imported=link.imported_name, current=classroom.name
+            )
+            if plan.new_name is not None:
                 details.append(_("renamed from %(old)s") % {"old": classroom.name})
             current = self.links[Kind.TEACHER].get(plan.teacher_sid)
             if plan.teacher_sid and (current is None or current.user_id != classroom.teacher_id):
@@ -596,8 +599,10 @@ class _Planner:
                 )
                 continue
             if user.name != link.imported_name:
-                if link.user.display_name == link.imported_name:
-                    user.new_name = user.name
+                user.new_name = source_name_to_take(
+                    incoming=user.name, imported=link.imported_name, current=link.user.display_name
+                )
+                if user.new_name is not None:
                     self.plan.updated.append(
                         Change(kind, sid, user.name, _("renamed from %(old)s") % {"old": link.user})
                     )

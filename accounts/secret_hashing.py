@@ -62,10 +62,6 @@ def make_secret_hash(canonical_secret: str, *, identity: str | None = None) -> s
     return f"{ALGORITHM}${_digest(_keys()[0], identity, canonical_secret)}${identity}"
 
 
-def is_keyed(stored: str) -> bool:
-    return _identity_of(stored) is not None
-
-
 def check_secret_hash(canonical_secret: str, stored: str) -> tuple[bool, str | None]:
     """Whether the secret matches ``stored``, and the hash to store instead when it does but
     ``stored`` is of an older kind (a Django hasher's, or under a previous key)."""

@@ -279,6 +279,9 @@ GAMES_MOVE_CONNECTIONS = env.int(
 # other moves were written, is answered try_again (the page sends it again a second later) instead
 # of being played late: past saturation the queue is bounded by time (games/services/writes.py).
 GAMES_MOVE_WAIT_LIMIT_MS = env.int("GAMES_MOVE_WAIT_LIMIT_MS", default=500)
+# Each server process reads its matches' current versions this often and hands the version to
+# the sockets of a match whose news it has not had (games/delivery.py); 0 turns it off.
+GAMES_HEARTBEAT_SECONDS = env.float("GAMES_HEARTBEAT_SECONDS", default=1.0)
 
 # --- auth ----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -34,10 +34,10 @@ so nothing one seat may not see is ever put in another seat's message.
 Delivery is at most once (docs/architecture.md): the state itself lives in the database, and a
 socket that misses news sees a gap in the versions and asks for ``sync``. News that never arrives
 at all (Redis restarted between two moves, and the groups it kept went with it) is caught by the
-heartbeat: every ``HEARTBEAT_SECONDS`` the hub reads the current version of each of its matches in
-one query and hands it to the match's sockets as ``match.version``; a socket still behind it a
-beat later syncs itself. Where the hub itself missed a match's news, it joins the match's group
-again.
+heartbeat: every ``GAMES_HEARTBEAT_SECONDS`` (a setting) the hub reads the current version of
+each of its matches in one query and hands it to the match's sockets as ``match.version``; a
+socket still behind it a beat later syncs itself. Where the hub itself missed a match's news, it
+joins the match's group again.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from typing import Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from accounts.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, log_send_failure, within_the_layer_wait
 from games import selectors, signals, trace
@@ -63,8 +64,6 @@ log = logging.getLogger(__name__)
 
 # A broken channel layer (Redis restarting) is retried after this long, not in a tight loop.
 RETRY_READ_SECONDS = 1.0
-# One query per process this often, whatever its number of sockets (0: no heartbeat).
-HEARTBEAT_SECONDS = float(os.environ.get("GAMES_HEARTBEAT_SECONDS", "1.0"))
 # News of a version that came before the version ahead of it waits this long for it (``_hand_out``).
 REORDER_WAIT_SECONDS = 0.1
 # A process that found no other member in a match's group sends the match's news to nobody for
@@ -401,7 +400,8 @@ class MatchHub:
             self._listeners.setdefault(match_id, set()).add(listener)
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.get_running_loop().create_task(self._read())
-            if HEARTBEAT_SECONDS > 0 and (self._heartbeat is None or self._heartbeat.done()):
+            beating = self._heartbeat is not None and not self._heartbeat.done()
+            if settings.GAMES_HEARTBEAT_SECONDS > 0 and not beating:
                 self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
             # Every join renews the membership, whose expiry (a day in channels_redis) would
             # otherwise end a long-lived hub's news.
@@ -566,7 +566,7 @@ class MatchHub:
 
     async def _beat(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.sleep(settings.GAMES_HEARTBEAT_SECONDS)
             try:
                 versions = await selectors.match_versions_async(match_ids=list(self._listeners))
             except asyncio.CancelledError:

@@ -172,10 +172,6 @@ def personal_report(*, assignment: Assignment, today: datetime.date | None = Non
     ]
 
 
-def student_plan(*, assignment: Assignment, student) -> PersonalPlan | None:
-    return PersonalPlan.objects.filter(assignment=assignment, student=student).first()
-
-
 @dataclass
 class FocusWaiting:
     """The children whose teacher kept facts for this session, and whether its game can deal

@@ -14,7 +14,7 @@ playing match), ``bots`` (when each bot acts), ``sql`` (the statements a write s
 package is their one public name: ``from games.services import ...``.
 """
 
-from games.services.bots import BOT_DELAY_SECONDS, _plan
+from games.services.bots import BOT_DELAY_SECONDS
 from games.services.common import (
     MAX_ADDED_SECONDS,
     MAX_CLIENT_ID,
@@ -35,7 +35,7 @@ from games.services.creation import (
     match_create_many,
     table_pace,
 )
-from games.services.sql import SeatRow, _LockStatement
+from games.services.sql import SeatRow
 from games.services.writes import (
     PAUSED,
     match_abandon,
@@ -68,8 +68,6 @@ __all__ = [
     "SeatRow",
     "SeatSpec",
     "TablePace",
-    "_LockStatement",
-    "_plan",
     "accommodated_options",
     "match_abandon",
     "match_add_time",

@@ -73,7 +73,8 @@ def near_the_end(match, child_moves_left):
 
     import engine
     from engine import bots
-    from games.services import _plan, now_ms
+    from games.services import now_ms
+    from games.services.bots import _plan
 
     rules = engine.get_game(match.game)
     state = rules.load(match.state)

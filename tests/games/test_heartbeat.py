@@ -6,6 +6,7 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 import engine
 from config.asgi import application
@@ -47,11 +48,12 @@ async def test_a_socket_that_missed_a_move_syncs_itself_within_two_seconds(monke
         assert (await ws.receive_json_from(timeout=5))["version"] == 0
         version = await a_move_whose_news_is_lost(match, ana, monkeypatch)
         lost_at = time.monotonic()
-        state = await ws.receive_json_from(timeout=2 * delivery.HEARTBEAT_SECONDS + 1)
+        state = await ws.receive_json_from(timeout=2 * settings.GAMES_HEARTBEAT_SECONDS + 1)
         caught_up_after = time.monotonic() - lost_at
         assert state["type"] == "state" and state["version"] == version == 1
-        assert caught_up_after <= 2 * delivery.HEARTBEAT_SECONDS + 0.5
+        assert caught_up_after <= 2 * settings.GAMES_HEARTBEAT_SECONDS + 0.5
         # Up to date: the heartbeat sends nothing more.
-        assert await ws.receive_nothing(timeout=2.5 * delivery.HEARTBEAT_SECONDS, interval=0.05)
+        quiet = 2.5 * settings.GAMES_HEARTBEAT_SECONDS
+        assert await ws.receive_nothing(timeout=quiet, interval=0.05)
     finally:
         await ws.disconnect()

@@ -14,6 +14,7 @@ from django.db import connection
 import engine
 from games import async_db, services
 from games.models import Attempt, Match, MoveRecord
+from games.services import sql
 from tests.factories import make_class, make_match, make_student
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("services")]
@@ -49,7 +50,7 @@ def test_a_moves_statements_are_prepared_and_its_rows_written_the_same(one_conne
     players = [make_student(classroom, "Ana"), make_student(classroom, "Ben")]
     match = make_match(game="add_up", variant="standard", players=players, seed=3)
     prepared = [row[0] for row in _moves(match, players, 6)]
-    lock = services._LockStatement.get(connection).sql.split(" WHERE ")[0]
+    lock = sql._LockStatement.get(connection).sql.split(" WHERE ")[0]
     assert any(lock.split(" FROM ")[0] in text for text in prepared), prepared
     assert any('INSERT INTO "games_moverecord"' in text for text in prepared), prepared
     match.refresh_from_db()

@@ -325,7 +325,7 @@ def test_the_hot_paths_lock_reads_the_match_as_the_orm_does(table):
 
 
 def locked_through_django(match_id, *, client_id):
-    statement = services._LockStatement.get(connection)
+    statement = sql._LockStatement.get(connection)
     with connection.cursor() as cursor:
         cursor.execute(*statement.statement(match_id, client_id))
         return statement.read(cursor.fetchall())
@@ -359,7 +359,7 @@ def test_the_event_loops_lock_reads_the_match_as_the_orm_does(table):
         outcome={"scores": [1, 2], "note": "é"}, label="Table 9", finished_at=timezone.now()
     )
     expected = Match.objects.get(pk=match.pk)
-    statement = services._LockStatement.get(connection)
+    statement = sql._LockStatement.get(connection)
 
     async def read():
         try:

@@ -16,6 +16,7 @@ import engine
 from games import async_db, services
 from games.clock import MatchClock
 from games.models import Match
+from games.services import sql
 from tests.factories import make_class, make_match, make_student
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +35,8 @@ def _first_read_of_the_match(queries) -> str:
 
 
 def _the_lock_statement() -> str:
-    sql = services._LockStatement.get(connection).sql
-    return sql.split(" WHERE ")[0]  # its parameters differ from write to write
+    statement = sql._LockStatement.get(connection).sql
+    return statement.split(" WHERE ")[0]  # its parameters differ from write to write
 
 
 def test_every_write_of_a_match_begins_with_the_one_lock_statement(players, monkeypatch):

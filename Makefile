@@ -25,7 +25,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 XDIST := -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: help install system-deps run test test-embedded test-services services lint js-deps format translations messages bench loadtest clean
+.PHONY: help install system-deps run test test-embedded test-services services lint js-deps format translations messages compiled-messages bench loadtest clean
 
 help:
 	@echo "make run            install, migrate, load the demo class, serve on http://$(HOST):$(PORT)"
@@ -33,6 +33,7 @@ help:
 	@echo "make test           the whole test suite (embedded, or on services when DATABASE_URL is set)"
 	@echo "make test-services  the suite against PostgreSQL + Redis on 127.0.0.1 (started if needed)"
 	@echo "make lint           ruff + import-linter (layer contracts) + eslint (the pages' JavaScript)"
+	@echo "make messages       every language's catalogues updated from the sources, then compiled"
 	@echo "make loadtest       900 students on two Daphne processes: docs/capacity.md"
 
 $(STAMP): pyproject.toml
@@ -41,16 +42,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-install: $(STAMP) messages
+install: $(STAMP) compiled-messages
 
 system-deps:
 	@scripts/system-deps
 
-translations: $(STAMP)
+# Every language's catalogues brought up to date with the sources (django and djangojs domains),
+# their plural forms set, then compiled: docs/translations.md. `make translations` does the same.
+messages: $(STAMP)
 	@scripts/system-deps gettext
 	PYTHON=$(BIN)/python scripts/update-translations
 
-messages: $(STAMP)
+translations: messages
+
+# The catalogues compiled as they are (`make install`): nothing in them changes.
+compiled-messages: $(STAMP)
 	@scripts/system-deps gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules -v0
 

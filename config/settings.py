@@ -13,13 +13,12 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
-from django.utils.translation import gettext_lazy as _
 from redis.asyncio.retry import Retry as AsyncRedisRetry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry as RedisRetry
 
-from config import local_network
+from config import languages, local_network
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -362,12 +361,13 @@ if env.str("EMAIL_URL", default=""):
 
 # --- i18n ----------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+# Each named in itself in the switcher; their catalogues' plural forms: config/languages.py.
+LANGUAGES = languages.LANGUAGES
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Where each game's names and words are found: ``<package>.<slug>`` (games/catalog.py); the tests
 # add the test-only game's (tests/settings.py).
 GAME_TITLES_PACKAGES = ["games.titles"]
-# Dates in words in both languages ("3 November 2026", "3 de noviembre de 2026"): config/formats.
+# Dates in words in every language ("3 November 2026", "3 de noviembre de 2026"): config/formats.
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")

@@ -1,0 +1,8 @@
+"""French dates in words: "3 novembre 2026", short "3 nov. 2026" (never "03/11/2026").
+Formats not named here are Django's (decimal comma, a space between thousands)."""
+
+DATE_FORMAT = "j F Y"  # 3 novembre 2026
+DATETIME_FORMAT = "j F Y, H:i"  # 3 novembre 2026, 14:30
+SHORT_DATE_FORMAT = "j N Y"  # 3 nov. 2026
+SHORT_DATETIME_FORMAT = "j N Y, H:i"  # 3 nov. 2026, 14:30
+MONTH_DAY_FORMAT = "j F"  # 3 novembre

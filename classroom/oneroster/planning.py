@@ -1,7 +1,8 @@
 """What an OneRoster zip would do here, row by row, before anything is written.
 
-``plan_import`` reads the rows ``reading`` parsed, refuses each bad one with its file, line and
-reason (the preview and the command print them all), and compares the rest with what earlier
+``plan_import`` reads the rows ``reading`` parsed (``rows.RowReader`` refuses each bad one with
+its file, line and reason: the preview and the command print them all), and compares the rest
+with what earlier
 imports made (``OneRosterLink``): classes, teachers and children to create or update, enrolments
 to add or drop. ``services.oneroster_apply`` then writes exactly that. The same file a second
 time plans nothing.
@@ -19,72 +20,19 @@ from django.utils.translation import gettext as _
 from accounts.models import Role, SecretKind
 from classroom.models import Enrollment
 from classroom.oneroster.models import OneRosterLink
-from classroom.oneroster.reading import Bundle, Mode, Row, Table
+from classroom.oneroster.reading import Bundle, Mode, Table
+from classroom.oneroster.rows import Refusal, RowReader, UserPlan
 from classroom.roster.synced_names import source_name_to_take
 
 Kind = OneRosterLink.Kind
-NAME_MAX_LENGTH = 80
-TO_BE_DELETED = "tobedeleted"
-STATUSES = {"active", TO_BE_DELETED, ""}
-# OneRoster 1.2's roles (and 1.1's "administrator"); "ext:" marks a district's own.
-ROLES = {
-    "administrator",
-    "aide",
-    "counselor",
-    "districtAdministrator",
-    "guardian",
-    "parent",
-    "principal",
-    "proctor",
-    "relative",
-    "siteAdministrator",
-    "student",
-    "systemAdministrator",
-    "teacher",
-}
 # Children in these grades get pictures; older ones a PIN (secrets "by grade").
 PICTURE_GRADES = {"IT", "PR", "PK", "TK", "KG", "01", "02", "1", "2"}
-
-REQUIRED_COLUMNS = {
-    "orgs.csv": ["sourcedId", "name", "type"],
-    "academicSessions.csv": ["sourcedId", "title", "type", "startDate", "endDate", "schoolYear"],
-    "courses.csv": ["sourcedId", "title", "orgSourcedId"],
-    "classes.csv": [
-        "sourcedId",
-        "title",
-        "courseSourcedId",
-        "classType",
-        "schoolSourcedId",
-        "termSourcedIds",
-    ],
-    "users.csv": ["sourcedId", "enabledUser", "givenName", "familyName"],
-    "roles.csv": ["sourcedId", "userSourcedId", "roleType", "role", "orgSourcedId"],
-    "enrollments.csv": ["sourcedId", "classSourcedId", "schoolSourcedId", "userSourcedId", "role"],
-}
-# Without these the import would make no sense: a missing column stops it whole.
-CORE_FILES = {"classes.csv", "users.csv", "enrollments.csv"}
-DELTA_COLUMNS = ["status", "dateLastModified"]
 
 
 class SecretChoice:
     BY_GRADE = "by-grade"
     PICTURES = SecretKind.PICTURE
     PIN = SecretKind.PIN
-
-
-@dataclass
-class Refusal:
-    file: str
-    line: int
-    sourced_id: str
-    reason: str
-
-    def __str__(self) -> str:
-        return _("%(file)s line %(line)s: %(reason)s") % {
-            "file": self.file,
-            "line": self.line,
-            "reason": self.reason,
-        }
 
 
 @dataclass
@@ -109,19 +57,6 @@ class ClassPlan:
     link: OneRosterLink | None = None  # None: a new class
     new_name: str | None = None  # the name to set, when it changes
     new_teacher: bool = False
-
-
-@dataclass
-class UserPlan:
-    sourced_id: str
-    role: str
-    name: str
-    email: str = ""
-    grades: str = ""
-    line: int = 0
-    link: OneRosterLink | None = None
-    existing_teacher: object = None  # a teacher account here with the same e-mail, to link
-    new_name: str | None = None
 
 
 @dataclass
@@ -159,12 +94,6 @@ class ImportPlan:
         return len(self.created) + len(self.updated) + len(self.dropped)
 
 
-def _person_name(row: Row) -> str:
-    given = row.get("preferredGivenName") or row.get("preferredFirstName") or row.get("givenName")
-    family = row.get("preferredFamilyName") or row.get("preferredLastName") or row.get("familyName")
-    return " ".join(f"{given} {family}".split())
-
-
 def secret_kind_for(plan: UserPlan, choice: str) -> str:
     if choice in (SecretKind.PICTURE, SecretKind.PIN):
         return choice
@@ -172,86 +101,13 @@ def secret_kind_for(plan: UserPlan, choice: str) -> str:
     return SecretKind.PIN if grades and not grades & PICTURE_GRADES else SecretKind.PICTURE
 
 
-class _Planner:
+class _Planner(RowReader):
     def __init__(self, bundle: Bundle, teacher):
         self.bundle = bundle
         self.scope_teacher = teacher  # the page: only this teacher's classes
         self.plan = ImportPlan(problems=list(bundle.problems), notes=list(bundle.notes))
         self.links = {kind: {} for kind in Kind.values}
         self.usable: dict[str, Table] = {}
-
-    def refuse(self, table: Table | str, row: Row | int, sourced_id: str, reason: str) -> None:
-        name = table if isinstance(table, str) else table.name
-        line = row if isinstance(row, int) else row.line
-        self.plan.refusals.append(Refusal(name, line, sourced_id, reason))
-
-    # --- reading ---------------------------------------------------------------------------------
-
-    def check_columns(self) -> None:
-        for name, table in self.bundle.tables.items():
-            required = list(REQUIRED_COLUMNS[name])
-            if table.mode == Mode.DELTA:
-                required += DELTA_COLUMNS
-            missing = [column for column in required if column not in table.columns]
-            if not missing:
-                self.usable[name] = table
-                continue
-            reason = _("the required column “%(columns)s” is missing.") % {
-                "columns": "”, “".join(missing)
-            }
-            if name in CORE_FILES:
-                self.plan.problems.append(f"{name}: {reason}")
-            else:
-                self.refuse(name, 1, "", reason + " " + _("The file is not read."))
-
-    def rows(self, name: str):
-        """The rows of a usable file with a sourcedId, each sourcedId once (a second is
-        refused), and with a status the standard knows."""
-        table = self.usable.get(name)
-        if table is None:
-            return
-        seen: dict[str, int] = {}
-        for row in table.rows:
-            sid = row.get("sourcedId")
-            if not sid:
-                self.refuse(table, row, "", _("the sourcedId is empty."))
-                continue
-            if sid in seen:
-                self.refuse(
-                    table,
-                    row,
-                    sid,
-                    _("the sourcedId %(sid)s is already on line %(line)s.")
-                    % {"sid": sid, "line": seen[sid]},
-                )
-                continue
-            seen[sid] = row.line
-            if row.get("status") not in STATUSES:
-                self.refuse(
-                    table,
-                    row,
-                    sid,
-                    _("the status “%(status)s” is neither active nor tobedeleted.")
-                    % {"status": row.get("status")},
-                )
-                continue
-            yield table, row, sid
-
-    def known(self, name: str) -> set[str] | None:
-        """The active sourcedIds of a reference file, or None when the zip has none to check
-        against (a delta may name objects sent before)."""
-        table = self.usable.get(name)
-        if table is None or table.mode != Mode.BULK:
-            return None
-        return {
-            row.get("sourcedId")
-            for row in table.rows
-            if row.get("sourcedId") and row.get("status") != TO_BE_DELETED
-        }
-
-    def load_links(self) -> None:
-        for link in OneRosterLink.objects.select_related("classroom", "user"):
-            self.links[link.kind][link.sourced_id] = link
 
     # --- planning --------------------------------------------------------------------------------
 
@@ -270,187 +126,6 @@ class _Planner:
         self.plan_users(users, enrolments)
         self.plan_enrolments(enrolments, deleted, users)
         return self.plan
-
-    def read_classes(self) -> dict[str, tuple[Row, str]]:
-        courses = self.known("courses.csv")
-        orgs = self.known("orgs.csv")
-        terms = self.known("academicSessions.csv")
-        classes = {}
-        for table, row, sid in self.rows("classes.csv"):
-            if row.get("status") == TO_BE_DELETED:
-                if sid in self.links[Kind.CLASS]:
-                    self.refuse(
-                        table,
-                        row,
-                        sid,
-                        _(
-                            "the class is kept: a class and its history are deleted here by "
-                            "its teacher, not by an import."
-                        ),
-                    )
-                continue
-            title = " ".join(row.get("title").split())
-            reasons = []
-            if not title:
-                reasons.append(_("the title is empty."))
-            if courses is not None and row.get("courseSourcedId") not in courses:
-                reasons.append(
-                    _("the course %(sid)s is not in courses.csv.")
-                    % {"sid": row.get("courseSourcedId")}
-                )
-            if orgs is not None and row.get("schoolSourcedId") not in orgs:
-                reasons.append(
-                    _("the school %(sid)s is not in orgs.csv.")
-                    % {"sid": row.get("schoolSourcedId")}
-                )
-            if terms is not None:
-                for term in filter(None, (t.strip() for t in row.get("termSourcedIds").split(","))):
-                    if term not in terms:
-                        reasons.append(
-                            _("the term %(sid)s is not in academicSessions.csv.") % {"sid": term}
-                        )
-            if reasons:
-                self.refuse(table, row, sid, " ".join(reasons))
-                continue
-            classes[sid] = (row, title[:NAME_MAX_LENGTH])
-        return classes
-
-    def user_roles(self) -> dict[str, str]:
-        """A user's role from roles.csv (1.2), the primary one first."""
-        roles: dict[str, str] = {}
-        table = self.usable.get("roles.csv")
-        if table is None:
-            return roles
-        for row in sorted(table.rows, key=lambda r: r.get("roleType") != "primary"):
-            if row.get("status") != TO_BE_DELETED:
-                roles.setdefault(row.get("userSourcedId"), row.get("role"))
-        return roles
-
-    def read_users(self) -> dict[str, UserPlan | None]:
-        """Accepted users (None: a user to delete)."""
-        from_roles = self.user_roles()
-        users: dict[str, UserPlan | None] = {}
-        teacher_lines: dict[str, int] = {}
-        for table, row, sid in self.rows("users.csv"):
-            if row.get("status") == TO_BE_DELETED:
-                if sid in self.links[Kind.TEACHER]:
-                    self.refuse(
-                        table,
-                        row,
-                        sid,
-                        _(
-                            "the teacher is kept: a teacher's account is closed here, not by an "
-                            "import."
-                        ),
-                    )
-                    continue
-                users[sid] = None
-                continue
-            role = row.get("role") if "role" in table.columns else from_roles.get(sid, "")
-            if role and role not in ROLES and not role.startswith("ext:"):
-                self.refuse(
-                    table,
-                    row,
-                    sid,
-                    _("the role “%(role)s” is not a OneRoster role.") % {"role": role},
-                )
-                continue
-            if role and role not in (Role.TEACHER, Role.STUDENT):
-                self.plan.left_out += 1
-                continue
-            name = _person_name(row)
-            if not name:
-                self.refuse(table, row, sid, _("the name is empty."))
-                continue
-            email = row.get("email").lower()
-            if role == Role.TEACHER and "@" not in email:
-                self.refuse(
-                    table, row, sid, _("a teacher needs an e-mail address to sign in here.")
-                )
-                continue
-            if role == Role.TEACHER and email in teacher_lines:
-                # One e-mail signs in one account: a second teacher cannot share it.
-                self.refuse(
-                    table,
-                    row,
-                    sid,
-                    _("the e-mail %(email)s is already a teacher's on line %(line)s.")
-                    % {"email": email, "line": teacher_lines[email]},
-                )
-                continue
-            if role == Role.TEACHER:
-                teacher_lines[email] = row.line
-            users[sid] = UserPlan(
-                sourced_id=sid,
-                role=role,
-                name=name[:NAME_MAX_LENGTH],
-                # A child's e-mail is never kept (nor read further than this row).
-                email=email if role != Role.STUDENT else "",
-                grades=row.get("grades"),
-                line=row.line,
-            )
-        return users
-
-    def read_enrolments(self, classes, users):
-        """The accepted enrolments {sid: (class sid, user sid, role, primary, row)} and the
-        sourcedIds of enrolments to delete."""
-        enrolments, deleted = {}, []
-        class_lines = {r.sourced_id for r in self.plan.refusals if r.file == "classes.csv"}
-        user_lines = {r.sourced_id for r in self.plan.refusals if r.file == "users.csv"}
-        for table, row, sid in self.rows("enrollments.csv"):
-            if row.get("status") == TO_BE_DELETED:
-                deleted.append(sid)
-                continue
-            role, class_sid, user_sid = (
-                row.get("role"),
-                row.get("classSourcedId"),
-                row.get("userSourcedId"),
-            )
-            if role not in ROLES and not role.startswith("ext:"):
-                self.refuse(
-                    table,
-                    row,
-                    sid,
-                    _("the role “%(role)s” is not a OneRoster role.") % {"role": role},
-                )
-                continue
-            if role not in (Role.TEACHER, Role.STUDENT):
-                self.plan.left_out += 1
-                continue
-            reasons = []
-            if class_sid not in classes and class_sid not in self.links[Kind.CLASS]:
-                reasons.append(
-                    _("the class %(sid)s was refused (see classes.csv).") % {"sid": class_sid}
-                    if class_sid in class_lines
-                    else _("the class %(sid)s is not in classes.csv nor imported before.")
-                    % {"sid": class_sid}
-                )
-            user = users.get(user_sid)
-            link = self.links[Kind.TEACHER].get(user_sid) or self.links[Kind.STUDENT].get(user_sid)
-            if user is None and link is None:
-                reasons.append(
-                    _("the user %(sid)s was refused (see users.csv).") % {"sid": user_sid}
-                    if user_sid in user_lines
-                    else _("the user %(sid)s is not in users.csv nor imported before.")
-                    % {"sid": user_sid}
-                )
-            else:
-                user_role = user.role if user is not None else link.kind
-                if user is not None and not user.role:
-                    user.role = user_role = role  # no role column: the enrolment tells
-                    if role == Role.TEACHER and "@" not in user.email:
-                        reasons.append(_("a teacher needs an e-mail address to sign in here."))
-                if user_role != role:
-                    reasons.append(
-                        _("the user %(sid)s is a %(user_role)s, enrolled as a %(role)s.")
-                        % {"sid": user_sid, "user_role": user_role, "role": role}
-                    )
-            if reasons:
-                self.refuse(table, row, sid, " ".join(reasons))
-                continue
-            primary = row.get("primary").lower() == "true"
-            enrolments[sid] = (class_sid, user_sid, role, primary, row)
-        return enrolments, deleted
 
     def in_scope(self, class_sid: str, teacher_sids: list[str]) -> bool:
         if self.scope_teacher is None:

@@ -2,6 +2,9 @@
 teacher in Madrid reads an answer given at 00:30 on Monday as Monday's, whatever the site's
 TIME_ZONE.
 
+A signed-in person's pages are in their own language, their stored choice (accounts/languages.py),
+whatever Django's LocaleMiddleware chose before from the cookie and the browser.
+
 A database that is down (refusing connections, or hung past its connect timeout) is nobody's
 fault on the page: the page says "try again in a minute" (HTTP 503, ``Retry-After``) instead of a
 server error, and the log gets one line naming the cause, never a traceback. Here the user is read
@@ -20,6 +23,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
+
+from accounts import languages
 
 # What an unreachable or hung database raises through Django (psycopg's and its pool's errors,
 # SQLite's "database is locked", a connection that broke), as opposed to a programming error.
@@ -63,6 +68,7 @@ def user_time_zone_middleware(get_response):
                 request.user = await request.auser()
             except DATABASE_OUTAGES as outage:
                 return database_unavailable(request, outage)
+            languages.activate_stored(request)
             _activate(request.user)
             return await get_response(request)
 
@@ -72,6 +78,7 @@ def user_time_zone_middleware(get_response):
             if _is_probe(request):
                 return get_response(request)
             try:
+                languages.activate_stored(request)
                 _activate(getattr(request, "user", None))
             except DATABASE_OUTAGES as outage:
                 return database_unavailable(request, outage)

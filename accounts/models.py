@@ -63,6 +63,11 @@ def validate_time_zone(name: str) -> None:
         raise ValidationError(_("Choose a time zone from the list."))
 
 
+def validate_language(code: str) -> None:
+    if code and code not in dict(settings.LANGUAGES):
+        raise ValidationError(_("Choose a language from the list."))
+
+
 class TimeAllowance(models.TextChoices):
     """More time for one child in every game with a clock (WCAG 2.2.1 Timing Adjustable)."""
 
@@ -155,6 +160,20 @@ class User(AbstractUser):
     # (classroom.services keeps them together). Empty: the site's TIME_ZONE.
     time_zone = models.CharField(
         _("time zone"), max_length=64, blank=True, default="", validators=[validate_time_zone]
+    )
+    # The language of this person's pages, sockets and files, their own choice (a child's may be
+    # set by their teacher); empty: none chosen, the browser's (docs/translations.md).
+    language = models.CharField(
+        _("language"), max_length=8, blank=True, default="", validators=[validate_language]
+    )
+    # A child's: the language their family reads their summary in, the family's choice, set by
+    # the teacher; empty: the teacher's.
+    family_language = models.CharField(
+        _("family's language"),
+        max_length=8,
+        blank=True,
+        default="",
+        validators=[validate_language],
     )
 
     objects = UserManager()

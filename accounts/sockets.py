@@ -105,14 +105,20 @@ RETRY_READ_SECONDS = 1.0
 
 
 def scope_language(scope) -> str:
-    """The language a socket's texts are written in, chosen as Django's LocaleMiddleware chooses a
-    page's: the language cookie (the site's language menu), else the browser's Accept-Language,
-    else the site's default. A socket runs no middleware of Django's, so without this a Spanish
-    child's socket spoke English."""
+    """The language a socket's texts are written in, chosen as a page's: its person's stored
+    choice (accounts/languages.py), else as Django's LocaleMiddleware chooses: the language
+    cookie (the site's language menu), else the browser's Accept-Language, else the site's
+    default. A socket runs no middleware of Django's, so without this a Spanish child's socket
+    spoke English."""
     from django.conf import settings
     from django.utils import translation
     from django.utils.translation import trans_real
 
+    from accounts.languages import stored_language
+
+    stored = stored_language(scope.get("user"))
+    if stored:
+        return stored
     supported = {code for code, _name in settings.LANGUAGES}
     cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
     candidates = [cookie] if cookie else []

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView
@@ -6,8 +7,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
+from django.views.i18n import set_language as django_set_language
 
-from accounts import devices, services, teacher_sign_in
+from accounts import devices, languages, services, teacher_sign_in
 from accounts.forms import TeacherLoginForm, TeacherSignUpForm
 from accounts.models import Role
 from accounts.pictures import PICTURES, picture_svg
@@ -26,6 +28,23 @@ def picture(request, key):
     if key not in PICTURES:
         raise Http404
     return HttpResponse(picture_svg(key), content_type="image/svg+xml")
+
+
+def set_language(request):
+    """The language menu: Django's ``set_language`` (the cookie, for whoever uses this browser
+    next), and for a signed-in person their stored choice, which their pages, sockets and files
+    follow from then on, on every device."""
+    response = django_set_language(request)
+    chosen = request.POST.get("language", "")
+    user = getattr(request, "user", None)
+    if (
+        request.method == "POST"
+        and user is not None
+        and user.is_authenticated
+        and chosen in dict(settings.LANGUAGES)
+    ):
+        languages.user_language_set(user=user, language=chosen)
+    return response
 
 
 def home(request):

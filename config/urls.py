@@ -16,7 +16,8 @@ urlpatterns = [
     # LTI 1.3: launches from a school's learning platform (docs/lti.md)
     path("lti/", include("classroom.lti.urls")),
     path("", include("games.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language menu: Django's set_language, and the signed-in person's stored choice.
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

@@ -36,6 +36,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 
+from accounts.languages import stored_language
 from accounts.models import zone_named
 from classroom.models import Classroom, Enrollment, ProgressReport
 from classroom.progress import report_files, rollup, selectors
@@ -350,7 +351,11 @@ def weekly_reports_request(*, now=None) -> list[ProgressReport]:
 
 
 def _teacher_language(classroom: Classroom) -> str:
-    """The language of the teacher's latest own request, as beat has no browser to ask."""
+    """The teacher's own language (their account's); if they never chose one, the language of
+    their latest own request, as beat has no browser to ask."""
+    chosen = stored_language(classroom.teacher)
+    if chosen:
+        return chosen
     latest = (
         ProgressReport.objects.filter(classroom__teacher_id=classroom.teacher_id, weekly=False)
         .order_by("-created_at", "-pk")

@@ -3,11 +3,12 @@ classes and reports (404 otherwise); students never reach them (403)."""
 
 from django.http import FileResponse, Http404, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import languages
 from accounts.permissions import student_required, teacher_required
 from classroom.access.services import data_access_record
 from classroom.models import Classroom, DataAccess, ProgressReport
@@ -172,19 +173,32 @@ def student_progress(request, classroom_id, student_id):
 @teacher_required
 @require_GET
 def student_summary(request, classroom_id, student_id):
-    """One page on one child, to print or send home: the teacher's own class's child only."""
-    classroom, enrollment, _form, _period, progress = _one_childs_progress(
-        request, classroom_id, student_id
-    )
+    """One page on one child, to print or send home: the teacher's own class's child only. The
+    sheet is in the family's language (the child's record, set by the teacher), the page around
+    it in the teacher's."""
+    classroom = _own_classroom(request, classroom_id)
+    student = get_object_or_404(
+        classroom_roster(classroom=classroom), student_id=student_id
+    ).student
+    sheet_language = languages.family_language(student) or translation.get_language()
+    with translation.override(sheet_language):
+        # Worded as they are read: the skills, levels and the period in the family's words.
+        _classroom, _enrollment, _form, _period, progress = _one_childs_progress(
+            request, classroom_id, student_id
+        )
+        sheet = {
+            "progress": progress,
+            "period_text": period_text(progress),
+            "own": selectors.own_progress(student=student),
+        }
     return render(
         request,
         "classroom/progress/summary.html",
         {
             "classroom": classroom,
-            "student": enrollment.student,
-            "progress": progress,
-            "period_text": period_text(progress),
-            "own": selectors.own_progress(student=enrollment.student),
+            "student": student,
+            **sheet,
+            "sheet_language": languages.language_info(sheet_language),
             "query": request.GET.urlencode(),
         },
     )

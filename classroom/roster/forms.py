@@ -1,7 +1,10 @@
+from functools import partial
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.languages import LanguageSelect, language_choices
 from accounts.models import Accommodations, SecretKind
 from classroom.roster.importing import (
     MAX_BYTES,
@@ -116,6 +119,24 @@ class StudentNameForm(forms.Form):
                 % {"name": name}
             )
         return name
+
+
+class StudentLanguageForm(forms.Form):
+    """A child's language and their family's (docs/translations.md), each named in itself."""
+
+    language = forms.ChoiceField(
+        label=_("Language of their pages"),
+        choices=language_choices,
+        widget=LanguageSelect,
+        required=False,
+        help_text=_("Their own choice in the language menu changes it too."),
+    )
+    family_language = forms.ChoiceField(
+        label=_("Language of their summary for the family"),
+        choices=partial(language_choices, _("The same as your pages")),
+        widget=LanguageSelect,
+        required=False,
+    )
 
 
 class StudentAddForm(StudentNameForm, SecretForm):

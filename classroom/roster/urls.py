@@ -23,6 +23,7 @@ urlpatterns = [
         views.student_accommodations,
         name="roster_student_accommodations",
     ),
+    path(STUDENT + "language/", views.student_language, name="roster_student_language"),
     path(STUDENT + "delete/", views.student_delete, name="roster_student_delete"),
     path(STUDENT + "export/", views.student_export, name="roster_student_export"),
     # Printed on login cards (as a QR code): short, and outside /student/ which is the sign-in.

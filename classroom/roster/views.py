@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import languages
 from accounts.models import accommodations_of
 from accounts.permissions import teacher_required
 from classroom.access.services import data_access_record, data_access_record_many
@@ -32,6 +33,7 @@ from classroom.roster.forms import (
     ImportForm,
     SecretForm,
     StudentAddForm,
+    StudentLanguageForm,
     StudentNameForm,
 )
 from classroom.roster.importing import plan_import
@@ -200,6 +202,7 @@ def _student_page(
     name_form=None,
     secret_form=None,
     accommodations_form=None,
+    language_form=None,
     status=200,
 ):
     accommodations = accommodations_of(student)
@@ -217,6 +220,10 @@ def _student_page(
             "accommodations_form": accommodations_form
             or AccommodationsForm(instance=accommodations),
             "accommodation_badges": badges(accommodations),
+            "language_form": language_form
+            or StudentLanguageForm(
+                initial={"language": student.language, "family_language": student.family_language}
+            ),
         },
         status=status,
     )
@@ -267,6 +274,21 @@ def student_accommodations(request, classroom, student):
     fields = {name: form.cleaned_data[name] for name in AccommodationsForm.Meta.fields}
     services.student_accommodations_set(student=student, **fields)
     messages.success(request, _("The accommodations of %(name)s are saved.") % {"name": student})
+    return redirect("classroom:roster_student", classroom_id=classroom.pk, student_id=student.pk)
+
+
+@require_POST
+@student_view
+def student_language(request, classroom, student):
+    """The child's language and their family's, set by their class's teacher."""
+    form = StudentLanguageForm(request.POST)
+    if not form.is_valid():
+        return _student_page(request, classroom, student, language_form=form, status=400)
+    languages.user_language_set(user=student, language=form.cleaned_data["language"])
+    languages.user_family_language_set(
+        student=student, language=form.cleaned_data["family_language"]
+    )
+    messages.success(request, _("The languages of %(name)s are saved.") % {"name": student})
     return redirect("classroom:roster_student", classroom_id=classroom.pk, student_id=student.pk)
 
 

@@ -453,6 +453,8 @@ LOGGING = {
 # --- LTI 1.3 (docs/lti.md) ------------------------------------------------------------------------
 # How long a launch waits for a platform's key set (pylti1p3 would wait for ever).
 LTI_KEY_SET_TIMEOUT_SECONDS = env.float("LTI_KEY_SET_TIMEOUT_SECONDS", default=5.0)
+# How long a dynamic registration waits for the platform's configuration, and for its answer.
+LTI_REGISTRATION_TIMEOUT_SECONDS = env.float("LTI_REGISTRATION_TIMEOUT_SECONDS", default=10.0)
 # How long a key stays in this tool's key set after `manage.py lti_keys --rotate` replaced it: what
 # the tool signed with it lives at most 10 minutes (a deep-linking answer; a service token's
 # assertion one), and platforms keep a fetched key set for hours; a day covers both.

@@ -75,3 +75,32 @@ class LtiUsedNonce(models.Model):
 
     def __str__(self) -> str:
         return self.nonce
+
+
+class LtiRegistrationLink(models.Model):
+    """A one-time address with which a learning platform registers this tool by itself (LTI
+    Dynamic Registration, docs/lti.md): made by the site's administrator, pasted by the platform's
+    admin. The platform opens it in a frame of its own site, where this site's session cookie is
+    not sent: the link, not a sign-in, is what lets the registration through. It is spent by the
+    registration it made; unused, it expires (``dynamic_registration.LINK_DAYS``)."""
+
+    name = models.CharField(max_length=255, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    registration = models.ForeignKey(
+        "lti_tool.LtiRegistration",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("LTI registration link")
+
+    def __str__(self) -> str:
+        return self.name or str(self.pk)

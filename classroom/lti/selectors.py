@@ -1,7 +1,11 @@
 """Reads of the LTI setup."""
 
+from django.core import signing
 from django.urls import reverse
+from django.utils import timezone
 from lti_tool.models import LtiRegistration
+
+from classroom.lti.models import LtiRegistrationLink
 
 
 def tool_urls(request) -> dict[str, str]:
@@ -15,3 +19,39 @@ def tool_urls(request) -> dict[str, str]:
 
 def registrations():
     return LtiRegistration.objects.prefetch_related("deployments").order_by("issuer", "client_id")
+
+
+# --- registration links (dynamic registration) ---------------------------------------------------
+
+LINK_SALT = "classroom.lti.registration-link"
+
+
+def registration_link_token(link: LtiRegistrationLink) -> str:
+    """The link's part of its URL: its id, signed with the site's secret key (so that the URL
+    can be shown again on /lti/registrations/ while nothing secret is stored)."""
+    return signing.Signer(salt=LINK_SALT).sign(str(link.pk))
+
+
+def registration_link_url(request, link: LtiRegistrationLink) -> str:
+    return request.build_absolute_uri(
+        reverse("lti:register_link", args=[registration_link_token(link)])
+    )
+
+
+def registration_link_usable(token: str) -> LtiRegistrationLink | None:
+    """The link the token names, if it is still good: unused, not expired, not withdrawn."""
+    try:
+        link_id = int(signing.Signer(salt=LINK_SALT).unsign(token))
+    except (signing.BadSignature, ValueError):
+        return None
+    return LtiRegistrationLink.objects.filter(
+        pk=link_id, used_at__isnull=True, expires_at__gt=timezone.now()
+    ).first()
+
+
+def registration_links_open(request) -> list[dict]:
+    """The links not used yet and still good, newest first, with their URLs."""
+    links = LtiRegistrationLink.objects.filter(
+        used_at__isnull=True, expires_at__gt=timezone.now()
+    ).order_by("-created_at", "-pk")
+    return [{"link": link, "url": registration_link_url(request, link)} for link in links]

@@ -16,7 +16,8 @@ from lti_tool.lti_core.utils import normalize_role
 from lti_tool.models import Key, LtiDeployment, LtiRegistration
 
 from accounts.models import Role, User
-from classroom.lti.models import LtiCourse, LtiPerson, LtiUsedNonce
+from classroom.lti import dynamic_registration
+from classroom.lti.models import LtiCourse, LtiPerson, LtiRegistrationLink, LtiUsedNonce
 from classroom.lti.tool import CheckedLaunch, Refused
 from classroom.models import Assignment, Enrollment
 from classroom.services import classroom_add_student, classroom_create
@@ -221,3 +222,63 @@ def keys_rotate(*, rotate: bool) -> Rotation:
     ]
     Key.objects.filter(pk__in=retired).update(is_active=False)
     return Rotation(created=created, retired=len(retired))
+
+
+# --- dynamic registration (classroom/lti/dynamic_registration.py) -------------------------------
+
+
+def registration_link_create(*, created_by: User, name: str = "") -> LtiRegistrationLink:
+    """A one-time registration link, valid for ``LINK_DAYS``."""
+    return LtiRegistrationLink.objects.create(
+        name=name.strip()[:255],
+        created_by=created_by,
+        expires_at=timezone.now() + dt.timedelta(days=dynamic_registration.LINK_DAYS),
+    )
+
+
+def registration_link_withdraw(*, link_id: int) -> None:
+    """An unused link taken back: it registers nothing after this."""
+    LtiRegistrationLink.objects.filter(pk=link_id, used_at__isnull=True).delete()
+
+
+@transaction.atomic
+def dynamic_registration_save(
+    *,
+    platform: dynamic_registration.PlatformConfiguration,
+    answer: dynamic_registration.PlatformAnswer,
+    link: LtiRegistrationLink | None,
+    name: str,
+) -> LtiRegistration:
+    """The registration the platform answered, saved as a manual one is (``registration_save``:
+    keyed by issuer and client id), its deployment added to those already active for the pair.
+    Spends the link first: a link used meanwhile (or expired) refuses, having written nothing."""
+    now = timezone.now()
+    if link is not None:
+        spent = LtiRegistrationLink.objects.filter(
+            pk=link.pk, used_at__isnull=True, expires_at__gt=now
+        ).update(used_at=now)
+        if not spent:
+            raise dynamic_registration.RegistrationRefused(
+                "bad_link", f"registration link {link.pk} used or expired meanwhile", status=403
+            )
+    deployment_ids = list(
+        LtiDeployment.objects.filter(
+            registration__issuer=platform.issuer,
+            registration__client_id=answer.client_id,
+            is_active=True,
+        ).values_list("deployment_id", flat=True)
+    )
+    if answer.deployment_id and answer.deployment_id not in deployment_ids:
+        deployment_ids.append(answer.deployment_id)
+    registration = registration_save(
+        name=name,
+        issuer=platform.issuer,
+        client_id=answer.client_id,
+        deployment_ids=deployment_ids,
+        keyset_url=platform.jwks_uri,
+        auth_url=platform.authorization_endpoint,
+        token_url=platform.token_endpoint,
+    )
+    if link is not None:
+        LtiRegistrationLink.objects.filter(pk=link.pk).update(registration=registration)
+    return registration

@@ -115,6 +115,7 @@ def registration(request):
             "form": form,
             "tool_urls": selectors.tool_urls(request),
             "registrations": selectors.registrations(),
+            "registration_links": selectors.registration_links_open(request),
             "has_key": Key.objects.active().exists(),
         },
     )

@@ -1,9 +1,17 @@
 """Writes OneRoster 1.2 CSV zips the way districts' systems do, for the tests and the benchmark:
-a UTF-8 byte-order mark, CRLF line ends, fields quoted only when they hold a comma, a quote or a
-line break, columns in an order of the writer's own, extension columns (``metadata.*``), and
-files the reader does not need (demographics.csv, userProfiles.csv).
+the files and headers of the OneRoster 1.2 CSV binding (users.csv without a role: each user's
+roles are rows of roles.csv; the 1.2 manifest's list of files; userProfiles.csv and the 1.2
+demographics.csv beside the files the platform reads), a UTF-8 byte-order mark, CRLF line ends,
+fields quoted only when they hold a comma, a quote or a line break, columns in an order of the
+writer's own, and extension columns (``metadata.*``).
 
-    zip_bytes = OneRosterZip().add("users.csv", [{"sourcedId": "u1", ...}]).build()
+    users = [{"sourcedId": "u1", "role": "student", "givenName": "Ana", ...}]
+    zip_bytes = OneRosterZip().add("users.csv", users).build()
+
+A user's row may carry ``role`` (and ``orgSourcedIds``), as the 1.1 layout had them in users.csv:
+in a 1.2 zip they are written as the user's primary role in roles.csv, of the same mode (bulk or
+delta), unless the zip is given its own roles.csv or the file is added with ``roles=False``.
+``OneRosterZip(version="1.1")`` writes the 1.1 layout (the role in users.csv, no roles.csv).
 """
 
 import csv
@@ -23,18 +31,43 @@ COLUMNS = {
     "classes.csv": ["sourcedId", "status", "dateLastModified", "title", "grades",
                     "courseSourcedId", "classCode", "classType", "location", "schoolSourcedId",
                     "termSourcedIds", "subjects", "subjectCodes", "periods"],
-    "users.csv": ["sourcedId", "status", "dateLastModified", "enabledUser", "orgSourcedIds",
-                  "role", "username", "userIds", "givenName", "familyName", "middleName",
-                  "identifier", "email", "sms", "phone", "agentSourcedIds", "grades",
-                  "password", "userMasterIdentifier", "preferredGivenName",
-                  "preferredMiddleName", "preferredFamilyName", "primaryOrgSourcedId",
-                  "pronouns"],
+    "users.csv": ["sourcedId", "status", "dateLastModified", "enabledUser", "username", "userIds",
+                  "givenName", "familyName", "middleName", "identifier", "email", "sms", "phone",
+                  "agentSourcedIds", "grades", "password", "userMasterIdentifier",
+                  "resourceSourcedIds", "preferredGivenName", "preferredMiddleName",
+                  "preferredFamilyName", "primaryOrgSourcedId", "pronouns"],
+    "roles.csv": ["sourcedId", "status", "dateLastModified", "userSourcedId", "roleType", "role",
+                  "beginDate", "endDate", "orgSourcedId", "userProfileSourcedId"],
     "enrollments.csv": ["sourcedId", "status", "dateLastModified", "classSourcedId",
                         "schoolSourcedId", "userSourcedId", "role", "primary", "beginDate",
                         "endDate"],
-    "demographics.csv": ["sourcedId", "status", "dateLastModified", "birthDate", "sex"],
+    "demographics.csv": ["sourcedId", "status", "dateLastModified", "birthDate", "sex",
+                         "americanIndianOrAlaskaNative", "asian", "blackOrAfricanAmerican",
+                         "nativeHawaiianOrOtherPacificIslander", "white",
+                         "demographicRaceTwoOrMoreRaces", "hispanicOrLatinoEthnicity",
+                         "countryOfBirthCode", "stateOfBirthAbbreviation", "cityOfBirth",
+                         "publicSchoolResidenceStatus"],
+    "userProfiles.csv": ["sourcedId", "status", "dateLastModified", "userSourcedId",
+                         "profileType", "vendorId", "applicationId", "description",
+                         "credentialType", "username", "password"],
 }  # fmt: skip
-ORDER = list(COLUMNS)
+# OneRoster 1.1's users.csv: the role and the orgs in the user's own row.
+USERS_1_1 = ["sourcedId", "status", "dateLastModified", "enabledUser", "orgSourcedIds", "role",
+             "username", "userIds", "givenName", "familyName", "middleName", "identifier", "email",
+             "sms", "phone", "agentSourcedIds", "grades", "password"]  # fmt: skip
+# The files manifest.csv names, each bulk, delta or absent.
+MANIFEST_FILES = {
+    "1.2": ["academicSessions", "categories", "classes", "classResources", "courses",
+            "courseResources", "demographics", "enrollments", "lineItemLearningObjectiveIds",
+            "lineItems", "lineItemScoreScales", "orgs", "resources", "resultLearningObjectiveIds",
+            "results", "resultScoreScales", "roles", "scoreScales", "userProfiles",
+            "userResources", "users"],
+    "1.1": ["academicSessions", "categories", "classes", "classResources", "courses",
+            "courseResources", "demographics", "enrollments", "lineItems", "orgs", "resources",
+            "results", "users"],
+}  # fmt: skip
+METADATA = ["metadata.district.localCode", "metadata.notes"]
+MODIFIED = "2026-09-01T08:00:00.000Z"
 
 
 @dataclass
@@ -42,23 +75,55 @@ class OneRosterZip:
     version: str = "1.2"
     files: dict = field(default_factory=dict)  # name: (mode, columns, rows)
     extra: dict = field(default_factory=dict)  # name: raw bytes, not in the manifest's files
+    no_roles: set = field(default_factory=set)  # files whose rows' roles are not written out
 
-    def add(self, name, rows, mode="bulk", columns=None, metadata=True):
+    def add(self, name, rows, mode="bulk", columns=None, metadata=True, roles=True):
         """``rows``: dicts by column (a missing column is written empty). ``columns``: the
-        header to write (default: the standard's, with ``metadata.*`` extension columns)."""
+        header to write (default: the standard's, with ``metadata.*`` extension columns).
+        ``roles=False``: a 1.2 users.csv whose rows' ``role`` makes no roles.csv."""
         if columns is None:
-            columns = list(COLUMNS[name])
+            columns = list(
+                USERS_1_1 if (name, self.version) == ("users.csv", "1.1") else COLUMNS[name]
+            )
             if metadata:
-                columns += ["metadata.district.localCode", "metadata.notes"]
+                columns += METADATA
         if mode == "delta":
             for row in rows:
                 row.setdefault("status", "active")
-                row.setdefault("dateLastModified", "2026-09-01T08:00:00.000Z")
+                row.setdefault("dateLastModified", MODIFIED)
         self.files[name] = (mode, columns, rows)
+        if not roles:
+            self.no_roles.add(name)
         return self
+
+    def _files(self) -> dict:
+        """The files to write: in 1.2, users' roles go to roles.csv (unless it is given)."""
+        files = dict(self.files)
+        if self.version == "1.1" or "users.csv" not in files or "roles.csv" in files:
+            return files
+        mode, _columns, rows = files["users.csv"]
+        for row in rows:
+            if "orgSourcedIds" in row:
+                row.setdefault("primaryOrgSourcedId", row["orgSourcedIds"].split(",")[0])
+        if "users.csv" in self.no_roles:
+            return files
+        roles = []
+        for number, row in enumerate(rows, 1):
+            if not row.get("role"):
+                continue
+            roles.append(
+                {"sourcedId": f"role-{number}-{row['sourcedId']}",
+                 "status": row.get("status", ""),
+                 "dateLastModified": row.get("dateLastModified", ""),
+                 "userSourcedId": row["sourcedId"], "roleType": "primary", "role": row["role"],
+                 "orgSourcedId": row.get("primaryOrgSourcedId", "")}
+            )  # fmt: skip
+        files["roles.csv"] = (mode, COLUMNS["roles.csv"] + METADATA, roles)
+        return files
 
     def build(self, *, bom=True, crlf=True, shuffle_columns=True, seed=7) -> bytes:
         shuffler = random.Random(seed)
+        files = self._files()
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             manifest = [
@@ -66,26 +131,12 @@ class OneRosterZip:
                 ["manifest.version", "1.0"],
                 ["oneroster.version", self.version],
             ]
-            for name in [
-                "academicSessions",
-                "categories",
-                "classes",
-                "classResources",
-                "courses",
-                "courseResources",
-                "demographics",
-                "enrollments",
-                "lineItems",
-                "orgs",
-                "resources",
-                "results",
-                "users",
-            ]:
-                mode = self.files.get(f"{name}.csv", ("absent",))[0]
+            for name in MANIFEST_FILES[self.version]:
+                mode = files.get(f"{name}.csv", ("absent",))[0]
                 manifest.append([f"file.{name}", mode])
             manifest += [["source.systemName", "District SIS, Inc."], ["source.systemCode", ""]]
             archive.writestr("manifest.csv", _csv(manifest, bom, crlf))
-            for name, (_mode, columns, rows) in self.files.items():
+            for name, (_mode, columns, rows) in files.items():
                 header = list(columns)
                 if shuffle_columns:
                     shuffler.shuffle(header)

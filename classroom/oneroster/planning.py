@@ -108,6 +108,7 @@ class _Planner(RowReader):
         self.plan = ImportPlan(problems=list(bundle.problems), notes=list(bundle.notes))
         self.links = {kind: {} for kind in Kind.values}
         self.usable: dict[str, Table] = {}
+        self.disabled: set[str] = set()  # new users who may not sign in: no account
 
     # --- planning --------------------------------------------------------------------------------
 
@@ -116,7 +117,7 @@ class _Planner(RowReader):
         if self.plan.problems:
             return self.plan
         self.load_links()
-        for name in ("orgs.csv", "academicSessions.csv", "courses.csv", "roles.csv"):
+        for name in ("orgs.csv", "academicSessions.csv", "courses.csv"):
             for _table, _row, _sid in self.rows(name):
                 pass  # their duplicates and statuses are named like any file's
         classes = self.read_classes()
@@ -273,14 +274,23 @@ class _Planner(RowReader):
                     % {"kind": link.kind},
                 )
                 continue
+            details = []
             if user.name != link.imported_name:
                 user.new_name = source_name_to_take(
                     incoming=user.name, imported=link.imported_name, current=link.user.display_name
                 )
                 if user.new_name is not None:
-                    self.plan.updated.append(
-                        Change(kind, sid, user.name, _("renamed from %(old)s") % {"old": link.user})
-                    )
+                    details.append(_("renamed from %(old)s") % {"old": link.user})
+            if user.role == Role.STUDENT and user.enabled != link.user.is_active:
+                user.new_active = user.enabled
+                details.append(
+                    _("may sign in again (enabledUser true)")
+                    if user.enabled
+                    else _("may no longer sign in (enabledUser false); their history stays")
+                )
+            if details:
+                self.plan.updated.append(Change(kind, sid, user.name, ", ".join(details)))
+            if details or user.name != link.imported_name:
                 into.append(user)  # the imported name is noted either way
 
     def plan_enrolments(self, enrolments, deleted, users) -> None:

@@ -196,23 +196,48 @@ USER_COLUMNS_READ = {
 def needed_part(data: bytes) -> bytes:
     """The zip reduced to what an import reads, for the page to keep between the preview and
     the teacher's go-ahead: the manifest and the files read, with every cell of users.csv the
-    import does not read blanked, and a student's e-mail too (demographics and unread files go).
-    Each blanked cell keeps its line breaks, so every row keeps its line number."""
+    import does not read blanked, and every e-mail but a teacher's too (demographics and unread
+    files go). A teacher is a user whose role in users.csv (1.1), roles.csv (1.2) or an
+    enrolment is ``teacher``. Each blanked cell keeps its line breaks, so every row keeps its
+    line number."""
     source = zipfile.ZipFile(io.BytesIO(data))
     buffer = io.BytesIO()
     with source, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            name = info.filename.rsplit("/", 1)[-1]
-            if info.is_dir() or name not in ("manifest.csv", *READ_FILES):
-                continue
+        members = {
+            info.filename.rsplit("/", 1)[-1]: info
+            for info in source.infolist()
+            if not info.is_dir()
+            and info.filename.rsplit("/", 1)[-1] in ("manifest.csv", *READ_FILES)
+        }
+        teachers = set()
+        for name, column in (("roles.csv", "userSourcedId"), ("enrollments.csv", "userSourcedId")):
+            if name in members:
+                teachers |= _teachers(source.read(members[name]).decode("utf-8-sig"), column)
+        for name, info in members.items():
             content = source.read(info)
             if name == "users.csv":
-                content = _blank_unread(content.decode("utf-8-sig")).encode()
+                text = content.decode("utf-8-sig")
+                content = _blank_unread(text, teachers | _teachers(text, "sourcedId")).encode()
             target.writestr(name, content)
     return buffer.getvalue()
 
 
-def _blank_unread(text: str) -> str:
+def _teachers(text: str, column: str) -> set[str]:
+    """The users ``column`` names on the file's rows whose role is teacher."""
+    records = _records(text)
+    header = next(records, None)
+    if header is None:
+        return set()
+    columns = [name.strip() for name in header[1]]
+    found = set()
+    for _line, cells in records:
+        row = dict(zip(columns, (cell.strip() for cell in cells), strict=False))
+        if row.get("role") == "teacher":
+            found.add(row.get(column, ""))
+    return found
+
+
+def _blank_unread(text: str, teachers: set[str]) -> str:
     records = list(_records(text))
     if not records:
         return text
@@ -222,11 +247,11 @@ def _blank_unread(text: str) -> str:
     writer.writerow(records[0][1])
     for _line, cells in records[1:]:
         row = dict(zip(columns, cells, strict=False))
-        student = row.get("role", "").strip() == "student"
+        teacher = row.get("sourcedId", "").strip() in teachers
         writer.writerow(
             [
                 cell
-                if column in USER_COLUMNS_READ and not (student and column == "email")
+                if column in USER_COLUMNS_READ and (teacher or column != "email")
                 else "\n" * cell.count("\n")
                 for column, cell in zip(columns, cells, strict=False)
             ]

@@ -81,6 +81,8 @@ class UserPlan:
     link: OneRosterLink | None = None
     existing_teacher: object = None  # a teacher account here with the same e-mail, to link
     new_name: str | None = None
+    enabled: bool = True  # enabledUser: whether they may sign in
+    new_active: bool | None = None  # a child's account to (de)activate
 
 
 def _person_name(row: Row) -> str:
@@ -90,6 +92,10 @@ def _person_name(row: Row) -> str:
 
 
 class RowReader:
+    """The reading half of ``planning._Planner``, which holds what it reads from and into:
+    ``bundle``, ``plan``, ``links`` (what earlier imports made), ``usable`` (the files with
+    their required columns) and ``disabled``."""
+
     def refuse(self, table: Table | str, row: Row | int, sourced_id: str, reason: str) -> None:
         name = table if isinstance(table, str) else table.name
         line = row if isinstance(row, int) else row.line
@@ -207,20 +213,45 @@ class RowReader:
             classes[sid] = (row, title[:NAME_MAX_LENGTH])
         return classes
 
-    def user_roles(self) -> dict[str, str]:
-        """A user's role from roles.csv (1.2), the primary one first."""
+    def user_roles(self) -> tuple[dict[str, str], dict[str, int]]:
+        """Each user's role in roles.csv (1.2), the primary one first; and the users whose
+        roles were all refused, with the line of the first."""
         roles: dict[str, str] = {}
-        table = self.usable.get("roles.csv")
-        if table is None:
-            return roles
-        for row in sorted(table.rows, key=lambda r: r.get("roleType") != "primary"):
-            if row.get("status") != TO_BE_DELETED:
-                roles.setdefault(row.get("userSourcedId"), row.get("role"))
-        return roles
+        refused: dict[str, int] = {}
+        rows = sorted(self.rows("roles.csv"), key=lambda item: item[1].get("roleType") != "primary")
+        for table, row, sid in rows:
+            if row.get("status") == TO_BE_DELETED:
+                continue  # a role is not stored: nothing to undo
+            user_sid, role = row.get("userSourcedId"), row.get("role")
+            if role not in ROLES and not role.startswith("ext:"):
+                self.refuse(
+                    table,
+                    row,
+                    sid,
+                    _("the role “%(role)s” is not a OneRoster role.") % {"role": role},
+                )
+                refused[user_sid] = min(refused.get(user_sid, row.line), row.line)
+                continue
+            roles.setdefault(user_sid, role)
+        return roles, {sid: line for sid, line in refused.items() if sid not in roles}
+
+    def enabled(self, table: Table, row: Row, sid: str) -> bool | None:
+        """``enabledUser``: whether the user may sign in (empty: yes); None: refused."""
+        value = row.get("enabledUser").lower()
+        if value in ("", "true", "false"):
+            return value != "false"
+        self.refuse(
+            table,
+            row,
+            sid,
+            _("enabledUser is “%(value)s”, neither true nor false.")
+            % {"value": row.get("enabledUser")},
+        )
+        return None
 
     def read_users(self) -> dict[str, UserPlan | None]:
         """Accepted users (None: a user to delete)."""
-        from_roles = self.user_roles()
+        from_roles, roles_refused = self.user_roles()
         users: dict[str, UserPlan | None] = {}
         teacher_lines: dict[str, int] = {}
         for table, row, sid in self.rows("users.csv"):
@@ -238,7 +269,22 @@ class RowReader:
                     continue
                 users[sid] = None
                 continue
-            role = row.get("role") if "role" in table.columns else from_roles.get(sid, "")
+            enabled = self.enabled(table, row, sid)
+            if enabled is None:
+                continue
+            link = self.links[Kind.TEACHER].get(sid) or self.links[Kind.STUDENT].get(sid)
+            # 1.1 gives the role in users.csv, 1.2 in roles.csv; a delta may send neither for a
+            # user imported before (their role here), nor for a new one (their enrolments').
+            role = row.get("role") or from_roles.get(sid) or (link.kind if link else "")
+            if not role and sid in roles_refused:
+                self.refuse(
+                    table,
+                    row,
+                    sid,
+                    _("the user's role was refused (see roles.csv line %(line)s).")
+                    % {"line": roles_refused[sid]},
+                )
+                continue
             if role and role not in ROLES and not role.startswith("ext:"):
                 self.refuse(
                     table,
@@ -249,6 +295,8 @@ class RowReader:
                 continue
             if role and role not in (Role.TEACHER, Role.STUDENT):
                 self.plan.left_out += 1
+                continue
+            if not enabled and not self.disabled_kept(table, row, sid, role, link):
                 continue
             name = _person_name(row)
             if not name:
@@ -280,8 +328,35 @@ class RowReader:
                 email=email if role != Role.STUDENT else "",
                 grades=row.get("grades"),
                 line=row.line,
+                enabled=enabled,
             )
         return users
+
+    def disabled_kept(self, table, row, sid, role, link) -> bool:
+        """A user with ``enabledUser`` false: a child imported before is read (they may not
+        sign in here until it is true again); a teacher imported before is kept as they are;
+        a new user gets no account (a teacher's line is refused: their class would have no
+        teacher; a child is left out, with their enrolments)."""
+        if link is not None and link.kind == Kind.STUDENT:
+            return True
+        if link is not None:
+            self.refuse(
+                table,
+                row,
+                sid,
+                _("the teacher is kept: a teacher's account is closed here, not by an import."),
+            )
+        elif role == Role.TEACHER:
+            self.refuse(
+                table,
+                row,
+                sid,
+                _("enabledUser is false: no account is made for a teacher who may not sign in."),
+            )
+        else:
+            self.disabled.add(sid)
+            self.plan.left_out += 1
+        return False
 
     def read_enrolments(self, classes, users):
         """The accepted enrolments {sid: (class sid, user sid, role, primary, row)} and the
@@ -306,7 +381,7 @@ class RowReader:
                     _("the role “%(role)s” is not a OneRoster role.") % {"role": role},
                 )
                 continue
-            if role not in (Role.TEACHER, Role.STUDENT):
+            if role not in (Role.TEACHER, Role.STUDENT) or user_sid in self.disabled:
                 self.plan.left_out += 1
                 continue
             reasons = []

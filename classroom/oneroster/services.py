@@ -138,8 +138,17 @@ def _students(plan: ImportPlan, classrooms: dict, secrets_choice: str):
     zones = _class_zones(plan, classrooms, first_class)
     for student in plan.students:
         if student.link is not None:
+            account = student.link.user
+            fields = []
             if student.new_name is not None:
-                User.objects.filter(pk=student.link.user_id).update(display_name=student.new_name)
+                account.display_name = student.new_name
+                fields.append("display_name")
+            if student.new_active is not None:
+                # Saved, not updated: a child who may no longer sign in loses their sockets too.
+                account.is_active = student.new_active
+                fields.append("is_active")
+            if fields:
+                account.save(update_fields=fields)
             OneRosterLink.objects.filter(pk=student.link.pk).update(imported_name=student.name)
             ids[student.sourced_id] = student.link.user_id
             continue

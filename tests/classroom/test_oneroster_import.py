@@ -45,7 +45,7 @@ def enrol(sid, class_sid, user_sid, role="student", **extra):
             "userSourcedId": user_sid, "role": role, **extra}  # fmt: skip
 
 
-def school_zip(**changes):
+def school_zip(version="1.2", **changes):
     users = [
         user("t1", "Marta", "Ruiz", "teacher", email="Marta.Ruiz@hill.example"),
         # A quoted line break in an extension column: the next row starts a line later.
@@ -55,6 +55,13 @@ def school_zip(**changes):
             "López, Jr.",
             grades="02",
             email="ana@kids.example",
+            username="ana.lopez7",
+            identifier="900417",
+            userMasterIdentifier="STATE-55501",
+            phone="+1 555 0100",
+            sms="+1 555 0101",
+            password="Kitten-42",
+            pronouns="she/her",
             **{"metadata.notes": "allergic to nuts,\nsits near the door"},
         ),
         user("u2", "Ben", "Okafor", grades="05", birthDate="2017-03-01"),
@@ -68,16 +75,43 @@ def school_zip(**changes):
         enrol("e-u3", "c1", "u3"),
     ]
     builder = (
-        OneRosterZip()
+        OneRosterZip(version=version)
         .add("orgs.csv", ORGS)
         .add("academicSessions.csv", TERMS)
         .add("courses.csv", COURSES)
         .add("classes.csv", changes.get("classes", [klass("c1", "Math 3, room 2\nHill")]))
         .add("users.csv", changes.get("users", users))
         .add("enrollments.csv", changes.get("enrollments", enrolments))
-        .add("demographics.csv", [{"sourcedId": "u1", "birthDate": "2018-01-02", "sex": "female"}])
+        .add(
+            "demographics.csv",
+            [
+                {
+                    "sourcedId": "u1",
+                    "birthDate": "2016-07-13",
+                    "sex": "female",
+                    "asian": "false",
+                    "hispanicOrLatinoEthnicity": "true",
+                    "cityOfBirth": "Guadalajara",
+                }
+            ],
+        )
+        .add(
+            "userProfiles.csv",
+            [
+                {
+                    "sourcedId": "p1",
+                    "userSourcedId": "u1",
+                    "profileType": "reading-app",
+                    "vendorId": "books.example",
+                    "credentialType": "password",
+                    "username": "ana.reads",
+                    "password": "Puppy-77",
+                }
+            ],
+        )
     )
-    builder.extra["userProfiles.csv"] = b"sourcedId,userSourcedId\r\np1,u1\r\n"
+    # A file of the district's own, not in the manifest.
+    builder.extra["district-notes.txt"] = b"Exported nightly by the SIS.\r\n"
     return builder
 
 
@@ -106,7 +140,8 @@ def test_a_schools_bulk_zip_makes_its_class_teacher_and_children(tmp_path):
     assert "refused: 0 lines" in output
     assert "left out: 1 rows" in output  # the guardian: no account here
     assert (
-        "Not read (this platform does not need them): demographics.csv, userProfiles.csv." in output
+        "Not read (this platform does not need them): demographics.csv, district-notes.txt, "
+        "userProfiles.csv." in output
     )
     classroom = Classroom.objects.get()
     assert classroom.name == "Math 3, room 2 Hill"
@@ -290,9 +325,11 @@ DISTRICT_REFUSALS = [
     "enrollments.csv line 4: the user u2 was refused (see users.csv).",
     "enrollments.csv line 5: the class c9 is not in classes.csv nor imported before.",
     "enrollments.csv line 6: the user nobody is not in users.csv nor imported before.",
+    # A 1.2 zip gives roles in roles.csv: Ben's is on its line 5.
+    "roles.csv line 5: the role “techer” is not a OneRoster role.",
     "users.csv line 3: a teacher needs an e-mail address to sign in here.",
     # Line 4's quoted line break puts the next rows a line further.
-    "users.csv line 6: the role “techer” is not a OneRoster role.",
+    "users.csv line 6: the user's role was refused (see roles.csv line 5).",
     "users.csv line 7: the sourcedId u1 is already on line 4.",
 ]
 
@@ -301,7 +338,7 @@ def test_a_district_zip_with_mistakes_names_each_line_and_imports_the_rest(tmp_p
     output = run(tmp_path, district_with_mistakes(), "--dry-run")
     refused = [line.strip() for line in output.splitlines() if line.startswith("  ")]
     assert refused == DISTRICT_REFUSALS
-    assert "refused: 7 lines" in output
+    assert "refused: 8 lines" in output
     assert counts() == (0, 0, 0, 0, 0)
 
     output = run(tmp_path, district_with_mistakes())

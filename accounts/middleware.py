@@ -1,6 +1,6 @@
 """Pages count and show days in the signed-in user's time zone (accounts.User.time_zone): a
 teacher in Madrid reads an answer given at 00:30 on Monday as Monday's, whatever the site's
-TIME_ZONE.
+TIME_ZONE. A page in Arabic shows the digits its school chose (accounts/digits.py).
 
 A signed-in person's pages are in their own language, their stored choice (accounts/languages.py),
 whatever Django's LocaleMiddleware chose before from the cookie and the browser.
@@ -23,8 +23,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import get_language
 
-from accounts import languages
+from accounts import digits, languages
 
 # What an unreachable or hung database raises through Django (psycopg's and its pool's errors,
 # SQLite's "database is locked", a connection that broke), as opposed to a programming error.
@@ -55,6 +56,29 @@ def _activate(user) -> None:
         timezone.deactivate()
 
 
+def _choosing(user) -> bool:
+    """Whether the page's digits are the school's to choose (accounts/digits.py)."""
+    language = (get_language() or "").split("-")[0]
+    return user is not None and user.is_authenticated and language in digits.CHOOSING_LANGUAGES
+
+
+def _teachers_digits(user):
+    """A student's pages show the digits their teacher chose (their first class's)."""
+    return user.enrollments.order_by("id").values_list("classroom__teacher__digits", flat=True)
+
+
+def _digits_of(user) -> str:
+    if not _choosing(user):
+        return digits.WESTERN
+    return user.digits if user.is_teacher else _teachers_digits(user).first()
+
+
+async def _digits_of_async(user) -> str:
+    if not _choosing(user):
+        return digits.WESTERN
+    return user.digits if user.is_teacher else await _teachers_digits(user).afirst()
+
+
 @sync_and_async_middleware
 def user_time_zone_middleware(get_response):
     if iscoroutinefunction(get_response):
@@ -70,6 +94,10 @@ def user_time_zone_middleware(get_response):
                 return database_unavailable(request, outage)
             languages.activate_stored(request)
             _activate(request.user)
+            try:
+                digits.activate(await _digits_of_async(request.user))
+            except DATABASE_OUTAGES as outage:
+                return database_unavailable(request, outage)
             return await get_response(request)
 
     else:
@@ -80,6 +108,7 @@ def user_time_zone_middleware(get_response):
             try:
                 languages.activate_stored(request)
                 _activate(getattr(request, "user", None))
+                digits.activate(_digits_of(getattr(request, "user", None)))
             except DATABASE_OUTAGES as outage:
                 return database_unavailable(request, outage)
             return get_response(request)

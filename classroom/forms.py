@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts import digits
 from accounts.models import time_zone_names
 from accounts.pictures import PICTURES
 from classroom import bots, selectors
@@ -209,6 +210,16 @@ class TeacherTimeZoneForm(forms.Form):
         help_text=_(
             "Your students' answers are counted by day and week in this zone: an answer at "
             "00:30 belongs to the day that has just begun there."
+        ),
+    )
+
+    digits = forms.ChoiceField(
+        label=_("Digits on pages in Arabic"),
+        choices=digits.CHOICES,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Numbers on your pages and your students' pages in Arabic are shown in these digits. "
+            "Children may type either."
         ),
     )
 

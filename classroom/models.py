@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts import digits
 from classroom.homework import titles as homework_titles
 
 # No 0/O, 1/I/L, 5/S or 2/Z: a child copying the code from the board cannot mix them up.
@@ -16,8 +17,9 @@ def new_class_code() -> str:
 
 
 def normalise_class_code(text: str) -> str:
-    """What a child types, as stored: upper case, no spaces or dashes."""
-    return "".join(ch for ch in (text or "").upper() if ch.isalnum())
+    """What a child types, as stored: upper case, no spaces or dashes, Western digits (an Arabic
+    keyboard types ٣ for 3)."""
+    return "".join(ch for ch in digits.western(text or "").upper() if ch.isalnum())
 
 
 class Classroom(models.Model):

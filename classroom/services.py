@@ -37,6 +37,13 @@ def classroom_add_student(
 
 
 @transaction.atomic
+def teacher_digits_set(*, teacher, digits: str) -> None:
+    """The digits the school's pages in Arabic show (accounts/digits.py); its students' pages
+    follow it, as they read it from their teacher."""
+    teacher.digits = digits
+    teacher.save(update_fields=["digits"])
+
+
 def teacher_time_zone_set(*, teacher, time_zone: str) -> list[int]:
     """The zone the teacher's school days are counted in, for the teacher and every student of
     their classes. The students' figures were counted by day in the old zone: they are counted

@@ -35,8 +35,13 @@ from games.services import MatchError, SeatSpec, match_create
 def teacher_settings(request):
     teacher = request.user
     current = teacher.time_zone or settings.TIME_ZONE
-    form = TeacherTimeZoneForm(request.POST or None, initial={"time_zone": current})
+    form = TeacherTimeZoneForm(
+        request.POST or None, initial={"time_zone": current, "digits": teacher.digits}
+    )
     if request.method == "POST" and form.is_valid():
+        if form.cleaned_data["digits"] != teacher.digits:
+            services.teacher_digits_set(teacher=teacher, digits=form.cleaned_data["digits"])
+            messages.success(request, _("Your pages in Arabic now show the digits you chose."))
         chosen = form.cleaned_data["time_zone"]
         if chosen != current or not teacher.time_zone:
             recounted = services.teacher_time_zone_set(teacher=teacher, time_zone=chosen)

@@ -165,6 +165,7 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         if not isinstance(client_id, str) or len(client_id) > services.MAX_CLIENT_ID:
             await self._error("bad_client_id", "client_id is a short string")
             return
+        move = wire.typed_numbers(move)  # "٧" typed on an Arabic keyboard is 7
         try:
             # Its shape (declared type, declared keys) costs no database work (engine.core.plays).
             self.rules.check_shape(move)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from accounts.bidi import ltr
 from classroom.practice.working_set import SIGNS
 
 TYPED = ""  # the teacher's own words
@@ -48,7 +49,7 @@ PRACTICE_SQUARES_TITLE = PlatformTitle(PRACTICE_SQUARES)
 
 def facts_text(facts: Iterable[Iterable]) -> str:
     """ "5 + 9, 7 × 8": the signs are the same in every language."""
-    return ", ".join(f"{first} {SIGNS.get(op, op)} {second}" for op, first, second in facts)
+    return ", ".join(ltr(f"{first} {SIGNS.get(op, op)} {second}") for op, first, second in facts)
 
 
 def worded(kind: str, params: dict) -> str:

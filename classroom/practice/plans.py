@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.bidi import ltr
 from classroom.models import Assignment, PersonalPlan
 from classroom.practice.selectors import class_fact_states
 from classroom.practice.working_set import (
@@ -50,7 +51,7 @@ def state_label(state: FactState | None, today: datetime.date) -> str:
 
 
 def fact_text(operation: str, first: int, second: int) -> str:
-    return f"{first} {SIGNS.get(operation, operation)} {second}"
+    return ltr(f"{first} {SIGNS.get(operation, operation)} {second}")
 
 
 @dataclass

@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 import engine
+from accounts.bidi import ltr
 from classroom.progress.mastery import TABLES, counts_for_fluency, is_fluent
 
 # Days until a fact comes back after its first, second, ... fluent day (expanding intervals).
@@ -275,7 +276,7 @@ class Item:
 
     @property
     def fact(self) -> str:
-        return f"{self.first} {SIGNS[self.operation]} {self.second}"
+        return ltr(f"{self.first} {SIGNS[self.operation]} {self.second}")
 
     @property
     def text(self) -> str:

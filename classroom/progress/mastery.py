@@ -43,6 +43,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 import engine
+from accounts.bidi import ltr
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE as MIN_ANSWERS
 from classroom.progress.numbers import percent
 from games.models import Attempt
@@ -293,16 +294,17 @@ class Cell:
 
     @property
     def text(self) -> str:
+        fact = ltr(self.fact)  # kept left to right in a right-to-left sentence
         if not self.answers:
-            return _("%(fact)s: no answers") % {"fact": self.fact}
+            return _("%(fact)s: no answers") % {"fact": fact}
         if self.mastery is not None:
             return _("%(fact)s: %(level)s, %(reached)s") % {
-                "fact": self.fact,
+                "fact": fact,
                 "level": self.mastery.level_text,
                 "reached": self.mastery.reached,
             }
         return _("%(fact)s: %(right)s of %(answers)s right, %(fluent)s fluent") % {
-            "fact": self.fact,
+            "fact": fact,
             "right": self.right,
             "answers": self.answers,
             "fluent": self.fluent,

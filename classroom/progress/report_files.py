@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 
+from accounts.bidi import plain
 from classroom import pdf_fonts
 from classroom.progress import display, mastery
 from classroom.progress.models import MISTAKE_FIELDS
@@ -66,7 +67,10 @@ FONT_BOLD = "ReportSans-Bold"
 def _cell(value):
     """A spreadsheet runs a cell that starts like a formula (OWASP's "CSV injection"): every text
     cell that does is written with a leading apostrophe. Numbers stay numbers, and so does a sign
-    alone, which no spreadsheet can run: nothing follows it."""
+    alone, which no spreadsheet can run: nothing follows it. A text is plain: no directional
+    marks (an expression worded for a right-to-left language holds some, accounts/bidi.py)."""
+    if isinstance(value, str):
+        value = plain(value)
     if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and value not in _LONE_SIGNS:
         return "'" + value
     return value

@@ -22,6 +22,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import engine
+from accounts.bidi import ltr
 from classroom.progress.models import MEDIAN_BOUND_MS, MEDIAN_BOUND_SHARE
 from classroom.progress.numbers import percent, too_few
 from games import catalog
@@ -82,15 +83,15 @@ def fact_text(fact: str) -> str:
     if not found:
         return fact
     left, sign, right = found.groups()
-    return f"{left} {SIGNS[sign]} {right}"
+    return ltr(f"{left} {SIGNS[sign]} {right}")
 
 
 def known_fact_text(operation: str, left: int, right: int) -> str:
     """A fact a child knows by heart, with its result: "3 + 4 = 7", "6 × 7 = 42" (sums and times
     tables are the facts a child learns so)."""
     if operation == "add":
-        return f"{left} + {right} = {left + right}"
-    return f"{left} × {right} = {left * right}"
+        return ltr(f"{left} + {right} = {left + right}")
+    return ltr(f"{left} × {right} = {left * right}")
 
 
 def accuracy_text(right: int, answers: int) -> str:
@@ -130,7 +131,7 @@ def change_text(change: int | None, answers_before: int) -> str:
     "−3 points", "±0 points"; "new in this period" without answers before, "—" with too few."""
     if change is not None:
         return ngettext("%(change)s point", "%(change)s points", abs(change)) % {
-            "change": f"+{change}" if change > 0 else f"−{-change}" if change else "±0"
+            "change": ltr(f"+{change}" if change > 0 else f"−{-change}" if change else "±0")
         }
     if answers_before == 0:
         return _("new in this period")
@@ -154,15 +155,29 @@ def _numbers(attempt) -> list[int]:
     return [n for n in operands if isinstance(n, int) and not isinstance(n, bool)]
 
 
-def _expression(attempt) -> str:
-    """The problem as written, "5 + 9", or as its game writes it from the attempt's details (a
-    titles module's ``expression``: SUM's may mix signs)."""
+def _own_expression(attempt) -> str | None:
+    """The problem as its game writes it from the attempt's details (a titles module's
+    ``expression``: SUM's may mix signs), its arithmetic kept left to right by the game."""
     own = getattr(catalog.titles_module(attempt.game), "expression", None)
-    written = own(attempt) if own is not None else None
-    if written:
-        return written
+    return (own(attempt) if own is not None else None) or None
+
+
+def _written(attempt) -> str:
     sign = f" {SIGNS.get(attempt.operator, attempt.operator)} "
     return sign.join(str(n) for n in _numbers(attempt)) or "?"
+
+
+def _expression(attempt) -> str:
+    """The problem as written, "5 + 9", kept left to right in a right-to-left sentence."""
+    return _own_expression(attempt) or ltr(_written(attempt))
+
+
+def _equation(attempt) -> str:
+    """The problem and its true result, "5 + 9 = 14", kept left to right as one."""
+    own = _own_expression(attempt)
+    if own:
+        return f"{own} = {attempt.expected}"
+    return ltr(f"{_written(attempt)} = {attempt.expected}")
 
 
 def _claimed(attempt) -> Wording:
@@ -205,17 +220,16 @@ def _placed(attempt) -> Wording:
     return Wording(
         _("Placed a %(tile)s next to %(first)s and %(second)s")
         % {"tile": attempt.answer, "first": first, "second": second},
-        f"{_expression(attempt)} = {attempt.expected}",
+        _equation(attempt),
     )
 
 
 def _typed(attempt) -> Wording:
     """Add or Multiply?: the child types the round's score."""
-    expression = _expression(attempt)
     return Wording(
         _("Typed %(answer)s for %(expression)s")
-        % {"answer": attempt.answer, "expression": expression},
-        f"{expression} = {attempt.expected}",
+        % {"answer": attempt.answer, "expression": _expression(attempt)},
+        _equation(attempt),
     )
 
 

@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+from accounts import digits
 from accounts.models import SecretKind, canonical_secret
 from accounts.pictures import PICTURE_SEQUENCE_LENGTH, PICTURES
 from accounts.secret_hashing import secret_fingerprint
@@ -95,7 +96,7 @@ def parse_secret(kind: str, text: str) -> Secret:
     or dashes, in English or Spanish. Raises ValidationError with a message for the teacher."""
     text = (text or "").strip()
     if kind == SecretKind.PIN:
-        value = re.sub(r"\s+", "", text)
+        value = digits.western(re.sub(r"\s+", "", text))  # "٧٣٥٨" is 7358
         canonical_secret(SecretKind.PIN, value)
         return Secret(SecretKind.PIN, value)
     if kind != SecretKind.PICTURE:

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
@@ -235,7 +236,11 @@ def _projector_context(request, session: ClassSession) -> dict:
         # The class reads the projector: the game in a child's words.
         "title": selectors.session_title(session, child=True),
         "join_url": join_url,
-        "join_address": devices_reach.partition("://")[2] + sign_in,
+        # Typed as shown: left to right and in Western digits on a page in Arabic too.
+        "join_address": format_html(
+            '<bdi dir="ltr" data-digits="latn">{}</bdi>',
+            devices_reach.partition("://")[2] + sign_in,
+        ),
         "code_spelled": " ".join(code),
     }
     if session.status == ClassSession.Status.LOBBY:

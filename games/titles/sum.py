@@ -6,6 +6,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.bidi import ltr
 from games.catalog import SIGNS
 
 TITLE = gettext_lazy("SUM")
@@ -24,7 +25,7 @@ def expression(attempt) -> str | None:
     written = detail.get("expression")
     if not isinstance(written, str) or not written:
         return None
-    text = _BINARY_SIGN.sub(lambda m: f" {SIGNS[m.group(1)]} ", written)
+    text = ltr(_BINARY_SIGN.sub(lambda m: f" {SIGNS[m.group(1)]} ", written))
     notes = [
         _("two %(card)s cards used as a %(value)s") % {"card": card, "value": card * 2}
         for card in detail.get("pairs") or []

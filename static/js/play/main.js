@@ -29,6 +29,7 @@
 import { h } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { LiveSocket } from "../live-socket.js";
+import { ltr, western } from "../numerals.js";
 import { Sounds } from "./sound.js";
 import { readAloudControls } from "./read-aloud.js";
 import { followTheTeacher } from "./follow.js";
@@ -421,7 +422,11 @@ function showWhoScored(scores) {
       h(
         "span",
         { class: `scored-chip${ctx.isMe(seat.seat) ? " is-me" : ""}` },
-        interpolate(gettext("%(name)s +%(points)s"), { name: ctx.isMe(seat.seat) ? gettext("You") : seat.name, points: gain }, true),
+        interpolate(
+          gettext("%(name)s %(points)s"),
+          { name: ctx.isMe(seat.seat) ? gettext("You") : seat.name, points: ltr(`+${gain}`) },
+          true,
+        ),
       ),
     ),
   );
@@ -669,7 +674,17 @@ function onBoardKey(event) {
   if (readAloud && readAloud.onKey(event)) return;
   if (!renderer.keyShortcut || ctx.spectator) return;
   if (ended() || shell.paused) return;
-  if (renderer.keyShortcut(event, shell.view, ctx)) event.preventDefault();
+  if (renderer.keyShortcut(shortcutKey(event), shell.view, ctx)) event.preventDefault();
+}
+
+// The key a shortcut reads, whatever the keyboard's layout: an Eastern Arabic digit is its Western
+// one (٣ is 3), and a letter of another script is the Latin letter of its key (an Arabic keyboard's
+// ش is on the A key): the shortcuts the page lists work on an Arabic keyboard too.
+function shortcutKey(event) {
+  let key = western(event.key);
+  const letter = /^Key([A-Z])$/.exec(event.code || "");
+  if (letter && key.length === 1 && !/^[\x20-\x7e]$/.test(key)) key = letter[1].toLowerCase();
+  return { key, shiftKey: event.shiftKey };
 }
 
 function renderKeysNote() {

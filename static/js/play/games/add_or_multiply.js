@@ -3,6 +3,7 @@
 // student types their own round score.
 import { h } from "../dom.js";
 import { gettext } from "../i18n.js";
+import { expression, ltr, western } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
 import { say, who } from "../table.js";
 
@@ -195,7 +196,7 @@ function scoreSection(view, ctx) {
   const question = [
     say(gettext("You got %(a)s and %(b)s and chose %(operation)s:"), { a, b, operation: opName(mine.op) }),
     " ",
-    h("span", { class: "aom-equation" }, `${a} ${sign(mine.operator)} ${b} = ?`),
+    expression(h("span", { class: "aom-equation" }, `${a} ${sign(mine.operator)} ${b} = ?`)),
   ];
   if (view.typed[me] !== null) {
     return h(
@@ -205,13 +206,11 @@ function scoreSection(view, ctx) {
       h("p", {}, say(gettext("You typed %(value)s. Waiting for the others."), { value: view.typed[me] })),
     );
   }
+  // Text, not type=number: a child on an Arabic keyboard types ٧, which a number field drops.
   const input = h("input", {
     id: "aom-score",
-    type: "number",
+    type: "text",
     inputmode: "numeric",
-    min: "0",
-    max: "999",
-    step: "1",
     required: true,
     autocomplete: "off",
     value: ui.typed,
@@ -226,8 +225,9 @@ function scoreSection(view, ctx) {
       class: "aom-score-form",
       onsubmit: async (event) => {
         event.preventDefault();
-        const value = Number(ui.typed);
-        if (ui.typed === "" || !Number.isInteger(value) || value < 0 || value > 999) {
+        const typed = western(ui.typed).trim();
+        const value = /^[0-9]+$/.test(typed) ? Number(typed) : NaN;
+        if (!Number.isInteger(value) || value < 0 || value > 999) {
           input.setCustomValidity(gettext("Type a whole number from 0 to 999."));
           input.reportValidity();
           return;
@@ -242,7 +242,7 @@ function scoreSection(view, ctx) {
       h("label", { for: "aom-score" }, ...question),
       // The two numbers drawn as well, for a child with dots (the label above says them).
       ctx.dots
-        ? h("p", { class: "aom-sum", "aria-hidden": "true" }, withDots(ctx, a), ` ${sign(mine.operator)} `, withDots(ctx, b), " = ?")
+        ? h("p", { class: "aom-sum", "aria-hidden": "true", dir: "ltr" }, withDots(ctx, a), ` ${sign(mine.operator)} `, withDots(ctx, b), " = ?")
         : null,
       input,
     ),
@@ -262,7 +262,7 @@ function historySection(view, ctx) {
         {},
         h("td", {}, String(round.round)),
         h("th", { scope: "row" }, who(play.seat, ctx)),
-        h("td", {}, `${play.received[0]} ${sign(play.operator)} ${play.received[1]}`),
+        h("td", {}, expression(`${play.received[0]} ${sign(play.operator)} ${play.received[1]}`)),
         h("td", {}, play.score === null ? "?" : String(play.score)),
       ),
     ),
@@ -446,22 +446,23 @@ export function describe(event, ctx) {
     case "awaiting_scores":
       return ctx.spectator ? null : gettext("Work out your round score and type it.");
     case "attempt": {
+      // Each expression and equation one value, kept left to right on a page read right to left.
+      const written = `${event.operands[0]} ${sign(event.operator)} ${event.operands[1]}`;
       const values = {
         name: who(event.seat, ctx),
-        a: event.operands[0],
-        b: event.operands[1],
-        sign: sign(event.operator),
+        expression: ltr(written),
+        equation: ltr(`${written} = ${event.expected}`),
         answer: event.answer,
         expected: event.expected,
       };
       if (ctx.isMe(event.seat)) {
         ctx.ui.feedback = event.correct
-          ? say(gettext("Right! %(a)s %(sign)s %(b)s = %(expected)s."), values)
-          : say(gettext("Not quite: %(a)s %(sign)s %(b)s = %(expected)s (you typed %(answer)s)."), values);
+          ? say(gettext("Right! %(equation)s."), values)
+          : say(gettext("Not quite: %(equation)s (you typed %(answer)s)."), values);
       }
       return event.correct
-        ? say(gettext("%(name)s: %(a)s %(sign)s %(b)s = %(answer)s. Right!"), values)
-        : say(gettext("%(name)s typed %(answer)s for %(a)s %(sign)s %(b)s; it is %(expected)s."), values);
+        ? say(gettext("%(name)s: %(equation)s. Right!"), values)
+        : say(gettext("%(name)s typed %(answer)s for %(expression)s; it is %(expected)s."), values);
     }
     case "round_scored":
       return say(gettext("Round %(round)s scored: %(scores)s."), {

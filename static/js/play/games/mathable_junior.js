@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { current, moveTo } from "../roving.js";
 import { gettext, ngettext } from "../i18n.js";
+import { ltr, rightToLeft } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
 import { isMyTurn, say, sendThenRerender } from "../table.js";
 
@@ -59,9 +60,16 @@ function squareReading(view, row, col) {
   return sign ? { read: sign } : {};
 }
 
+// The board is the printed one: its columns stay where the box prints them on every page (the
+// grid is dir="ltr", and so are the equations read along its rows). A reader of a page written
+// right to left counts its columns from the right, where they start reading: column 1 is there.
+function columnNumber(col) {
+  return rightToLeft() ? SIZE - col : col + 1;
+}
+
 function squareLabel(view, row, col) {
   const tile = view.board[row][col];
-  const where = say(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: col + 1 });
+  const where = say(gettext("row %(row)s, column %(col)s"), { row: row + 1, col: columnNumber(col) });
   if (tile !== null) return say(gettext("%(where)s, tile %(tile)s"), { where, tile });
   const kind = squareKind(view, row, col);
   return kind
@@ -138,6 +146,7 @@ function boardGrid(view, ctx) {
       "div",
       {
         role: "grid",
+        dir: "ltr",
         class: `mj-board mj-board-${view.side}`,
         "aria-label": gettext("Board, 10 rows and 10 columns"),
         dataset: { roving: "board" },
@@ -482,16 +491,17 @@ export function keysNote(view, ctx) {
   );
 }
 
+// Kept left to right in a sentence on a page read right to left.
 function equationText(equation) {
   const operator = equation.operator === "-" ? "−" : "+";
-  return `${equation.operands[0]} ${operator} ${equation.operands[1]} = ${equation.result}`;
+  return ltr(`${equation.operands[0]} ${operator} ${equation.operands[1]} = ${equation.result}`);
 }
 
 export function describe(event, ctx) {
   const name = event.seat !== undefined && event.seat !== null ? ctx.seatName(event.seat) : "";
   const where =
     event.row !== undefined
-      ? say(gettext("row %(row)s, column %(col)s"), { row: event.row + 1, col: event.col + 1 })
+      ? say(gettext("row %(row)s, column %(col)s"), { row: event.row + 1, col: columnNumber(event.col) })
       : "";
   switch (event.type) {
     case "tile_placed":

@@ -2,11 +2,17 @@
 // (solo5/4/3; docs/rules/mia_solo.md). A view with `size` is the solo square.
 import { h } from "../dom.js";
 import { gettext, ngettext } from "../i18n.js";
+import { expression, ltr } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
 import { say, sendThenRerender, who } from "../table.js";
 
 function optionText(option) {
   return `${option.op === "-" ? "−" : "+"}${option.target}`;
+}
+
+// A target in a sentence: "+12" kept left to right on a page read right to left (not "12+").
+function optionShown(option) {
+  return ltr(optionText(option));
 }
 
 // A target said in words, for screen readers ("Sum 12", "Difference 3").
@@ -16,9 +22,9 @@ function optionName(option) {
     : say(gettext("Sum %(target)s"), { target: option.target });
 }
 
-// The target as drawn: "+12", and its ten-frames for a child with dots.
+// The target as drawn: "+12" (left to right on any page), and its ten-frames for a child with dots.
 function optionFace(option, ctx) {
-  return withDots(ctx, option.target, optionText(option));
+  return withDots(ctx, option.target, expression(optionText(option)));
 }
 
 function cardText(card) {
@@ -28,15 +34,19 @@ function cardText(card) {
 }
 
 // "8 − 5" for a difference (larger first), "5 + 8" for a sum, as the rulebook writes them.
-function shownSum(values, op) {
+function writtenSum(values, op) {
   const [a, b] = values;
   return op === "-" ? `${Math.max(a, b)} − ${Math.min(a, b)}` : `${a} + ${b}`;
 }
 
+// "8 − 5 = 3" in a sentence, kept left to right as one on a page read right to left.
+function equation(values, op, result) {
+  return ltr(`${writtenSum(values, op)} = ${result}`);
+}
+
 function wrongWhy(values, op, result, target) {
-  return say(gettext("%(sum)s = %(result)s, not %(target)s"), {
-    sum: shownSum(values, op),
-    result,
+  return say(gettext("%(equation)s, not %(target)s"), {
+    equation: equation(values, op, result),
     target,
   });
 }
@@ -244,7 +254,7 @@ function preview(view, ctx, card) {
     });
   }
   return say(gettext("Claim %(target)s with %(first)s and %(second)s?"), {
-    target: optionText(card.options[ui.option]),
+    target: optionShown(card.options[ui.option]),
     first: values[0],
     second: values[1],
   });
@@ -806,11 +816,11 @@ export function describe(event, ctx) {
       ctx.ui.wonBy = { round: event.round, seat: event.seat };
       const message = say(
         ngettext(
-          "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s card won.",
-          "%(name)s: %(sum)s = %(target)s. ¡Mía! %(count)s cards won.",
+          "%(name)s: %(equation)s. ¡Mía! %(count)s card won.",
+          "%(name)s: %(equation)s. ¡Mía! %(count)s cards won.",
           event.cards_taken,
         ),
-        { name, sum: shownSum(event.values, event.op), target: event.target, count: event.cards_taken },
+        { name, equation: equation(event.values, event.op, event.target), count: event.cards_taken },
       );
       if (ctx.isMe(event.seat)) ctx.ui.feedback = null;
       return message;
@@ -844,8 +854,8 @@ export function describe(event, ctx) {
       // At a calm table the news of the card that just closed stays on the board.
       if (ctx.ui.closedRound !== event.round - 1) ctx.ui.feedback = null;
       return say(gettext("New card: %(first)s or %(second)s."), {
-        first: optionText(card.options[0]),
-        second: optionText(card.options[1]),
+        first: optionShown(card.options[0]),
+        second: optionShown(card.options[1]),
       });
     }
     case "cards_returned":
@@ -857,13 +867,16 @@ export function describe(event, ctx) {
       const option = event.card.options[event.option];
       return say(
         ngettext(
-          "Solved: %(sum)s = %(target)s! %(left)s card left.",
-          "Solved: %(sum)s = %(target)s! %(left)s cards left.",
+          "Solved: %(equation)s! %(left)s card left.",
+          "Solved: %(equation)s! %(left)s cards left.",
           event.left,
         ),
         {
-          sum: shownSum(event.numbers.map((c) => c.value), option.op),
-          target: option.target,
+          equation: equation(
+            event.numbers.map((c) => c.value),
+            option.op,
+            option.target,
+          ),
           left: event.left,
         },
       );

@@ -3,6 +3,7 @@
 // server judges the equation, so a wrong one is a recorded try, never blocked here.
 import { h } from "../dom.js";
 import { gettext, ngettext } from "../i18n.js";
+import { ltr } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
 import { isMyTurn, say, sendThenRerender } from "../table.js";
 
@@ -271,9 +272,11 @@ function equationSection(view, ctx, state) {
     "section",
     { class: "sum-equation", "aria-label": gettext("Your equation") },
     h("h2", {}, gettext("Your equation")),
+    // The equation as laid, left to right on every page (an equation read from the right would
+    // be another one): its cards, then "= centre".
     h(
       "div",
-      { class: "sum-equation-line" },
+      { class: "sum-equation-line", dir: "ltr" },
       strip,
       hasCentre(view)
         ? h("span", { class: "sum-equals", "aria-hidden": "true" }, `= ${view.centre}`)
@@ -566,12 +569,15 @@ export function readAloud(view) {
 }
 
 // The equation as the rulebook says it: a pair is the one number it stands for, named after the
-// equation ("4+5-6 (two 3 cards used as a 6)"), never brackets, for which there is no card.
-function equationText(event) {
+// equation ("4+5-6 (two 3 cards used as a 6)"), never brackets, for which there is no card. With
+// `result`, its value too ("4+5-6 = 3"). The arithmetic is kept left to right on a page read right
+// to left; the words after it are the sentence's.
+function equationText(event, result = null) {
+  const written = result === null ? event.expression : `${event.expression} = ${result}`;
   const pairs = (event.pairs || []).map((card) =>
     say(gettext("two %(card)s cards used as a %(value)s"), { card, value: card * 2 }),
   );
-  return pairs.length ? `${event.expression} (${pairs.join(", ")})` : event.expression;
+  return pairs.length ? `${ltr(written)} (${pairs.join(", ")})` : ltr(written);
 }
 
 export function describe(event, ctx) {
@@ -580,11 +586,11 @@ export function describe(event, ctx) {
     case "equation_right":
       return say(
         ngettext(
-          "%(name)s made %(expression)s = %(value)s and keeps %(kept)s card.",
-          "%(name)s made %(expression)s = %(value)s and keeps %(kept)s cards.",
+          "%(name)s made %(equation)s and keeps %(kept)s card.",
+          "%(name)s made %(equation)s and keeps %(kept)s cards.",
           event.numbers_kept,
         ),
-        { name, expression: equationText(event), value: event.value, kept: event.numbers_kept },
+        { name, equation: equationText(event, event.value), kept: event.numbers_kept },
       );
     case "equation_wrong":
       if (event.reason === "division_not_exact") {

@@ -9,17 +9,16 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone
 from lti_tool.lti_core.constants import ContextRole
 from lti_tool.lti_core.utils import normalize_role
 from lti_tool.models import Key, LtiDeployment, LtiRegistration
 
 from accounts.models import Role, User
-from classroom.lti import dynamic_registration
+from classroom.lti import dynamic_registration, links
 from classroom.lti.models import LtiCourse, LtiPerson, LtiRegistrationLink, LtiUsedNonce
 from classroom.lti.tool import CheckedLaunch, Refused
-from classroom.models import Assignment, Enrollment
+from classroom.models import Enrollment
 from classroom.services import classroom_add_student, classroom_create
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
@@ -43,6 +42,7 @@ def launch_accept(*, launch: CheckedLaunch) -> Accepted:
     claims = launch.claims
     roles = {normalize_role(role) for role in claims.get(CLAIM + "roles") or []}
     context = claims.get(CLAIM + "context") or {}
+    links.link_of(claims)  # a link naming what this site does not have is refused before writing
     with transaction.atomic():
         _nonce_spend(claims)
         if not context.get("id"):
@@ -115,7 +115,7 @@ def _instructor_launch(launch: CheckedLaunch, context: dict) -> Accepted:
         raise Refused("the course's class is another teacher's", status=403, kind="other_teacher")
     return Accepted(
         user=teacher,
-        landing_url=reverse("classroom:roster_class", args=[course.classroom_id]),
+        landing_url=links.teacher_landing(launch.claims, course.classroom),
         backend="django.contrib.auth.backends.ModelBackend",
     )
 
@@ -146,21 +146,9 @@ def _learner_launch(launch: CheckedLaunch, context: dict) -> Accepted:
         Enrollment.objects.get_or_create(classroom=classroom, student=student)
     return Accepted(
         user=student,
-        landing_url=_learner_landing(launch.claims, classroom),
+        landing_url=links.learner_landing(launch.claims, classroom, student),
         backend="accounts.backends.StudentSecretBackend",
     )
-
-
-def _learner_landing(claims: dict, classroom) -> str:
-    """The link's own page (a homework or personal practice of this class, named by the link's
-    custom parameter), else the child's home."""
-    custom = claims.get(CLAIM + "custom") or {}
-    assignment_id = str(custom.get("assignment", ""))
-    if assignment_id.isdigit() and (
-        Assignment.objects.filter(pk=int(assignment_id), classroom=classroom).exists()
-    ):
-        return reverse("classroom:homework_student", args=[int(assignment_id)])
-    return reverse("classroom:student_home")
 
 
 # --- setup ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classroom.lti import register_views, views
+from classroom.lti import deep_linking_views, register_views, views
 
 app_name = "lti"
 
@@ -8,6 +8,17 @@ urlpatterns = [
     path("login/", views.oidc_login, name="login"),
     path("launch/", views.launch, name="launch"),
     path(".well-known/jwks.json", views.jwks, name="jwks"),
+    path("deep-link/", deep_linking_views.deep_link_answer, name="deep_link_answer"),
+    path(
+        "classes/<int:classroom_id>/games/<slug:game>/<slug:variant>/",
+        deep_linking_views.game_waiting,
+        name="game_waiting",
+    ),
+    path(
+        "practice/<int:assignment_id>/",
+        deep_linking_views.practice_not_set,
+        name="practice_not_set",
+    ),
     path("registrations/", views.registration, name="registration"),
     path("register/", register_views.register, name="register"),
     path("register/<str:token>/", register_views.register_link, name="register_link"),

@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from lti_tool.models import Key
 
-from classroom.lti import selectors, services, tool
+from classroom.lti import deep_linking, deep_linking_views, selectors, services, tool
 from classroom.lti.forms import RegistrationForm
 
 REFUSALS = {
@@ -42,6 +42,11 @@ REFUSALS = {
     ),
     "not_ready": _(
         "Your teacher has not opened this tool in the course yet. Try again after they have."
+    ),
+    "deep_link_role": _("Only the course's teachers choose what this tool's links open."),
+    "bad_link": _(
+        "This link opens a game or homework that this course's class does not have here. Ask "
+        "the course's teacher to choose again what the link opens."
     ),
 }
 
@@ -86,6 +91,8 @@ def oidc_login(request):
 def launch(request):
     try:
         checked = tool.launch_checked(request)
+        if deep_linking.is_request(checked.claims):
+            return deep_linking_views.picker(request, checked)
         accepted = services.launch_accept(launch=checked)
     except tool.Refused as refusal:
         return _refused(request, refusal)

@@ -121,7 +121,7 @@ class SessionCreateForm(ProjectorForm):
     def clean_team_mode(self) -> str:
         return self.cleaned_data["team_mode"] or TeamMode.NONE
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, preset=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["projector_names"].required = False
         self.fields["projector_top"].required = False
@@ -155,6 +155,19 @@ class SessionCreateForm(ProjectorForm):
                 )
             groups.append((catalog.game_title(slug), choices))
         self.fields["variant"].choices = groups
+        if preset:
+            self._preset(preset)
+
+    def _preset(self, query) -> None:
+        """The game, variant and options the page's address sets (``?variant=mia:express&
+        opt__mia__express__calm=true``): a learning platform's link to a game opens the form so
+        (docs/lti.md). Only the form's own fields; an option's value as its field reads it."""
+        for name, value in query.items():
+            if name == "variant" or (name.startswith("opt__") and name in self.fields):
+                field = self.fields[name]
+                self.initial[name] = (
+                    value == "true" if isinstance(field, forms.BooleanField) else value
+                )
 
     def option_groups(self):
         """Per variant: its key, title, player range and bound option fields (for the template)."""

@@ -68,7 +68,7 @@ def sessions_list(request, classroom_id):
 @require_http_methods(["GET", "POST"])
 def sessions_create(request, classroom_id):
     classroom = get_object_or_404(Classroom, pk=classroom_id, teacher=request.user)
-    form = SessionCreateForm(request.POST or None)
+    form = SessionCreateForm(request.POST or None, preset=request.GET)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -247,3 +247,52 @@ def test_a_co_teacher_imports_the_class_as_hers_and_makes_no_account_for_the_oth
     client.post(IMPORT, {"confirm": "1"})
     assert Classroom.objects.get().teacher == tom
     assert not User.objects.filter(email="marta@hill.example").exists()
+
+
+def test_the_gradebook_of_a_period_from_the_command(client, tmp_path):
+    """A district's script asks for every homework due in a term, by the class's sourcedId."""
+    from datetime import timedelta
+
+    from django.core.management import CommandError, call_command
+    from django.utils import timezone
+
+    marta = make_teacher(email="marta.ruiz@hill.example")
+    client.force_login(marta)
+    upload(client, school_zip())
+    client.post(IMPORT, {"confirm": "1"})
+    classroom = Classroom.objects.get()
+    make_assignment(classroom, title="Soon", due_in_days=2)
+    make_assignment(classroom, title="Also soon", due_in_days=5)
+    make_assignment(classroom, title="Next term", due_in_days=60)
+    today = timezone.localdate()
+    output = tmp_path / "term.zip"
+    out = io.StringIO()
+    call_command(
+        "export_oneroster_gradebook",
+        "c1",
+        "--from",
+        today.isoformat(),
+        "--to",
+        (today + timedelta(days=30)).isoformat(),
+        "--output",
+        str(output),
+        stdout=out,
+    )
+    assert "2 line items, 6 results" in out.getvalue()
+    files = read_zip(output.read_bytes())
+    assert sorted(row["title"] for row in files["lineItems.csv"]) == ["Also soon", "Soon"]
+    assert {row["classSourcedId"] for row in files["lineItems.csv"]} == {"c1"}
+    line_items = {row["sourcedId"] for row in files["lineItems.csv"]}
+    assert {row["lineItemSourcedId"] for row in files["results.csv"]} == line_items
+    assert {row["studentSourcedId"] for row in files["results.csv"]} == {"u1", "u2", "u3"}
+    assert all(float(row["score"]) == 0 for row in files["results.csv"])  # a number, not "0%"
+    with pytest.raises(CommandError, match="no homework of the class is in the dates given"):
+        call_command(
+            "export_oneroster_gradebook",
+            classroom.code,
+            "--from",
+            (today + timedelta(days=100)).isoformat(),
+            "--output",
+            str(tmp_path / "none.zip"),
+            stdout=io.StringIO(),
+        )

@@ -1,6 +1,8 @@
 """Every text is translatable, and every language declared complete (tests/languages.py) ships
 complete: docs/translations.md."""
 
+import gettext
+import html
 import os
 import re
 import shutil
@@ -11,9 +13,10 @@ from pathlib import Path
 import polib
 import pytest
 from django.urls import reverse
+from django.utils import formats, timezone, translation
 
 from config.languages import PLURAL_FORMS, TRANSLATED
-from tests.factories import make_class, make_student
+from tests.factories import make_attempts, make_class, make_student, make_teacher
 from tests.languages import COMPLETE
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +184,56 @@ def test_counts_read_in_spanish_on_pages_and_in_the_play_pages_catalogue(client)
     response = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="es")
     forms = re.search(r'"%\(count\)s card in hand": (\[.*?\])', response.content.decode(), re.S)
     assert forms.group(1).count("cartas en la mano") == 2, forms.group(1)
+
+
+# One count of each plural form of every language here: Arabic's zero, one, two, few (3-10),
+# many (11-99) and other (100); French's 0 and 1 alike; the rest's 1 and the others.
+COUNTS = (0, 1, 2, 3, 11, 100)
+
+
+def _form_in_catalogue(language: str, singular: str, plural: str, count: int) -> str:
+    """The form the language's own compiled catalogue gives ``count`` (its Plural-Forms); the
+    sources' own for English."""
+    if language == "en":
+        return singular if count == 1 else plural
+    with (ROOT / f"locale/{language}/LC_MESSAGES/django.mo").open("rb") as compiled:
+        return gettext.GNUTranslations(compiled).ngettext(singular, plural, count)
+
+
+@pytest.mark.parametrize("language", ["en", *COMPLETE])
+def test_counts_and_dates_on_the_pages(client, language):
+    """The family summary, in each complete language (the family's): a count in the form its
+    catalogue's Plural-Forms picks for 0, 1, 2, 3, 11 and 100, and the day in that language's
+    words ("3 de noviembre de 2026", never "3 November 2026" or "03/11/2026")."""
+    teacher = make_teacher()
+    classroom = make_class(teacher)
+    client.force_login(teacher)
+    today = timezone.localdate()
+    with translation.override(language):
+        day = formats.date_format(today, "DATE_FORMAT")
+    with translation.override("en"):
+        english_day = formats.date_format(today, "DATE_FORMAT")
+    for count in COUNTS:
+        child = make_student(classroom, f"Child {count}", secret=f"{1000 + count}")
+        child.family_language = language
+        child.save()
+        make_attempts(child, [(3, "+", 4, 7, 1500)] * count + [(3, "+", 4, 8, 1500)])
+        page = client.get(
+            reverse("classroom:progress_student_summary", args=[classroom.pk, child.pk])
+        ).content.decode()
+        sheet = html.unescape(page[page.index("<article") : page.index("</article>")])
+        assert f'lang="{language}"' in sheet
+        right = _form_in_catalogue(
+            language, "%(counter)s right answer.", "%(counter)s right answers.", count
+        )
+        assert right % {"counter": count} in sheet, (count, right)
+        if count:
+            best = _form_in_catalogue(
+                language,
+                "Best day: %(counter)s right answer on %(day)s.",
+                "Best day: %(counter)s right answers on %(day)s.",
+                count,
+            )
+            assert best % {"counter": count, "day": day} in sheet, (count, best)
+            if language != "en":
+                assert english_day not in sheet

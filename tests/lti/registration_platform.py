@@ -6,10 +6,11 @@ the network, as in production; the browser is Django's test client."""
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from .platform import WAIT_SECONDS
 
@@ -84,6 +85,8 @@ class RegistrationPlatform:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 platform.calls.append(f"GET {self.path}")
+                if self.path.startswith("/admin/tools?"):
+                    return self.admin_page()
                 if self.path != "/.well-known/openid-configuration":
                     return self.answer(404, {"error": "not_found"})
                 if self.headers.get("Authorization") != f"Bearer {platform.token}":
@@ -120,6 +123,29 @@ class RegistrationPlatform:
                     configuration["deployment_id"] = platform.deployment_id
                 answer[TOOL_CONFIGURATION] = configuration
                 return self.answer(200, answer)
+
+            def admin_page(self):
+                """The platform admin's page, as Moodle's and Canvas's: the tool's registration
+                URL (``?register=``) in a frame, with the platform's two parameters added; the
+                frame is closed when the tool posts the close message, which the page shows."""
+                url = parse_qs(urlsplit(self.path).query)["register"][0]
+                src = html.escape(f"{url}?{platform.registration_query()}")
+                page = f"""<!doctype html><title>Platform: manage tools</title>
+<p id="said">(nothing yet)</p><iframe src="{src}" width="800" height="600"></iframe>
+<script>
+window.addEventListener("message", (event) => {{
+  document.getElementById("said").textContent = event.data && event.data.subject;
+  if (event.data && event.data.subject === "org.imsglobal.lti.close") {{
+    document.querySelector("iframe").remove();
+  }}
+}});
+</script>"""
+                raw = page.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
 
             def answer(self, status: int, body):
                 raw = body if isinstance(body, bytes) else json.dumps(body).encode()

@@ -78,10 +78,11 @@ def _refused(request, refusal: RegistrationRefused):
         },
         status=refusal.status,
     )
-    # One line with the reason (never the query string: it carries the platform's token).
+    # One line with the reason; never the link nor the query string (the platform's token): both
+    # are credentials.
     log_response(
         "LTI %s refused (%s): %s",
-        request.path,
+        reverse("lti:register") + ("<link>/" if request.resolver_match.kwargs else ""),
         refusal.kind,
         refusal.reason,
         response=response,

@@ -216,11 +216,13 @@ def keys_rotate(*, rotate: bool) -> Rotation:
 
 
 def registration_link_create(*, created_by: User, name: str = "") -> LtiRegistrationLink:
-    """A one-time registration link, valid for ``LINK_DAYS``."""
+    """A one-time registration link, valid for ``LINK_DAYS``. Links that expired unused go."""
+    now = timezone.now()
+    LtiRegistrationLink.objects.filter(used_at__isnull=True, expires_at__lte=now).delete()
     return LtiRegistrationLink.objects.create(
         name=name.strip()[:255],
         created_by=created_by,
-        expires_at=timezone.now() + dt.timedelta(days=dynamic_registration.LINK_DAYS),
+        expires_at=now + dt.timedelta(days=dynamic_registration.LINK_DAYS),
     )
 
 

@@ -214,6 +214,7 @@ def test_a_registration_the_platform_spoils_is_refused_writing_nothing(
         )
         assert logged in line
         assert "registration-token-1" not in line  # the platform's token stays out of the log
+        assert url.split("?")[0].split("/")[-2] not in line  # and so does the link
     assert LtiRegistrationLink.objects.get().used_at is None  # the link is still good
     if behaviour == "refuse":
         assert "tool not allowed" in Client().post(url).content.decode()  # the platform's words
@@ -282,3 +283,10 @@ def test_only_the_site_administrator_makes_and_withdraws_links(db):
     client = teacher_client()
     assert "/admin/login/" in client.post("/lti/registrations/links/", {"name": "x"})["Location"]
     assert LtiRegistrationLink.objects.count() == 0
+
+
+def test_a_new_link_takes_away_the_links_expired_unused(admin_client):
+    make_link(admin_client, "Old")
+    LtiRegistrationLink.objects.update(expires_at=timezone.now())
+    make_link(admin_client, "New")
+    assert list(LtiRegistrationLink.objects.values_list("name", flat=True)) == ["New"]

@@ -252,6 +252,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "classroom.tasks.apply_retention",
         "schedule": crontab(minute=30, hour=2),
     },
+    # Every hour: each linked class's homework results back to its learning platform, the
+    # changed ones only (classroom/lti/grades.py).
+    "lti-send-grades": {
+        "task": "classroom.lti.tasks.send_grades_of_every_course",
+        "schedule": crontab(minute=20),
+    },
     # /readyz reports a worker silent for three rounds (config/health.py).
     "worker-heartbeat": {"task": "config.worker_heartbeat", "schedule": 30.0},
     # Monday early morning: last week's progress report of every class with activity.
@@ -459,6 +465,8 @@ LTI_REGISTRATION_TIMEOUT_SECONDS = env.float("LTI_REGISTRATION_TIMEOUT_SECONDS",
 # the tool signed with it lives at most 10 minutes (a deep-linking answer; a service token's
 # assertion one), and platforms keep a fetched key set for hours; a day covers both.
 LTI_OLD_KEY_KEPT_HOURS = env.float("LTI_OLD_KEY_KEPT_HOURS", default=24.0)
+# How long a call to a platform's services (an access token, a gradebook column, a score) may wait.
+LTI_SERVICE_TIMEOUT_SECONDS = env.float("LTI_SERVICE_TIMEOUT_SECONDS", default=10.0)
 
 # --- children's data (docs/privacy.md) -----------------------------------------------------------
 # A student's session lasts a school day on the shared classroom tablets.

@@ -13,6 +13,7 @@ from django.utils import timezone
 import engine
 from classroom.homework.texts import describe_assignment
 from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
+from classroom.progress.mastery import skill_mastery_by_student
 from classroom.progress.numbers import judged_percent
 from classroom.selectors import classroom_roster
 from games.models import Attempt, Match, MoveRecord
@@ -227,6 +228,19 @@ class StudentResult:
     def stars(self) -> int:
         return sum(item.stars or 0 for item in self.items)
 
+    @property
+    def score(self) -> float:
+        """How much of the homework the student did, 0 to 100 (one decimal): the items done, or
+        the minutes played of practice sized in minutes. A school system's gradebook takes this
+        (OneRoster's results, a learning platform's scores)."""
+        if self.minutes:
+            share = min(self.played_ms / (self.minutes * 60_000), 1)
+        elif self.items:
+            share = self.done / len(self.items)
+        else:
+            share = 0
+        return round(100 * share, 1)
+
 
 @dataclass
 class AssignmentReport:
@@ -354,6 +368,37 @@ def assignment_report(*, assignment: Assignment) -> AssignmentReport:
         student.attempts += result.attempts
         student.right += result.right
     return AssignmentReport(assignment=assignment, students=list(results.values()))
+
+
+# Mastery looks back a school term: a fact is known from every game played, not only this homework.
+MASTERY_LOOK_BACK_DAYS = 120
+
+
+def mastery_levels(*, assignment: Assignment, student_ids, now=None) -> dict[int, float]:
+    """Each student's mean mastery level (0 not started .. 4 mastered, as
+    ``classroom.progress.mastery`` reads a skill) at the skills they answered in ``assignment``'s
+    matches, from their latest answers on those skills in any game in the last
+    ``MASTERY_LOOK_BACK_DAYS``, rounded to one decimal. A student who answered nothing in the
+    homework has no entry. Three queries."""
+    skills: dict[int, set[str]] = defaultdict(set)
+    for user_id, skill in (
+        Attempt.objects.filter(
+            match__assignment_work__assignment=assignment, user_id__in=list(student_ids)
+        )
+        .values_list("user_id", "skill")
+        .distinct()
+    ):
+        skills[user_id].add(skill)
+    if not skills:
+        return {}
+    end = now or timezone.now()
+    start = end - datetime.timedelta(days=MASTERY_LOOK_BACK_DAYS)
+    masteries = skill_mastery_by_student(student_ids=list(skills), start=start, end=end)
+    levels = {}
+    for user_id, answered in skills.items():
+        read = [masteries.get(user_id, {}).get(skill) for skill in answered]
+        levels[user_id] = round(sum(int(m.level) for m in read if m is not None) / len(answered), 1)
+    return levels
 
 
 # --- the student's side --------------------------------------------------------------------------

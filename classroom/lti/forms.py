@@ -33,3 +33,9 @@ class RegistrationForm(forms.Form):
 
     def clean_client_id(self) -> str:
         return self.cleaned_data["client_id"].strip()
+
+
+class GradesForm(forms.Form):
+    """A linked class's "Send the grades now" (grades_panel.html): a mastery figure too or not."""
+
+    send_mastery = forms.BooleanField(required=False)

@@ -104,3 +104,112 @@ class LtiRegistrationLink(models.Model):
 
     def __str__(self) -> str:
         return self.name or str(self.pk)
+
+
+# --- Assignment and Grade Services (docs/lti.md, "Grades back to the platform") -----------------
+
+
+class LtiGradeService(models.Model):
+    """A course's Assignment and Grade Services endpoint, as its latest launch named it (the
+    claim ``https://purl.imsglobal.org/spec/lti-ags/claim/endpoint``), and the teacher's choice of
+    what goes back. ``sending_until``: a run sending now holds the course until then (renewed as
+    it sends), so that two runs never send the same score."""
+
+    course = models.OneToOneField(LtiCourse, on_delete=models.CASCADE, related_name="grade_service")
+    lineitems_url = models.URLField(max_length=1000, blank=True)
+    scopes = models.JSONField(default=list)
+    send_mastery = models.BooleanField(default=False)
+    language = models.CharField(max_length=10, blank=True)  # the columns' titles are in it
+    sending_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.course_id}: {self.lineitems_url}"
+
+
+class LtiLineItem(models.Model):
+    """A homework's column in the platform's gradebook (its line item's URL): one for its result
+    and, if the teacher sends it, one for the mastery figure."""
+
+    class Figure(models.TextChoices):
+        RESULT = "result", _("result")
+        MASTERY = "mastery", _("mastery")
+
+    course = models.ForeignKey(LtiCourse, on_delete=models.CASCADE, related_name="line_items")
+    assignment = models.ForeignKey(
+        "classroom.Assignment", on_delete=models.CASCADE, related_name="lti_line_items"
+    )
+    figure = models.CharField(max_length=10, choices=Figure.choices)
+    url = models.URLField(max_length=1000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["course", "assignment", "figure"], name="lti_line_item_unique_figure"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class LtiGradeRun(models.Model):
+    """One sending of a course's grades, asked for by its teacher or by the schedule: when, what it
+    sent, or why it failed."""
+
+    class Trigger(models.TextChoices):
+        TEACHER = "teacher", _("the teacher")
+        SCHEDULE = "schedule", _("the schedule")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting")
+        SENDING = "sending", _("sending")
+        RETRYING = "retrying", _("will try again")
+        DONE = "done", _("sent")
+        FAILED = "failed", _("failed")
+        SKIPPED = "skipped", _("skipped")
+
+    course = models.ForeignKey(LtiCourse, on_delete=models.CASCADE, related_name="grade_runs")
+    trigger = models.CharField(max_length=10, choices=Trigger.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    with_mastery = models.BooleanField(default=False)
+    tries = models.PositiveSmallIntegerField(default=0)
+    sent = models.PositiveIntegerField(default=0)  # scores the platform took
+    unchanged = models.PositiveIntegerField(default=0)  # already there as they are
+    left_out = models.PositiveIntegerField(default=0)  # children with no platform account
+    error = models.TextField(blank=True)  # why the latest try failed, for the teacher
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.course_id} {self.status} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class LtiScoreSent(models.Model):
+    """What the platform last took for a child in a homework's column: the score and when. A run
+    sends a score only when it differs from this, and writes it here once the platform took it."""
+
+    line_item = models.ForeignKey(LtiLineItem, on_delete=models.CASCADE, related_name="scores")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_scores_sent"
+    )
+    score_given = models.FloatField()
+    score_maximum = models.FloatField()
+    activity_progress = models.CharField(max_length=20)
+    grading_progress = models.CharField(max_length=20)
+    sent_at = models.DateTimeField()  # the score's timestamp, as sent
+    run = models.ForeignKey(
+        LtiGradeRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="scores"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["line_item", "student"], name="lti_score_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id}: {self.score_given}/{self.score_maximum}"

@@ -5,7 +5,8 @@ from django.urls import reverse
 from django.utils import timezone
 from lti_tool.models import LtiRegistration
 
-from classroom.lti.models import LtiRegistrationLink
+from classroom.lti.grades import SCOPE_SCORE
+from classroom.lti.models import LtiGradeService, LtiRegistrationLink
 
 
 def tool_urls(request) -> dict[str, str]:
@@ -55,3 +56,35 @@ def registration_links_open(request) -> list[dict]:
         used_at__isnull=True, expires_at__gt=timezone.now()
     ).order_by("-created_at", "-pk")
     return [{"link": link, "url": registration_link_url(request, link)} for link in links]
+
+
+# --- grades back to the platform -----------------------------------------------------------------
+
+SCORES_SHOWN = 60  # of those a run sent, the page lists this many
+
+
+def grades_panel(*, course) -> dict:
+    """What a linked class's page shows of its grades going back to the platform
+    (grades_panel.html): the course's gradebook service, if the platform offered one, and
+    whether it takes scores; the latest run; and the scores it sent, by homework and child
+    (four queries)."""
+    service = LtiGradeService.objects.filter(course=course).first()
+    run = course.grade_runs.first()
+    scores = []
+    if run is not None and run.sent:
+        scores = list(
+            run.scores.select_related("student", "line_item__assignment").order_by(
+                "line_item__assignment__due_at",
+                "line_item__assignment_id",
+                "line_item__figure",
+                "student__display_name",
+                "student_id",
+            )[: SCORES_SHOWN + 1]
+        )
+    return {
+        "service": service,
+        "can_send": service is not None and SCOPE_SCORE in service.scopes,
+        "run": run,
+        "scores": scores[:SCORES_SHOWN],
+        "more": run.scores.count() - SCORES_SHOWN if len(scores) > SCORES_SHOWN else 0,
+    }

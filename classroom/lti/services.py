@@ -15,7 +15,7 @@ from lti_tool.lti_core.utils import normalize_role
 from lti_tool.models import Key, LtiDeployment, LtiRegistration
 
 from accounts.models import Role, User
-from classroom.lti import dynamic_registration, links
+from classroom.lti import dynamic_registration, grades, links
 from classroom.lti.models import LtiCourse, LtiPerson, LtiRegistrationLink, LtiUsedNonce
 from classroom.lti.tool import CheckedLaunch, Refused
 from classroom.models import Enrollment
@@ -113,6 +113,7 @@ def _instructor_launch(launch: CheckedLaunch, context: dict) -> Accepted:
     elif course.classroom.teacher_id != teacher.pk:
         # A class here has one teacher: a second instructor of the course is not let in.
         raise Refused("the course's class is another teacher's", status=403, kind="other_teacher")
+    grades.endpoint_store(course=course, claims=launch.claims)
     return Accepted(
         user=teacher,
         landing_url=links.teacher_landing(launch.claims, course.classroom),
@@ -131,6 +132,7 @@ def _learner_launch(launch: CheckedLaunch, context: dict) -> Accepted:
             "learner before any instructor opened the course", status=403, kind="not_ready"
         )
     classroom = course.classroom
+    grades.endpoint_store(course=course, claims=launch.claims)
     person = _person(launch)
     if person is None:
         student = classroom_add_student(

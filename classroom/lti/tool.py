@@ -15,6 +15,7 @@ from lti_tool.utils import DjangoToolConfig
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch, DjangoOIDCLogin
 from pylti1p3.deployment import Deployment
 from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.service_connector import ServiceConnector
 
 logger = logging.getLogger("classroom.lti")
 
@@ -40,6 +41,22 @@ class KeySetSession(requests.Session):
     def request(self, *args, **kwargs):
         kwargs.setdefault("timeout", settings.LTI_KEY_SET_TIMEOUT_SECONDS)
         return super().request(*args, **kwargs)
+
+
+class ServiceSession(requests.Session):
+    """Calls a platform's services (its access token, gradebook columns, scores) with a deadline,
+    for the same reason: a platform that never answers would hold a worker for ever."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", settings.LTI_SERVICE_TIMEOUT_SECONDS)
+        return super().request(*args, **kwargs)
+
+
+def service_connector(registration: LtiRegistration) -> ServiceConnector:
+    """pylti1p3's client of a platform's services: it asks the registration's access-token URL
+    for a token with a client assertion signed by this tool's newest key (django-lti's ``Key``,
+    published in the key set), then calls the service with it."""
+    return ServiceConnector(registration.to_registration(), requests_session=ServiceSession())
 
 
 class ToolConfig(DjangoToolConfig):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classroom.lti import deep_linking_views, register_views, views
+from classroom.lti import deep_linking_views, grade_views, register_views, views
 
 app_name = "lti"
 
@@ -32,4 +32,5 @@ urlpatterns = [
         register_views.registration_link_withdraw,
         name="registration_link_withdraw",
     ),
+    path("classes/<int:classroom_id>/send-grades/", grade_views.grades_send, name="grades_send"),
 ]

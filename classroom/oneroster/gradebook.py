@@ -88,16 +88,6 @@ def class_homework(
     ]
 
 
-def _score(student_result) -> float:
-    if student_result.minutes:
-        share = min(student_result.played_ms / (student_result.minutes * 60_000), 1)
-    elif student_result.items:
-        share = student_result.done / len(student_result.items)
-    else:
-        share = 0
-    return round(100 * share, 1)
-
-
 def _score_status(student_result) -> str:
     if student_result.finished:
         return "fully graded"
@@ -150,7 +140,7 @@ def gradebook(*, classroom: Classroom, assignments: list[Assignment]) -> Gradebo
                     line_item,
                     student_sid,
                     _score_status(result),
-                    _score(result),
+                    result.score,
                     today,
                     comment,
                 ]

@@ -15,6 +15,10 @@ what lti1p3platform leaves out (the assertion's audience, issuer and subject, it
     ...
     services.close()
 
+    gradebook = Gradebook(services)                       # Assignment and Grade Services
+    launch.set_ags(gradebook.lineitems_url)
+    services.down = 2                                     # the next two requests answer 503
+
 A service of another kind is a route: ``services.routes[("GET", "/path")] = handler``, a handler
 taking a ``ServiceRequest`` and answering a ``Reply``; ``services.authorized(request, scope)``
 answers the 401 when its bearer token does not grant ``scope``."""
@@ -26,6 +30,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -99,6 +104,7 @@ class ServicePlatform:
         self.tokens_issued = 0
         self.spent_jtis: set[str] = set()
         self.routes: dict[tuple[str, str], Handler] = {("POST", "/token"): self.token}
+        self.down = 0  # the next requests answered 503 Service Unavailable: the platform is down
         self._lock = threading.Lock()
         server = self
 
@@ -148,7 +154,12 @@ class ServicePlatform:
         with self._lock:
             self.requests.append(request)
         handler = self.routes.get((method, parts.path))
-        reply = handler(request) if handler else Reply(404, {"error": "not found"})
+        with self._lock:
+            down, self.down = self.down > 0, max(self.down - 1, 0)
+        if down:
+            reply = Reply(503, "Service Unavailable", content_type="text/plain")
+        else:
+            reply = handler(request) if handler else Reply(404, {"error": "not found"})
         body = reply.encoded()
         http.send_response(reply.status)
         if body:
@@ -313,3 +324,152 @@ class Memberships:
             content_type=NRPS_MEDIA_TYPE,
             headers=headers,
         )
+
+
+AGS_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/"
+LINEITEM_MEDIA_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
+LINEITEMS_MEDIA_TYPE = "application/vnd.ims.lis.v2.lineitemcontainer+json"
+SCORE_MEDIA_TYPE = "application/vnd.ims.lis.v1.score+json"
+ACTIVITY_PROGRESS = {"Initialized", "Started", "InProgress", "Submitted", "Completed"}
+GRADING_PROGRESS = {"FullyGraded", "Pending", "PendingManual", "Failed", "NotReady"}
+
+
+class Gradebook:
+    """A course's gradebook (Assignment and Grade Services 2.0): its line items container at
+    ``/courses/<n>/lineitems`` (GET lists them, filtered by ``resource_id``, ``tag`` or
+    ``resource_link_id``, ``page_size`` at a time with a ``Link: rel="next"``; POST makes one),
+    each line item at ``.../lineitems/<k>``, and its scores service at ``.../lineitems/<k>/scores``
+    (POST). A score is checked as the specification says (media type, the required members, a
+    scoreGiven with its scoreMaximum, a timestamp no older than the last one taken for that user:
+    409 otherwise) and kept in ``scores`` as received, with its line item's id."""
+
+    _count = 0
+
+    def __init__(self, services: ServicePlatform, *, page_size: int | None = None):
+        Gradebook._count += 1
+        self.services = services
+        self.page_size = page_size
+        self.path = f"/courses/{Gradebook._count}/lineitems"
+        self.lineitems_url = services.url(self.path)
+        self.line_items: list[dict] = []
+        self.made = 0
+        self.scores: list[tuple[str, dict]] = []
+        self.lock = threading.Lock()
+        services.routes[("GET", self.path)] = self.list
+        services.routes[("POST", self.path)] = self.create
+
+    def claim(self, *, lineitem: str | None = None) -> dict:
+        """The launch's endpoint claim, every scope granted (``lti1p3platform.ags.LtiAgs``)."""
+        return {
+            "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
+                "scope": [AGS_SCOPE + s for s in ("lineitem", "result.readonly", "score")],
+                "lineitems": self.lineitems_url,
+                **({"lineitem": lineitem} if lineitem else {}),
+            }
+        }
+
+    def add(self, **line_item) -> dict:
+        """A column made on the platform's side (by a teacher, or a deep link's line item)."""
+        self.made += 1
+        path = f"{self.path}/{self.made}"
+        item = {"id": self.services.url(path), **line_item}
+        self.line_items.append(item)
+        self.services.routes[("GET", path)] = lambda request: self.one(request, item)
+        self.services.routes[("POST", path + "/scores")] = lambda request: self.score(request, item)
+        return item
+
+    def remove(self, item: dict) -> None:
+        """A column the teacher deleted on the platform: its address answers 404 from now on."""
+        self.line_items.remove(item)
+        path = urlsplit(item["id"]).path
+        del self.services.routes[("GET", path)]
+        del self.services.routes[("POST", path + "/scores")]
+
+    def scores_of(self, item: dict) -> list[dict]:
+        return [score for line_item, score in self.scores if line_item == item["id"]]
+
+    def list(self, request: ServiceRequest) -> Reply:
+        refused = self.services.authorized(request, AGS_SCOPE + "lineitem.readonly")
+        refused = refused and self.services.authorized(request, AGS_SCOPE + "lineitem")
+        if refused:
+            return refused
+        if LINEITEMS_MEDIA_TYPE not in request.headers.get("accept", ""):
+            return Reply(406, {"error": f"Accept {LINEITEMS_MEDIA_TYPE}"})
+        found = [
+            item
+            for item in self.line_items
+            if all(
+                item.get(member) == request.query[parameter]
+                for parameter, member in (
+                    ("resource_id", "resourceId"),
+                    ("tag", "tag"),
+                    ("resource_link_id", "resourceLinkId"),
+                )
+                if parameter in request.query
+            )
+        ]
+        start = int(request.query.get("from", 0))
+        end = len(found) if self.page_size is None else start + self.page_size
+        headers = {}
+        if end < len(found):
+            query = {**request.query, "from": end}
+            headers["Link"] = f'<{self.lineitems_url}?{urlencode(query)}>; rel="next"'
+        return Reply(200, found[start:end], content_type=LINEITEMS_MEDIA_TYPE, headers=headers)
+
+    def create(self, request: ServiceRequest) -> Reply:
+        refused = self.services.authorized(request, AGS_SCOPE + "lineitem")
+        if refused:
+            return refused
+        if request.headers.get("content-type", "").split(";")[0] != LINEITEM_MEDIA_TYPE:
+            return Reply(415, {"error": f"Content-Type {LINEITEM_MEDIA_TYPE}"})
+        data = request.json()
+        if not isinstance(data, dict) or not data.get("label"):
+            return Reply(400, {"error": "a line item needs a label"})
+        if not isinstance(data.get("scoreMaximum"), int | float) or data["scoreMaximum"] <= 0:
+            return Reply(400, {"error": "a line item needs a positive scoreMaximum"})
+        data.pop("id", None)
+        return Reply(201, self.add(**data), content_type=LINEITEM_MEDIA_TYPE)
+
+    def one(self, request: ServiceRequest, item: dict) -> Reply:
+        refused = self.services.authorized(request, AGS_SCOPE + "lineitem.readonly")
+        refused = refused and self.services.authorized(request, AGS_SCOPE + "lineitem")
+        return refused or Reply(200, item, content_type=LINEITEM_MEDIA_TYPE)
+
+    def score(self, request: ServiceRequest, item: dict) -> Reply:
+        refused = self.services.authorized(request, AGS_SCOPE + "score")
+        if refused:
+            return refused
+        if request.headers.get("content-type", "").split(";")[0] != SCORE_MEDIA_TYPE:
+            return Reply(415, {"error": f"Content-Type {SCORE_MEDIA_TYPE}"})
+        score = request.json()
+        missing = [
+            member
+            for member in ("userId", "activityProgress", "gradingProgress", "timestamp")
+            if not isinstance(score, dict) or member not in score
+        ]
+        if missing:
+            return Reply(400, {"error": f"a score needs {', '.join(missing)}"})
+        if score["activityProgress"] not in ACTIVITY_PROGRESS:
+            return Reply(400, {"error": "unknown activityProgress"})
+        if score["gradingProgress"] not in GRADING_PROGRESS:
+            return Reply(400, {"error": "unknown gradingProgress"})
+        if "scoreGiven" in score and not (
+            isinstance(score["scoreGiven"], int | float)
+            and isinstance(score.get("scoreMaximum"), int | float)
+            and score["scoreMaximum"] > 0
+            and score["scoreGiven"] >= 0
+        ):
+            return Reply(400, {"error": "scoreGiven needs a positive scoreMaximum"})
+        when = datetime.fromisoformat(score["timestamp"])
+        if when.tzinfo is None:
+            return Reply(400, {"error": "a timestamp needs its offset"})
+        with self.lock:
+            earlier = [
+                datetime.fromisoformat(taken["timestamp"])
+                for taken in self.scores_of(item)
+                if taken["userId"] == score["userId"]
+            ]
+            if earlier and when < max(earlier):
+                return Reply(409, {"error": "a score older than the last one taken"})
+            self.scores.append((item["id"], score))
+        return Reply(200, None)

@@ -35,6 +35,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from lti_tool.models import Key
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.grade import Grade
@@ -120,12 +121,20 @@ def endpoint_store(*, course: LtiCourse, claims: dict) -> None:
             pk=int(assignment_id), classroom_id=course.classroom_id
         ).first()
         if assignment is not None:
-            LtiLineItem.objects.get_or_create(
-                course=course,
-                assignment=assignment,
-                figure=Figure.RESULT,
-                defaults={"url": lineitem},
-            )
+            _link_column_take(course, assignment, lineitem)
+
+
+def _link_column_take(course: LtiCourse, assignment: Assignment, url: str) -> None:
+    """The link's column becomes the homework's result column. One the tool made before is
+    forgotten with what it took: every result goes to the link's column at the next run."""
+    known = LtiLineItem.objects.filter(
+        course=course, assignment=assignment, figure=Figure.RESULT
+    ).first()
+    if known is not None and known.url == url:
+        return
+    if known is not None:
+        known.delete()
+    LtiLineItem.objects.create(course=course, assignment=assignment, figure=Figure.RESULT, url=url)
 
 
 # --- asking for a run ----------------------------------------------------------------------------
@@ -209,6 +218,12 @@ def run_send(*, run_id: int, last_try: bool) -> LtiGradeRun:
     except (Refused, LtiException) as error:
         logger.warning("LTI grades of course %s refused: %s", run.course_id, error)
         return _run_end(run, Status.FAILED, str(error))
+    except Key.DoesNotExist:  # no key of this tool's yet (manage.py lti_keys)
+        logger.warning("LTI grades of course %s: this tool has no key", run.course_id)
+        return _run_end(run, Status.FAILED, _("This site has no key to sign its requests yet."))
+    except Exception:
+        logger.exception("LTI grades of course %s failed", run.course_id)
+        return _run_end(run, Status.FAILED, _("Something went wrong on this site."))
     finally:
         LtiGradeService.objects.filter(pk=service.pk).update(sending_until=None)
     return _run_end(run, Status.DONE, run.error)
@@ -254,6 +269,7 @@ class _Sending:
         self.run = run
         self.course = run.course
         self.registration = run.course.deployment.registration
+        self.lineitems_url = service.lineitems_url
         self.ags = AssignmentsGradesService(
             service_connector(self.registration),
             {"scope": service.scopes, "lineitems": service.lineitems_url},
@@ -261,6 +277,10 @@ class _Sending:
         self.refusals: list[str] = []
 
     def all(self) -> None:
+        if not (self.registration.is_active and self.course.deployment.is_active):
+            raise Refused(
+                _("The learning platform's registration or deployment is switched off here.")
+            )
         if not self.ags.can_put_grade():
             raise Refused(_("The learning platform does not let this tool send scores."))
         subs = dict(
@@ -352,6 +372,13 @@ class _Sending:
         ).first()
         if known is not None:
             return known
+        if not self.lineitems_url:
+            raise Refused(
+                _(
+                    "The learning platform lets this tool send scores only to the columns of its "
+                    "links: ask its administrator to let the tool manage its columns (line items)."
+                )
+            )
         resource_id = f"homework-{assignment.pk}"
         label = assignment.title
         if figure == Figure.MASTERY:

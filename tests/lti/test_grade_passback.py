@@ -289,6 +289,76 @@ def test_a_changed_result_sends_one_update(linked, gradebook, django_capture_on_
     assert len(gradebook.scores) == 2
 
 
+def test_a_link_to_a_homework_brings_its_own_column_in_place_of_the_tools(
+    linked, platform, gradebook, django_capture_on_commit_callbacks
+):
+    homework = linked["homework"]
+    finish(linked["leo"], homework)
+    send_now(linked, django_capture_on_commit_callbacks)
+    (made,) = gradebook.line_items
+    # The teacher then links the homework in the course, with a column of its own.
+    column = gradebook.add(label="Sums to 10", scoreMaximum=100, resourceLinkId="rl-2")
+    launch(
+        Client(),
+        platform,
+        MIA,
+        claims=gradebook.claim(lineitem=column["id"]),
+        custom={"assignment": str(homework.pk)},
+    )
+
+    run = send_now(linked, django_capture_on_commit_callbacks)
+
+    assert (run.status, run.sent) == ("done", 1)
+    assert [s["userId"] for s in gradebook.scores_of(column)] == [LEO.sub]
+    assert len(gradebook.scores_of(made)) == 1  # the old column keeps what it had
+    assert LtiLineItem.objects.get().url == column["id"]
+
+
+def test_a_score_the_platform_refuses_is_counted_and_the_others_go(
+    linked, services, gradebook, django_capture_on_commit_callbacks
+):
+    homework = linked["homework"]
+    finish(linked["leo"], homework)
+    finish(linked["mia"], homework)
+    column = gradebook.add(
+        label="Sums to 10", scoreMaximum=100, resourceId=f"homework-{homework.pk}"
+    )
+    route = ("POST", column["id"].removeprefix(services.base_url) + "/scores")
+    takes = services.routes[route]
+
+    def refuses_mia(request):
+        if request.json()["userId"] == MIA.sub:
+            return Reply(400, {"error": "no such user in the course"})
+        return takes(request)
+
+    services.routes[route] = refuses_mia
+    run = send_now(linked, django_capture_on_commit_callbacks)
+
+    assert (run.status, run.sent, run.tries) == ("done", 1, 1)
+    assert run.error == "The learning platform refused 1 score: HTTP 400."
+    assert [s["userId"] for s in gradebook.scores_of(column)] == [LEO.sub]
+
+    services.routes[route] = takes  # Mia is back in the course: hers goes at the next run
+    again = send_now(linked, django_capture_on_commit_callbacks)
+    assert (again.sent, again.unchanged, again.error) == (1, 1, "")
+    assert [s["userId"] for s in gradebook.scores_of(column)] == [LEO.sub, MIA.sub]
+
+
+def test_a_registration_switched_off_here_sends_nothing(
+    linked, gradebook, django_capture_on_commit_callbacks
+):
+    finish(linked["leo"], linked["homework"])
+    registration = LtiGradeService.objects.get().course.deployment.registration
+    registration.is_active = False
+    registration.save()
+
+    run = send_now(linked, django_capture_on_commit_callbacks)
+
+    assert run.status == LtiGradeRun.Status.FAILED
+    assert run.error == ("The learning platform's registration or deployment is switched off here.")
+    assert not gradebook.scores and not gradebook.line_items
+
+
 # --- the platform down ---------------------------------------------------------------------------
 
 

@@ -189,14 +189,20 @@ def runs_request_scheduled() -> list[LtiGradeRun]:
 # --- sending -------------------------------------------------------------------------------------
 
 
-def run_send(*, run_id: int, last_try: bool) -> LtiGradeRun:
+def run_send(*, run_id: int, last_try: bool) -> LtiGradeRun | None:
     """One try of a run. Raises PlatformDown (the run recorded as to be tried again) unless this
     is the last try: then, as for any refusal, the run is recorded as failed with the reason."""
-    run = LtiGradeRun.objects.select_related(
-        "course__deployment__registration", "course__classroom__teacher", "course__grade_service"
-    ).get(pk=run_id)
-    if run.status not in UNFINISHED:
-        return run  # a task delivered again after its run ended
+    run = (
+        LtiGradeRun.objects.select_related(
+            "course__deployment__registration",
+            "course__classroom__teacher",
+            "course__grade_service",
+        )
+        .filter(pk=run_id)
+        .first()
+    )
+    if run is None or run.status not in UNFINISHED:
+        return run  # a task delivered again after its run ended, or its class was deleted
     service = run.course.grade_service
     if not _lease_take(service):
         return _run_end(

@@ -22,7 +22,7 @@ def send_grades(self, run_id: int) -> str:
     run saying why; on the last try it is recorded as failed instead."""
     retries = self.request.retries
     try:
-        return grades.run_send(run_id=run_id, last_try=retries >= self.max_retries).status
+        run = grades.run_send(run_id=run_id, last_try=retries >= self.max_retries)
     except grades.PlatformDown as exc:
         if self.request.is_eager:
             # In-process (embedded): Celery's eager retry would raise out of the request, so the
@@ -30,6 +30,7 @@ def send_grades(self, run_id: int) -> str:
             return self.apply(args=(run_id,), retries=retries + 1).result
         countdown = min(RETRY_FIRST_SECONDS * 2**retries, RETRY_MOST_SECONDS)
         raise self.retry(exc=exc, countdown=countdown) from exc
+    return run.status if run is not None else "gone"
 
 
 @shared_task(ignore_result=True)

@@ -21,6 +21,7 @@ from classroom.lti import tasks
 from classroom.lti.models import LtiGradeRun, LtiGradeService, LtiLineItem, LtiScoreSent
 from classroom.models import Classroom
 from classroom.progress.mastery import student_skill_mastery
+from config.celery import app as celery_app
 from games.models import Attempt
 from tests.classroom.homework_helpers import finish_puzzle
 from tests.factories import make_assignment, make_class, make_student, make_teacher
@@ -45,6 +46,16 @@ LEO = Person(sub="child-42", roles=[LEARNER], name="Leo Díaz")
 MIA = Person(sub="child-43", roles=[LEARNER], name="Mia Soto")
 COURSE = Course(id="course-3B", title="3B maths")
 SEND = "/lti/classes/{}/send-grades/"
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    # The services pass sets REDIS_URL, which sends tasks to the broker; here they run in-process.
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 @pytest.fixture
@@ -469,6 +480,23 @@ def test_a_column_deleted_on_the_platform_is_made_again_with_every_score(
     by_user = scores_by_user(gradebook, new)
     assert {user: len(scores) for user, scores in by_user.items()} == {LEO.sub: 1, MIA.sub: 1}
     assert LtiLineItem.objects.get().url == new["id"]
+
+
+def test_a_run_that_finds_another_sending_for_the_class_leaves_it_to_that_one(
+    linked, gradebook, django_capture_on_commit_callbacks
+):
+    finish(linked["leo"], linked["homework"])
+    # Another run holds the class: a worker sending its grades now.
+    LtiGradeService.objects.update(sending_until=timezone.now() + dt.timedelta(minutes=5))
+
+    run = send_now(linked, django_capture_on_commit_callbacks)
+
+    assert (run.status, run.tries, run.sent) == ("skipped", 0, 0)
+    assert run.error == "Another sending of this class's grades was under way."
+    assert not gradebook.scores
+    # A worker that died holding it frees the class once its time is up.
+    LtiGradeService.objects.update(sending_until=timezone.now() - dt.timedelta(seconds=1))
+    assert send_now(linked, django_capture_on_commit_callbacks).sent == 1
 
 
 # --- the mastery figure --------------------------------------------------------------------------

@@ -352,7 +352,13 @@ class NextSessionFocus(models.Model):
 
 
 class ProgressReport(models.Model):
-    """A class's report for a period, compiled by Celery into a CSV and a PDF."""
+    """A class's report for a period, compiled by Celery into a CSV and a PDF; or (``kind``
+    class_tables) every child's answers and figures to the period's last day, written by the same
+    task into a zip of CSV tables (classroom.roster.class_tables)."""
+
+    class Kind(models.TextChoices):
+        REPORT = "report", _("Progress report")
+        CLASS_TABLES = "class_tables", _("Every child's answers and figures (CSV tables, zip)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -361,6 +367,7 @@ class ProgressReport(models.Model):
         FAILED = "failed", _("Failed")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="reports")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REPORT)
     period_start = models.DateField(_("from"))
     period_end = models.DateField(_("to"))  # inclusive
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
@@ -372,6 +379,7 @@ class ProgressReport(models.Model):
     language = models.CharField(max_length=8, default=settings.LANGUAGE_CODE)
     csv_file = models.FileField(upload_to="reports/", blank=True)
     pdf_file = models.FileField(upload_to="reports/", blank=True)
+    zip_file = models.FileField(upload_to="reports/", blank=True)  # class_tables
     error = models.TextField(blank=True)
     tries = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -400,6 +408,10 @@ class ProgressReport(models.Model):
     @property
     def pending(self) -> bool:
         return self.status in {self.Status.QUEUED, self.Status.RUNNING}
+
+    def stored_files(self) -> list:
+        """Its files in storage (none until a run finishes it)."""
+        return [field for field in (self.csv_file, self.pdf_file, self.zip_file) if field]
 
     @property
     def status_label(self) -> str:

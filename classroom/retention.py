@@ -58,9 +58,8 @@ def retention_apply(*, now: datetime.datetime | None = None) -> dict[str, int]:
     report_cutoff = now - datetime.timedelta(days=days["reports"])
     old_reports = ProgressReport.objects.filter(created_at__lt=report_cutoff)
     for report in old_reports:
-        for field in (report.csv_file, report.pdf_file):
-            if field:
-                field.delete(save=False)
+        for field in report.stored_files():
+            field.delete(save=False)
     deleted["reports"] = old_reports.delete()[0]
 
     game_cutoff = now - datetime.timedelta(days=days["attempts"])

@@ -29,9 +29,11 @@ def every_page_type() -> dict:
 
     from classroom.demo import seed_demo
     from classroom.homework.services import BotGamesSpec, work_start
+    from classroom.models import ProgressReport
     from classroom.practice.services import personal_assignment_create
     from classroom.progress import services as progress_services
     from classroom.progress.selectors import Period
+    from classroom.roster.class_table_rows import whole_history
     from classroom.sessions.services import session_deal, session_join, session_start
     from tests.factories import (
         finish_match_by_bots,
@@ -90,6 +92,15 @@ def every_page_type() -> dict:
         requested_by=teacher,
         language="en",
     )
+    # The whole-class export, written as Celery writes it, for its page and its download.
+    export = progress_services.report_request(
+        classroom=classroom,
+        period=whole_history(classroom=classroom),
+        requested_by=teacher,
+        language="en",
+        kind=ProgressReport.Kind.CLASS_TABLES,
+    )
+    progress_services.report_compile(report_id=export.pk)
     c, s = classroom.pk, ana.pk
     pages = [
         ("visitor", reverse("landing")),
@@ -134,6 +145,7 @@ def every_page_type() -> dict:
         ("teacher", reverse("classroom:progress_student", args=[c, s])),
         ("teacher", reverse("classroom:progress_reports")),
         ("teacher", reverse("classroom:progress_report", args=[report.pk])),
+        ("teacher", reverse("classroom:progress_report", args=[export.pk])),
         ("teacher", reverse("classroom:access_class_log", args=[c])),
         ("teacher", reverse("classroom:oneroster_import")),
         ("teacher", reverse("classroom:oneroster_gradebook", args=[c])),
@@ -156,7 +168,7 @@ def every_page_type() -> dict:
         ["teacher", reverse("classroom:roster_cards", args=[c]), "pdf"],
         ["teacher", reverse("classroom:progress_student_attempts", args=[c, s]), "csv"],
         ["teacher", reverse("classroom:access_class_log_csv", args=[c]), "csv"],
-        ["teacher", reverse("classroom:roster_class_tables", args=[c]), "zip"],
+        ["teacher", reverse("classroom:progress_report_download", args=[export.pk, "zip"]), "zip"],
     ]
     return {
         "teacher": session_cookie_for(teacher),

@@ -42,6 +42,7 @@ from classroom.models import Classroom, Enrollment, ProgressReport
 from classroom.progress import report_files, rollup, selectors
 from classroom.progress.display import period_text
 from classroom.progress.selectors import Period
+from classroom.roster.class_tables import class_tables_zip
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,13 @@ MAX_TRIES = 6
 
 
 def report_request(
-    *, classroom: Classroom, period: Period, requested_by=None, language: str = "", weekly=False
+    *,
+    classroom: Classroom,
+    period: Period,
+    requested_by=None,
+    language: str = "",
+    weekly=False,
+    kind: str = ProgressReport.Kind.REPORT,
 ) -> ProgressReport:
     """The report of this class, period and language: one a teacher asked for before if there is
     one, else a new one, QUEUED and sent to Celery once the transaction commits. The one asked for
@@ -60,7 +67,8 @@ def report_request(
     when it was compiled (no answer can have joined it since), as long as it was compiled under
     the settings of now (``report_compiled_for``: the school's zone, the rules of the figures, the
     class as it names it); otherwise (failed, compiled while its period still ran or under other
-    settings) it is compiled again in place."""
+    settings) it is compiled again in place. ``kind`` class_tables: the class's whole-class export
+    (its period from the first answer to today, so it is written again when asked again)."""
     language = language or translation.get_language() or "en"
     with transaction.atomic():
         # Requests for one class wait for each other here, so two quick ones make one report.
@@ -72,6 +80,7 @@ def report_request(
             ProgressReport.objects.select_related("classroom__teacher")
             .filter(
                 classroom=classroom,
+                kind=kind,
                 period_start=period.start,
                 period_end=period.end,
                 language=language,
@@ -99,6 +108,7 @@ def report_request(
             return asked_before
         report = ProgressReport.objects.create(
             classroom=classroom,
+            kind=kind,
             period_start=period.start,
             period_end=period.end,
             requested_by=requested_by,
@@ -137,15 +147,15 @@ def reports_compile_again(*, classroom_ids) -> list[ProgressReport]:
     student is deleted, no report file may still name them."""
     again = []
     for report in ProgressReport.objects.filter(classroom_id__in=list(classroom_ids)):
-        for field in (report.csv_file, report.pdf_file):
-            if field:
-                field.delete(save=False)
+        for field in report.stored_files():
+            field.delete(save=False)
         period = Period(report.period_start, report.period_end)
-        classroom, requested_by, language, weekly = (
+        classroom, requested_by, language, weekly, kind = (
             report.classroom,
             report.requested_by,
             report.language,
             report.weekly,
+            report.kind,
         )
         report.delete()
         again.append(
@@ -155,6 +165,7 @@ def reports_compile_again(*, classroom_ids) -> list[ProgressReport]:
                 requested_by=requested_by,
                 language=language,
                 weekly=weekly,
+                kind=kind,
             )
         )
     return again
@@ -231,14 +242,19 @@ def report_compile(*, report_id: int) -> str:
     # levels and fact grids read raw answers between the period's midnights.
     with translation.override(report.language), timezone.override(report.classroom.teacher.zone):
         period = Period(report.period_start, report.period_end)
-        summary, students = selectors.report_progress(classroom=report.classroom, period=period)
-        csv_bytes = report_files.report_csv(students)
-        pdf_bytes = report_files.report_pdf(
-            classroom_name=report.classroom.name,
-            summary=summary,
-            reports=students,
-            period_text=period_text(summary),
-        )
+        if report.kind == ProgressReport.Kind.CLASS_TABLES:
+            files = {"zip": _class_tables(report, period)}
+        else:
+            summary, students = selectors.report_progress(classroom=report.classroom, period=period)
+            files = {
+                "csv": report_files.report_csv(students),
+                "pdf": report_files.report_pdf(
+                    classroom_name=report.classroom.name,
+                    summary=summary,
+                    reports=students,
+                    period_text=period_text(summary),
+                ),
+            }
     with transaction.atomic():
         report = ProgressReport.objects.select_for_update().get(pk=report_id)
         if report.tries != tries or report.status != ProgressReport.Status.RUNNING:
@@ -246,13 +262,27 @@ def report_compile(*, report_id: int) -> str:
             # this run's files, maybe of the old settings, must not take the place of its files.
             return "superseded"
         # Stored under the row lock, so that only the run holding the latest ticket writes.
-        report.csv_file.name = _store(report_file_name(report, "csv"), csv_bytes)
-        report.pdf_file.name = _store(report_file_name(report, "pdf"), pdf_bytes)
+        for kind, content in files.items():
+            getattr(report, f"{kind}_file").name = _store(report_file_name(report, kind), content)
         report.status = ProgressReport.Status.DONE
         report.finished_at = timezone.now()
         report.error = ""
-        report.save(update_fields=["csv_file", "pdf_file", "status", "finished_at", "error"])
+        report.save(
+            update_fields=[*(f"{kind}_file" for kind in files), "status", "finished_at", "error"]
+        )
     return "done"
+
+
+def _class_tables(report: ProgressReport, period: Period) -> bytes:
+    """The whole-class export's zip, to the period's last day: written to a temporary file as it
+    is made (a term's 200,000 answers), then read whole for ``_store``."""
+    with tempfile.TemporaryFile() as out:
+        for chunk in class_tables_zip(
+            classroom=report.classroom, language=report.language, period=period
+        ):
+            out.write(chunk)
+        out.seek(0)
+        return out.read()
 
 
 def _report_claim(report_id: int):

@@ -52,7 +52,9 @@ def class_progress(request, classroom_id):
             "period_text": period_text(progress),
             "charts": progress_charts(progress, "class"),
             "query": request.GET.urlencode(),
-            "reports": list(classroom.reports.all()[:RECENT_REPORTS]),
+            "reports": list(
+                classroom.reports.filter(kind=ProgressReport.Kind.REPORT)[:RECENT_REPORTS]
+            ),
             "struggling": stuck[: struggling.SHOWN],
             "struggling_more": stuck[struggling.SHOWN :],
             "struggling_days": struggling.LOOK_BACK_DAYS,
@@ -284,7 +286,11 @@ def report_detail(request, report_id):
     return render(
         request,
         "classroom/progress/report.html",
-        {"report": report, "pending": report.status in PENDING},
+        {
+            "report": report,
+            "pending": report.status in PENDING,
+            "tables": report.kind == ProgressReport.Kind.CLASS_TABLES,
+        },
     )
 
 
@@ -309,27 +315,36 @@ def report_retry(request, report_id):
     return redirect("classroom:progress_report", report_id=report_id)
 
 
+# A download's file, what it is recorded as, and its content type.
+DOWNLOADS = {
+    "csv": ("csv_file", DataAccess.Kind.REPORT_CSV, "text/csv; charset=utf-8"),
+    "pdf": ("pdf_file", DataAccess.Kind.REPORT_PDF, "application/pdf"),
+    "zip": ("zip_file", DataAccess.Kind.CLASS_TABLES, "application/zip"),
+}
+
+
 @teacher_required
 @require_GET
 def report_download(request, report_id, kind):
     report = _own_report(request, report_id)
-    stored = {"csv": report.csv_file, "pdf": report.pdf_file}.get(kind)
-    if stored is None or report.status != ProgressReport.Status.DONE or not stored.name:
+    field, access, content_type = DOWNLOADS.get(kind, (None, None, None))
+    stored = getattr(report, field) if field else None
+    if not stored or report.status != ProgressReport.Status.DONE:
         raise Http404
     try:
         handle = stored.open("rb")
     except FileNotFoundError:
         raise Http404 from None
     data_access_record(
-        viewer=request.user,
-        classroom=report.classroom,
-        kind=DataAccess.Kind.REPORT_CSV if kind == "csv" else DataAccess.Kind.REPORT_PDF,
-        page=request.get_full_path(),
+        viewer=request.user, classroom=report.classroom, kind=access, page=request.get_full_path()
     )
     name = slugify(report.classroom.name) or "class"
-    return FileResponse(
-        handle,
-        as_attachment=True,
-        filename=f"progress-{name}-{report.period_start:%Y%m%d}-{report.period_end:%Y%m%d}.{kind}",
-        content_type="text/csv; charset=utf-8" if kind == "csv" else "application/pdf",
+    if report.kind == ProgressReport.Kind.CLASS_TABLES:
+        filename = f"{name}-{report.period_end:%Y-%m-%d}.zip"
+    else:
+        filename = f"progress-{name}-{report.period_start:%Y%m%d}-{report.period_end:%Y%m%d}.{kind}"
+    response = FileResponse(
+        handle, as_attachment=True, filename=filename, content_type=content_type
     )
+    response["Cache-Control"] = "no-store"  # children's data: to be saved, not kept by a cache
+    return response

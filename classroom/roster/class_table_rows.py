@@ -64,20 +64,29 @@ _JSON_TRUE = ("true", 1)
 _UNKNOWN_MATCH = MatchInfo("", "", OTHER, None, None, False)
 
 
+def whole_history(*, classroom: Classroom) -> Period:
+    """The class's whole history: from the day of its first answer to today, at the school."""
+    zone = classroom.teacher.zone
+    students = classroom_roster(classroom=classroom).values("student_id")
+    first = Attempt.objects.filter(user_id__in=students).aggregate(first=Min("created_at"))["first"]
+    today = timezone.localdate(timezone=zone)
+    return Period(min(timezone.localdate(first, timezone=zone), today) if first else today, today)
+
+
 class ClassData:
     """The class's roster and figures, read once in the school's time zone; the answers
-    themselves are read by the answers table as it is written."""
+    themselves are read by the answers table as it is written. ``period``: the answers up to its
+    last day (the history asked for, when the export is written later); None: all of them."""
 
-    def __init__(self, classroom: Classroom):
+    def __init__(self, classroom: Classroom, period: Period | None = None):
         self.classroom = classroom
         # homework_items.csv's rows, kept as homework.csv is written (one read of the reports).
         self.homework_items: list[list] = []
         self.roster = list(classroom_roster(classroom=classroom))
         self.student_ids = [e.student_id for e in self.roster]
-        attempts = Attempt.objects.filter(user_id__in=self.student_ids)
-        first = attempts.aggregate(first=Min("created_at"))["first"]
-        today = timezone.localdate()
-        self.period = Period(min(timezone.localdate(first), today) if first else today, today)
+        self.period = period or whole_history(classroom=classroom)
+        self.until = self.period.bounds()[1]
+        attempts = Attempt.objects.filter(user_id__in=self.student_ids, created_at__lt=self.until)
         self.summary, self.reports = report_progress(classroom=classroom, period=self.period)
         self.matches = {
             pk: MatchInfo(
@@ -122,7 +131,7 @@ class ClassData:
 
     def attempts(self):
         return (
-            Attempt.objects.filter(user_id__in=self.student_ids)
+            Attempt.objects.filter(user_id__in=self.student_ids, created_at__lt=self.until)
             # Only the one key of the game's extra keys, as text: "true" at a calm table.
             .annotate(calm=KT("detail__calm"))
             .order_by("user_id", "created_at", "id")

@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 
 from classroom.models import Classroom
 from classroom.progress.report_files import write_row
+from classroom.progress.selectors import Period
 from classroom.roster.class_table_columns import (
     README,
     README_COLUMNS,
@@ -89,12 +90,15 @@ class _Sink:
         return data
 
 
-def class_tables_zip(*, classroom: Classroom, language: str) -> Iterator[bytes]:
-    """The export's bytes, as they are made, README.csv's descriptions in ``language``. Runs in
-    the school's time zone: the days, weeks and times of every table are the school's, as on the
-    pages. Both are set here, not by the caller: a server sends a stream after the view is over."""
+def class_tables_zip(
+    *, classroom: Classroom, language: str, period: Period | None = None
+) -> Iterator[bytes]:
+    """The export's bytes, as they are made, README.csv's descriptions in ``language``, the
+    answers up to ``period``'s last day (None: all). Runs in the school's time zone: the days,
+    weeks and times of every table are the school's, as on the pages. Both are set here, not by
+    the caller: a stream is read after the caller is over."""
     with translation.override(language), timezone.override(classroom.teacher.zone):
-        data = ClassData(classroom)
+        data = ClassData(classroom, period)
         sink = _Sink()
         with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
             archive.comment = FORMAT.encode()

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -26,8 +26,10 @@ from accounts.permissions import teacher_required
 from classroom.access.services import data_access_record, data_access_record_many
 from classroom.accommodations import badges
 from classroom.forms import ClassroomCreateForm, picture_choices
-from classroom.models import DataAccess
-from classroom.roster import cards, class_tables, selectors, services
+from classroom.models import DataAccess, ProgressReport
+from classroom.progress import services as progress_services
+from classroom.roster import cards, selectors, services
+from classroom.roster.class_table_rows import whole_history
 from classroom.roster.forms import (
     AccommodationsForm,
     ImportForm,
@@ -343,27 +345,21 @@ def class_export(request, classroom):
     return _json_download(data, slugify(classroom.name) or f"class-{classroom.pk}")
 
 
-@require_GET
+@require_POST
 @class_view
-def class_tables_download(request, classroom):
-    """Every child's answers and figures as a zip of CSV tables, for a program or a
-    spreadsheet; written as it is sent (a term holds some 200,000 answers)."""
-    data_access_record(
-        viewer=request.user,
+def class_tables_request(request, classroom):
+    """Every child's answers and figures as a zip of CSV tables, for a program or a spreadsheet:
+    Celery writes it into storage (a term holds some 200,000 answers, some 40 s of work) while
+    the report's page says it is being prepared, then offers the download, recorded in the
+    class's record of who looked (classroom.progress.views.report_download)."""
+    report = progress_services.report_request(
         classroom=classroom,
-        kind=DataAccess.Kind.CLASS_TABLES,
-        page=request.get_full_path(),
+        period=whole_history(classroom=classroom),
+        requested_by=request.user,
+        language=translation.get_language(),
+        kind=ProgressReport.Kind.CLASS_TABLES,
     )
-    response = StreamingHttpResponse(
-        class_tables.class_tables_zip(classroom=classroom, language=translation.get_language()),
-        content_type="application/zip",
-    )
-    name = slugify(classroom.name) or f"class-{classroom.pk}"
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{name}-{timezone.localdate():%Y-%m-%d}.zip"
-    )
-    response["Cache-Control"] = "no-store"
-    return response
+    return redirect("classroom:progress_report", report_id=report.pk)
 
 
 def _json_download(data, name: str) -> HttpResponse:

@@ -1,25 +1,46 @@
-"""The whole class's answers and figures as a zip of CSV tables with a README.csv, from the class
-page and from ``manage.py export_class``: read back as a program would."""
+"""The whole class's answers and figures as a zip of CSV tables with a README.csv: from the class
+page (the request, the Celery task that writes the zip into storage, the page that says it is being
+prepared, then the download) and from ``manage.py export_class``; read back as a program would."""
 
 import csv
 import datetime
 import io
 import zipfile
 import zoneinfo
+from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import timezone
 
-from classroom.models import DataAccess, SessionPlace, SessionTable
+from classroom.models import DataAccess, ProgressReport, SessionPlace, SessionTable
+from config.celery import app as celery_app
 from games.models import Attempt
 from tests.classroom.roster_helpers import give_homework, join_session
 from tests.factories import make_attempts, make_class, make_student, make_teacher
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 MADRID = zoneinfo.ZoneInfo("Europe/Madrid")
 # 23:30 UTC on a winter Monday is 00:30 on Tuesday in Madrid: the school's day, not the server's.
 LATE = datetime.datetime(2026, 11, 2, 23, 30, tzinfo=datetime.UTC)
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    # The services pass sets REDIS_URL, which sends tasks to the broker; here they run in-process.
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
 
 
 @pytest.fixture
@@ -161,19 +182,53 @@ def check_the_class(rows, classroom):
     assert items == {ana: "started", ben: "not_started"}
 
 
-def test_the_class_page_downloads_every_childs_answers_and_figures_as_csv_tables(client, classroom):
+def ask_for_the_export(client, classroom, capture, **headers):
+    """The class page's button, as the teacher clicks it: the request, then the Celery task that
+    builds the zip (run eagerly here once the request's transaction commits)."""
+    with capture(execute=True):
+        response = client.post(
+            reverse("classroom:roster_class_tables", args=[classroom.pk]), **headers
+        )
+    return response
+
+
+def download_the_export(client, report, **headers):
+    page = client.get(reverse("classroom:progress_report", args=[report.pk]), **headers)
+    url = reverse("classroom:progress_report_download", args=[report.pk, "zip"])
+    assert url in page.content.decode()
+    response = client.get(url)
+    assert response.status_code == 200
+    return url, response
+
+
+def test_the_class_page_prepares_every_childs_answers_and_figures_then_offers_the_zip(
+    client, classroom, django_capture_on_commit_callbacks
+):
     client.force_login(classroom.teacher)
     page = client.get(reverse("classroom:roster_class", args=[classroom.pk])).content.decode()
-    url = reverse("classroom:roster_class_tables", args=[classroom.pk])
-    assert url in page
+    assert reverse("classroom:roster_class_tables", args=[classroom.pk]) in page
+    assert 'method="post"' in page
 
-    response = client.get(url)
+    response = ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
 
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/zip"
-    assert response["Cache-Control"] == "no-store"
-    assert 'attachment; filename="class-6b-' in response["Content-Disposition"]
-    rows = check_against_readme(read_zip(b"".join(response.streaming_content)))
+    report = ProgressReport.objects.get()
+    assert response["Location"] == reverse("classroom:progress_report", args=[report.pk])
+    assert (report.kind, report.requested_by, report.status) == (
+        ProgressReport.Kind.CLASS_TABLES,
+        classroom.teacher,
+        ProgressReport.Status.DONE,  # embedded: Celery ran it eagerly
+    )
+    assert report.zip_file.name.endswith(".zip") and not report.csv_file and not report.pdf_file
+    assert (report.period_start, report.period_end) == (
+        datetime.date(2026, 11, 3),  # the class's first answer, at the school
+        timezone.localdate(timezone=MADRID),
+    )
+    assert not DataAccess.objects.exists()  # nothing has left the site yet
+    url, download = download_the_export(client, report)
+    assert download["Content-Type"] == "application/zip"
+    assert download["Cache-Control"] == "no-store"
+    assert 'attachment; filename="class-6b-' in download["Content-Disposition"]
+    rows = check_against_readme(read_zip(b"".join(download.streaming_content)))
     assert {
         "README.csv",
         "students.csv",
@@ -195,32 +250,109 @@ def test_the_class_page_downloads_every_childs_answers_and_figures_as_csv_tables
         url,
     )
     assert access.viewer_name == "Ms Rivera <rivera@example.org>"
+    # The reports' list names it for what it is.
+    listed = client.get(reverse("classroom:progress_reports")).content.decode()
+    assert "answers and figures" in listed and url in listed
 
 
-def test_the_readme_speaks_the_teachers_language_and_the_columns_stay_english(client, classroom):
+def test_while_the_zip_is_being_prepared_the_page_says_so_and_updates_itself(client, classroom):
+    """The request only queues the work (a class's 200,000 answers took some 40 s to write):
+    the page says the export is being prepared and polls until the download link is there."""
     client.force_login(classroom.teacher)
-    url = reverse("classroom:roster_class_tables", args=[classroom.pk])
-    english = read_zip(b"".join(client.get(url).streaming_content))
-    spanish = read_zip(b"".join(client.get(url, HTTP_ACCEPT_LANGUAGE="es").streaming_content))
+    response = client.post(reverse("classroom:roster_class_tables", args=[classroom.pk]))
+    report = ProgressReport.objects.get()
+    assert report.status == ProgressReport.Status.QUEUED and not report.zip_file
+    page = client.get(response["Location"]).content.decode()
+    assert "being prepared" in page
+    assert "js/progress/report-status.js" in page and 'role="status"' in page
+    download = reverse("classroom:progress_report_download", args=[report.pk, "zip"])
+    assert download not in page
+    assert client.get(download).status_code == 404
+    status = reverse("classroom:progress_report_status", args=[report.pk])
+    assert client.get(status).json()["pending"] is True
+    spanish = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Se está preparando la exportación; esta página se actualiza sola." in spanish
+    # A report's files are not this export's, nor the other way round.
+    for kind in ("csv", "pdf"):
+        assert (
+            client.get(
+                reverse("classroom:progress_report_download", args=[report.pk, kind])
+            ).status_code
+            == 404
+        )
+
+
+def test_the_readme_speaks_the_teachers_language_and_the_columns_stay_english(
+    client, classroom, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    capture = django_capture_on_commit_callbacks
+    ask_for_the_export(client, classroom, capture)
+    ask_for_the_export(client, classroom, capture, HTTP_ACCEPT_LANGUAGE="es")
+    english, spanish = ProgressReport.objects.order_by("pk")
+    assert (english.language, spanish.language) == ("en", "es")
+    english = read_zip(b"".join(download_the_export(client, english)[1].streaming_content))
+    spanish = read_zip(b"".join(download_the_export(client, spanish)[1].streaming_content))
     assert {n: t[0] for n, t in spanish.items()} == {n: t[0] for n, t in english.items()}
     check_against_readme(spanish)
     describe = {(r[0], r[1]): r[3] for r in spanish["README.csv"][1:]}
     assert describe["answers.csv", "correct"] == "true si la respuesta era correcta."
 
 
+def test_asking_again_prepares_it_again_with_the_answers_since(
+    client, classroom, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
+    ana = classroom.enrollments.get(student__display_name="Ana").student
+    make_attempts(ana, [(5, "+", 5, 10, 1000)])
+    ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
+    [report] = ProgressReport.objects.all()  # the same export, written again in place
+    rows = read_zip(b"".join(download_the_export(client, report)[1].streaming_content))
+    assert (
+        len(rows["answers.csv"]) - 1
+        == Attempt.objects.filter(user__enrollments__classroom=classroom).count()
+    )
+
+
 def test_another_teacher_gets_nothing_and_nothing_is_recorded(client, classroom):
     client.force_login(make_teacher(email="other@example.org"))
-    response = client.get(reverse("classroom:roster_class_tables", args=[classroom.pk]))
+    response = client.post(reverse("classroom:roster_class_tables", args=[classroom.pk]))
     assert response.status_code == 404
+    assert not ProgressReport.objects.exists()
     assert not DataAccess.objects.exists()
 
 
-def test_an_empty_class_exports_every_table_with_its_header(client):
+def test_an_empty_class_exports_every_table_with_its_header(
+    client, django_capture_on_commit_callbacks
+):
     classroom = make_class(make_teacher(), name="New class")
     client.force_login(classroom.teacher)
-    response = client.get(reverse("classroom:roster_class_tables", args=[classroom.pk]))
+    ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
+    response = download_the_export(client, ProgressReport.objects.get())[1]
     rows = check_against_readme(read_zip(b"".join(response.streaming_content)))
     assert all(not rows[name] for name in rows if name != "README.csv")
+
+
+def test_a_deleted_childs_export_is_deleted_and_prepared_again_without_them(
+    client, classroom, django_capture_on_commit_callbacks
+):
+    client.force_login(classroom.teacher)
+    ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
+    old = ProgressReport.objects.get()
+    old_file = Path(old.zip_file.path)
+    ben = classroom.enrollments.get(student__display_name="=Ben").student
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("classroom:roster_student_delete", args=[classroom.pk, ben.pk]),
+            {"confirm": ben.display_name},
+        )
+    assert not User.objects.filter(pk=ben.pk).exists()
+    assert not old_file.exists()
+    [again] = ProgressReport.objects.filter(kind=ProgressReport.Kind.CLASS_TABLES)
+    assert again.status == ProgressReport.Status.DONE
+    rows = read_zip(b"".join(download_the_export(client, again)[1].streaming_content))
+    assert [row[1] for row in rows["students.csv"][1:]] == ["Ana"]
 
 
 def test_the_command_writes_the_same_export_and_is_recorded(classroom, tmp_path):
@@ -252,3 +384,23 @@ def test_the_command_refuses_an_unknown_class(tmp_path):
         call_command("export_class", "NOPE", "--output", str(tmp_path / "x.zip"))
     assert not (tmp_path / "x.zip").exists()
     assert not DataAccess.objects.exists()
+
+
+def test_an_export_past_the_reports_retention_goes_with_its_zip(
+    client, classroom, django_capture_on_commit_callbacks
+):
+    from classroom.tasks import apply_retention
+
+    client.force_login(classroom.teacher)
+    ask_for_the_export(client, classroom, django_capture_on_commit_callbacks)
+    report = ProgressReport.objects.get()
+    stored = Path(report.zip_file.path)
+    assert stored.exists()
+    ProgressReport.objects.filter(pk=report.pk).update(
+        created_at=timezone.now() - datetime.timedelta(days=366)
+    )
+
+    apply_retention.delay()
+
+    assert not ProgressReport.objects.exists()
+    assert not stored.exists()

@@ -24,7 +24,7 @@ CLASS_URLS = [
     ("roster_class_delete", "post"),
     ("roster_cards", "get"),
     ("roster_class_export", "get"),
-    ("roster_class_tables", "get"),
+    ("roster_class_tables", "post"),
     ("roster_student_add", "get"),
     ("roster_student_add", "post"),
     ("roster_import", "get"),

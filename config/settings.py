@@ -81,6 +81,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Inside a learning platform's frame (docs/lti.md): SameSite=None cookies for sessions a
+    # launch started, no X-Frame-Options where frame-ancestors names the platform. Before the
+    # middleware whose cookies and headers it reads.
+    "classroom.lti.frames.LtiFrameMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -91,7 +95,8 @@ MIDDLEWARE = [
     "accounts.middleware.DatabaseOutageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with frame-ancestors naming the platform of a session a launch started.
+    "classroom.lti.frames.ContentSecurityPolicyMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -423,7 +428,8 @@ if SECURE_TRANSPORT:
 # framing. The sockets are same-origin, which 'self' covers for ws: and wss: (CSP Level 3).
 # Images may be data: URLs (the play page's empty favicon). Media may be blob: URLs: a play page
 # with numbers read aloud fetches its clips once and plays them from Blobs, so that reading goes on
-# with the network cut (static/js/play/read-aloud.js).
+# with the network cut (static/js/play/read-aloud.js). The pages of a session a learning
+# platform's launch started may be framed by that platform (classroom/lti/frames.py).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

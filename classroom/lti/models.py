@@ -6,6 +6,8 @@ The platform's registrations, deployments and this tool's keys are django-lti's 
 child's account here must not. These tables keep only the platform's opaque ids, each tied to the
 account or class it signs into."""
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -213,3 +215,37 @@ class LtiScoreSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student_id}: {self.score_given}/{self.score_maximum}"
+
+
+def origin_of(url: str) -> str | None:
+    """The origin (``https://host[:port]``) of an http(s) URL, as CSP source expressions name
+    it; None for anything else."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.username:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default_port = 443 if parts.scheme == "https" else 80
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default_port else "")
+
+
+class LtiFrameOrigins(models.Model):
+    """Where a platform shows this tool inside its own pages (docs/lti.md, "Inside a frame"): the
+    origins that may frame the pages of a session its launch started (CSP ``frame-ancestors``).
+    A platform's issuer is not always the address of its pages (Canvas signs as
+    ``https://canvas.instructure.com`` from every school's own Canvas address), so the
+    administrator enters them; a registration with no row here is framed by its issuer's origin."""
+
+    registration = models.OneToOneField(
+        "lti_tool.LtiRegistration", on_delete=models.CASCADE, related_name="frame_origins"
+    )
+    origins = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("frame origins of a platform")
+
+    def __str__(self) -> str:
+        return " ".join(self.origins)

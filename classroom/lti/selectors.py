@@ -6,7 +6,7 @@ from django.utils import timezone
 from lti_tool.models import LtiRegistration
 
 from classroom.lti.grades import SCOPE_SCORE
-from classroom.lti.models import LtiGradeService, LtiRegistrationLink
+from classroom.lti.models import LtiFrameOrigins, LtiGradeService, LtiRegistrationLink, origin_of
 
 
 def tool_urls(request) -> dict[str, str]:
@@ -19,7 +19,11 @@ def tool_urls(request) -> dict[str, str]:
 
 
 def registrations():
-    return LtiRegistration.objects.prefetch_related("deployments").order_by("issuer", "client_id")
+    return (
+        LtiRegistration.objects.prefetch_related("deployments")
+        .select_related("frame_origins")
+        .order_by("issuer", "client_id")
+    )
 
 
 # --- registration links (dynamic registration) ---------------------------------------------------
@@ -88,3 +92,34 @@ def grades_panel(*, course) -> dict:
         "scores": scores[:SCORES_SHOWN],
         "more": run.scores.count() - SCORES_SHOWN if len(scores) > SCORES_SHOWN else 0,
     }
+
+
+def _frame_origins(registration: LtiRegistration) -> list[str]:
+    try:
+        entered = registration.frame_origins.origins
+    except LtiFrameOrigins.DoesNotExist:
+        entered = []
+    issuer = origin_of(registration.issuer)
+    return list(entered) or ([issuer] if issuer else [])
+
+
+def frame_origins_of(registration_id: int) -> list[str]:
+    """The origins that may frame the pages of a session this registration's launch started
+    (docs/lti.md, "Inside a frame"): those its administrator entered, else its issuer's; none
+    for a registration switched off or gone."""
+    registration = (
+        LtiRegistration.objects.active()
+        .filter(pk=registration_id)
+        .select_related("frame_origins")
+        .first()
+    )
+    return _frame_origins(registration) if registration is not None else []
+
+
+def frame_origins_of_every_platform() -> list[str]:
+    """Every active registration's frame origins: a refused launch's page, shown in the frame of
+    whichever platform sent it."""
+    origins = {}
+    for registration in LtiRegistration.objects.active().select_related("frame_origins"):
+        origins.update(dict.fromkeys(_frame_origins(registration)))
+    return list(origins)

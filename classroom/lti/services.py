@@ -16,7 +16,13 @@ from lti_tool.models import Key, LtiDeployment, LtiRegistration
 
 from accounts.models import Role, User
 from classroom.lti import dynamic_registration, grades, links
-from classroom.lti.models import LtiCourse, LtiPerson, LtiRegistrationLink, LtiUsedNonce
+from classroom.lti.models import (
+    LtiCourse,
+    LtiFrameOrigins,
+    LtiPerson,
+    LtiRegistrationLink,
+    LtiUsedNonce,
+)
 from classroom.lti.tool import CheckedLaunch, Refused
 from classroom.models import Enrollment
 from classroom.services import classroom_add_student, classroom_create
@@ -166,10 +172,13 @@ def registration_save(
     keyset_url: str,
     auth_url: str,
     token_url: str,
+    frame_origins: list[str] | None = None,
 ) -> LtiRegistration:
     """A platform's registration as its admin gave it, keyed by (issuer, client id); saving the
     same pair again updates it. Its deployments are those listed: others are deactivated (their
-    launches refused), not deleted, so that their classes stay linked if they come back."""
+    launches refused), not deleted, so that their classes stay linked if they come back.
+    ``frame_origins``: where the platform shows this tool in a frame (empty: its issuer's origin;
+    None: as before)."""
     registration, _created = LtiRegistration.objects.update_or_create(
         issuer=issuer,
         client_id=client_id,
@@ -186,6 +195,10 @@ def registration_save(
             registration=registration, deployment_id=deployment_id, defaults={"is_active": True}
         )
     registration.deployments.exclude(deployment_id__in=deployment_ids).update(is_active=False)
+    if frame_origins is not None:
+        LtiFrameOrigins.objects.update_or_create(
+            registration=registration, defaults={"origins": frame_origins}
+        )
     return registration
 
 

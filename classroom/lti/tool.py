@@ -106,6 +106,17 @@ def oidc_login_response(request, *, target_link_uri: str):
         raise Refused(f"login: {error}", status=503, kind="not_set_up") from error
 
 
+def login_registration(request) -> LtiRegistration:
+    """The registration a login request names (its issuer, and client id if it gives one), as
+    pylti1p3 finds it; Refused if there is none active."""
+    config = ToolConfig()
+    try:
+        DjangoOIDCLogin(request, config).validate_oidc_login()
+    except (OIDCException, LtiException) as error:
+        raise Refused(f"login: {error}", kind="unknown_platform") from error
+    return config.registration
+
+
 @dataclass(frozen=True)
 class CheckedLaunch:
     claims: dict

@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from lti_tool.models import Key
 
-from classroom.lti import deep_linking, deep_linking_views, selectors, services, tool
+from classroom.lti import deep_linking, deep_linking_views, frames, selectors, services, tool
 from classroom.lti.forms import RegistrationForm
 
 REFUSALS = {
@@ -58,6 +58,8 @@ def _refused(request, refusal: tool.Refused):
         {"message": REFUSALS.get(refusal.kind, REFUSALS["invalid"])},
         status=refusal.status,
     )
+    # Shown in the frame of whichever registered platform sent the launch (docs/lti.md).
+    frames.allow_framing(request, selectors.frame_origins_of_every_platform())
     # The one line of the refusal, with its reason; Django's own line for a 4xx is then not added.
     log_response(
         "LTI %s refused (%s): %s",
@@ -78,6 +80,8 @@ def oidc_login(request):
     """Third-party initiated login: the platform names itself, the tool answers with the way back
     to the platform's authorization endpoint, and always to this tool's own launch URL."""
     try:
+        if frames.login_needs_cookie_check(request):  # inside a frame (docs/lti.md)
+            return frames.cookie_check(request, tool.login_registration(request))
         return tool.oidc_login_response(
             request, target_link_uri=request.build_absolute_uri(reverse("lti:launch"))
         )
@@ -91,12 +95,14 @@ def oidc_login(request):
 def launch(request):
     try:
         checked = tool.launch_checked(request)
+        frames.allow_framing_by_platform(request, checked.registration)
         if deep_linking.is_request(checked.claims):
             return deep_linking_views.picker(request, checked)
         accepted = services.launch_accept(launch=checked)
     except tool.Refused as refusal:
         return _refused(request, refusal)
     login(request, accepted.user, backend=accepted.backend)
+    frames.session_mark_launched(request, checked.registration)
     return redirect(accepted.landing_url)
 
 

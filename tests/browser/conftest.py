@@ -111,10 +111,16 @@ def daphne_site(tmp_path_factory, migrated_database):
     The database starts migrated and empty, then ``setup`` (Python run with Django set up, e.g.
     the project's factories) fills it; if it prints, its last line is JSON and becomes
     ``site.made``. ``extra_env`` adds to the environment
-    (``DJANGO_SETTINGS_MODULE="tests.settings"``)."""
+    (``DJANGO_SETTINGS_MODULE="tests.settings"``). ``tls=(certificate, key)`` (PEM files) serves
+    it over HTTPS instead, at https://127.0.0.1:<port>."""
 
     @contextlib.contextmanager
-    def start(name: str, setup: str | None = None, extra_env: dict | None = None):
+    def start(
+        name: str,
+        setup: str | None = None,
+        extra_env: dict | None = None,
+        tls: tuple[Path, Path] | None = None,
+    ):
         folder = tmp_path_factory.mktemp(name)
         database = folder / "site.sqlite3"
         env = _site_environment(folder, database)
@@ -134,18 +140,14 @@ def daphne_site(tmp_path_factory, migrated_database):
                 made = json.loads(printed.splitlines()[-1])
         port = free_port()
         log = folder / "daphne.log"
+        listen = ["-b", "127.0.0.1", "-p", str(port)]
+        if tls is not None:  # Twisted's TLS endpoint, which Daphne takes as it is
+            certificate, key = tls
+            endpoint = f"ssl:{port}:interface=127.0.0.1:privateKey={key}:certKey={certificate}"
+            listen = ["-e", endpoint]
         with log.open("wb") as output:
             process = subprocess.Popen(
-                [
-                    python,
-                    "-m",
-                    "config.server",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "config.asgi:application",
-                ],
+                [python, "-m", "config.server", *listen, "config.asgi:application"],
                 cwd=ROOT,
                 env=env,
                 stdout=output,
@@ -154,7 +156,8 @@ def daphne_site(tmp_path_factory, migrated_database):
             )
         try:
             wait_for_port(port, process, log)
-            yield Site(f"http://127.0.0.1:{port}", database, folder, log, made)
+            scheme = "https" if tls is not None else "http"
+            yield Site(f"{scheme}://127.0.0.1:{port}", database, folder, log, made)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)

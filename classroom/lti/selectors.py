@@ -80,7 +80,7 @@ def grades_panel(*, course) -> dict:
             run.scores.select_related("student", "line_item__assignment").order_by(
                 "line_item__assignment__due_at",
                 "line_item__assignment_id",
-                "line_item__figure",
+                "-line_item__figure",  # the result, then the mastery figure
                 "student__display_name",
                 "student_id",
             )[: SCORES_SHOWN + 1]

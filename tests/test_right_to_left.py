@@ -213,3 +213,26 @@ def test_an_answer_typed_in_eastern_arabic_digits_over_the_socket_counts():
     attempt = Attempt.objects.get(match=match, user=ana)
     assert (attempt.answer, attempt.correct) == (score, True)
     assert json.dumps(attempt.answer) == str(score)
+
+
+def test_a_pdf_text_carries_no_directional_mark():
+    """The report's font has no glyph for the marks (they would print as boxes): a PDF's texts
+    and table cells are written without them, the expression in its own order."""
+    import io
+    import subprocess
+
+    from reportlab.platypus import SimpleDocTemplate
+
+    from classroom.progress.report_files import _fonts, _table, escape
+
+    with translation.override("ar"):
+        worded = known_fact_text("add", 5, 9)
+    assert escape(worded) == "5 + 9 = 14"
+    _fonts()
+    buffer = io.BytesIO()
+    SimpleDocTemplate(buffer).build([_table([["skill", worded]], [100, 100], header=False)])
+    text = subprocess.run(
+        ["pdftotext", "-", "-"], input=buffer.getvalue(), capture_output=True, check=True
+    ).stdout.decode()
+    assert "5 + 9 = 14" in text
+    assert not bidi.MARKS & set(text)

@@ -13,7 +13,7 @@ import csv
 import io
 from collections.abc import Iterator
 from functools import cache
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as xml_escape
 
 from django.utils import timezone
 from django.utils.formats import get_format, number_format
@@ -62,6 +62,13 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _LONE_SIGNS = ("+", "-")
 FONT = "ReportSans"
 FONT_BOLD = "ReportSans-Bold"
+
+
+def escape(text) -> str:
+    """Text for a PDF's Paragraph: XML-escaped and without directional marks, which the font
+    has no glyph for (they would print as boxes). How reportlab orders a right-to-left line:
+    docs/translations.md, "Right to left"."""
+    return xml_escape(plain(text))
 
 
 def _cell(value):
@@ -332,6 +339,7 @@ def _table(rows, widths, header=True, text_columns=(0,)):
     cells = []
     for y, row in enumerate(rows):
         head = header and y == 0
+        row = [plain(value) if isinstance(value, str) else value for value in row]
         cells.append(
             [
                 Paragraph(escape(value), styles[(head, align)])

@@ -96,7 +96,7 @@ class OneRosterZip:
             self.no_roles.add(name)
         return self
 
-    def _files(self) -> dict:
+    def written_files(self) -> dict:
         """The files to write: in 1.2, users' roles go to roles.csv (unless it is given)."""
         files = dict(self.files)
         if self.version == "1.1" or "users.csv" not in files or "roles.csv" in files:
@@ -123,7 +123,7 @@ class OneRosterZip:
 
     def build(self, *, bom=True, crlf=True, shuffle_columns=True, seed=7) -> bytes:
         shuffler = random.Random(seed)
-        files = self._files()
+        files = self.written_files()
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             manifest = [

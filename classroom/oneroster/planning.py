@@ -109,6 +109,8 @@ class _Planner(RowReader):
         self.links = {kind: {} for kind in Kind.values}
         self.usable: dict[str, Table] = {}
         self.disabled: set[str] = set()  # new users who may not sign in: no account
+        # A class's first refused teacher enrolment (user, line): why it has no teacher.
+        self.refused_teachers: dict[str, tuple[str, int]] = {}
 
     # --- planning --------------------------------------------------------------------------------
 
@@ -148,7 +150,10 @@ class _Planner(RowReader):
         for class_sid, user_sid, role, primary, _row in enrolments.values():
             if role == Role.TEACHER:
                 teachers.setdefault(class_sid, []).append((not primary, user_sid))
-        self.class_teachers = {sid: [t for _p, t in sorted(ts)] for sid, ts in teachers.items()}
+        # Primary teachers first; a teacher enrolled twice in a class is its teacher once.
+        self.class_teachers = {
+            sid: list(dict.fromkeys(t for _p, t in sorted(ts))) for sid, ts in teachers.items()
+        }
         self.teacher_emails = {}
         table = self.usable.get("users.csv")
         for row in table.rows if table else []:
@@ -166,11 +171,20 @@ class _Planner(RowReader):
                 continue
             if link is None and not teacher_sids:
                 row, _title = row_title
+                refused = self.refused_teachers.get(class_sid)
                 self.refuse(
                     "classes.csv",
                     row,
                     class_sid,
-                    _("the class has no teacher in enrollments.csv: a class here is a teacher's."),
+                    _(
+                        "the class has no teacher to import: its teacher %(sid)s was refused "
+                        "(see enrollments.csv line %(line)s)."
+                    )
+                    % {"sid": refused[0], "line": refused[1]}
+                    if refused
+                    else _(
+                        "the class has no teacher in enrollments.csv: a class here is a teacher's."
+                    ),
                 )
                 continue
             if self.scope_teacher is not None:

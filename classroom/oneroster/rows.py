@@ -34,6 +34,8 @@ ROLES = {
     "systemAdministrator",
     "teacher",
 }
+# Some systems capitalise the standard's words ("Student", "Active", "Primary"): read as its own.
+ROLE_WORDS = {role.lower(): role for role in ROLES}
 REQUIRED_COLUMNS = {
     "orgs.csv": ["sourcedId", "name", "type"],
     "academicSessions.csv": ["sourcedId", "title", "type", "startDate", "endDate", "schoolYear"],
@@ -91,10 +93,21 @@ def _person_name(row: Row) -> str:
     return " ".join(f"{given} {family}".split())
 
 
+def _canonical_words(row: Row) -> None:
+    """The row's status, role and role type in the standard's own spelling, whatever their
+    capitals (an unknown role is left as written, for its refusal to quote)."""
+    for column in ("status", "roleType"):
+        if column in row.cells:
+            row.cells[column] = row.cells[column].strip().lower()
+    if "role" in row.cells:
+        role = row.cells["role"].strip()
+        row.cells["role"] = ROLE_WORDS.get(role.lower(), role)
+
+
 class RowReader:
     """The reading half of ``planning._Planner``, which holds what it reads from and into:
     ``bundle``, ``plan``, ``links`` (what earlier imports made), ``usable`` (the files with
-    their required columns) and ``disabled``."""
+    their required columns), ``disabled`` and ``refused_teachers``."""
 
     def refuse(self, table: Table | str, row: Row | int, sourced_id: str, reason: str) -> None:
         name = table if isinstance(table, str) else table.name
@@ -142,6 +155,7 @@ class RowReader:
                 )
                 continue
             seen[sid] = row.line
+            _canonical_words(row)
             if row.get("status") not in STATUSES:
                 self.refuse(
                     table,
@@ -414,6 +428,8 @@ class RowReader:
                     )
             if reasons:
                 self.refuse(table, row, sid, " ".join(reasons))
+                if role == Role.TEACHER:
+                    self.refused_teachers.setdefault(class_sid, (user_sid, row.line))
                 continue
             primary = row.get("primary").lower() == "true"
             enrolments[sid] = (class_sid, user_sid, role, primary, row)

@@ -146,8 +146,8 @@ def test_a_new_teacher_who_may_not_sign_in_gets_no_account(tmp_path):
     output = run(tmp_path, enabled_zip(t1="false"))
     refused = [line.strip() for line in output.splitlines() if line.startswith("  ")]
     assert refused[:2] == [
-        "classes.csv line 2: the class has no teacher in enrollments.csv: a class here is a "
-        "teacher's.",
+        "classes.csv line 2: the class has no teacher to import: its teacher t1 was refused (see "
+        "enrollments.csv line 2).",
         "enrollments.csv line 2: the user t1 was refused (see users.csv).",
     ]
     assert (
@@ -273,3 +273,55 @@ def test_verbose_output_names_each_change(tmp_path):
     assert "teacher t1 (Marta Ruiz)" in lines
     assert "student u3 (Carlita Díaz)" in lines
     assert "enrolment e-u1 (u1 in c1)" in lines
+
+
+def test_roles_statuses_and_role_types_are_read_whatever_their_capitals(tmp_path):
+    """Some systems write "Student", "Active" or "Primary": the standard's words, read as such."""
+    users = [
+        user("t1", "Marta", "Ruiz", "Teacher", email="marta@hill.example"),
+        user("u1", "Ana", "López", "STUDENT", status="Active"),
+    ]
+    enrolments = [
+        enrol("e-t1", "c1", "t1", "Teacher", primary="TRUE"),
+        enrol("e-u1", "c1", "u1", "Student", status="ACTIVE"),
+    ]
+    builder = school_zip(users=users, enrollments=enrolments)
+    roles = builder.written_files()["roles.csv"][2]
+    for role in roles:
+        role["roleType"] = "Primary"
+    builder.add("roles.csv", roles)
+
+    output = run(tmp_path, builder)
+
+    assert "refused: 0 lines" in output
+    assert "created: 1 class, 1 enrolment, 1 student, 1 teacher" in output
+
+
+def test_a_teacher_enrolled_twice_in_a_class_is_its_one_teacher(tmp_path):
+    users = [
+        user("t1", "Marta", "Ruiz", "teacher", email="marta@hill.example"),
+        user("u1", "Ana", "López"),
+    ]
+    enrolments = [
+        enrol("e-t1", "c1", "t1", "teacher", primary="true"),
+        enrol("e-t1-again", "c1", "t1", "teacher", primary="false"),
+        enrol("e-u1", "c1", "u1"),
+    ]
+    output = run(tmp_path, school_zip(users=users, enrollments=enrolments))
+    assert "refused: 0 lines" in output
+    assert Classroom.objects.get().teacher.email == "marta@hill.example"
+
+
+def test_a_class_whose_teacher_was_refused_says_which_line_to_look_at(tmp_path):
+    users = [user("t1", "Marta", "Ruiz", "teacher"), user("u1", "Ana", "López")]  # no e-mail
+    enrolments = [enrol("e-t1", "c1", "t1", "teacher"), enrol("e-u1", "c1", "u1")]
+    output = run(tmp_path, school_zip(users=users, enrollments=enrolments), "--dry-run")
+    assert (
+        "classes.csv line 2: the class has no teacher to import: its teacher t1 was refused (see "
+        "enrollments.csv line 2)." in output
+    )
+
+
+def test_the_command_names_children_left_out_as_they_may_not_sign_in(tmp_path):
+    output = run(tmp_path, enabled_zip(u1="false"))
+    assert "left out: 2 rows not needed here (other roles, users who may not sign in " in output

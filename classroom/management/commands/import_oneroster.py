@@ -56,8 +56,9 @@ class Command(BaseCommand):
             self.stdout.write(f"  {refusal}")
         if plan.left_out:
             self.stdout.write(
-                f"left out: {plan.left_out} rows not needed here "
-                "(other roles, users in no imported class, other teachers' classes)"
+                f"left out: {plan.left_out} rows not needed here (other roles, users who may "
+                "not sign in (enabledUser false), users in no imported class, other teachers' "
+                "classes)"
             )
         if outcome.applied:
             self.stdout.write(

@@ -130,6 +130,14 @@ def _game_items(spec: BotGamesSpec, seed: int) -> list[dict]:
     return [{"seed": draw.getrandbits(SEED_BITS)} for _ in range(spec.count)]
 
 
+def items_for(spec: Spec, seed: int) -> list[dict]:
+    """The items of a homework of ``spec`` drawn from the assignment's ``seed``: each item's deal
+    seed (a puzzle's with its difficulty). Every child of the class plays the same deals."""
+    if isinstance(spec, PuzzleSpec):
+        return _puzzle_items(spec, seed)
+    return _game_items(spec, seed)
+
+
 def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     if isinstance(spec, PuzzleSpec):
@@ -140,7 +148,7 @@ def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
         assignment.difficulty = spec.difficulty
         assignment.players = 1
         assignment.bot_level = ""
-        assignment.items = _puzzle_items(spec, seed)
+        assignment.items = items_for(spec, seed)
     else:
         assignment.kind = Assignment.Kind.BOT_GAMES
         assignment.game = spec.game
@@ -149,7 +157,7 @@ def _apply_spec(assignment: Assignment, spec: Spec, seed: int | None) -> None:
         assignment.difficulty = None
         assignment.players = spec.players
         assignment.bot_level = spec.bot_level
-        assignment.items = _game_items(spec, seed)
+        assignment.items = items_for(spec, seed)
 
 
 def assignment_create(

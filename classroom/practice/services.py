@@ -23,7 +23,13 @@ from classroom import bots
 from classroom.homework import titles
 from classroom.models import Assignment, Classroom, NextSessionFocus, PersonalPlan
 from classroom.practice.selectors import class_fact_states, class_working_sets
-from classroom.practice.working_set import CHOSEN, NUMBERS, dealable_facts, kind_on
+from classroom.practice.working_set import (
+    CHOSEN,
+    NUMBERS,
+    WorkingSet,
+    dealable_facts,
+    kind_on,
+)
 from classroom.selectors import classroom_roster
 from games import catalog
 
@@ -55,7 +61,10 @@ class Choice:
         # The variant too ("Add or Multiply? · Numbers to 10"): its cards say which facts it asks.
         title = catalog.game_and_variant_title(self.game, self.variant, child=True)
         if self.players > 2:
-            return _("%(game)s against %(count)s bots") % {"game": title, "count": self.players - 1}
+            return _("%(game)s against %(count)s bots") % {
+                "game": title,
+                "count": self.players - 1,
+            }
         return _("%(game)s against a bot") % {"game": title}
 
     def operations(self) -> frozenset[str]:
@@ -103,7 +112,13 @@ def facts_of(plan_facts: Sequence[dict]) -> list[Fact]:
 
 def _fact_entry(fact: Fact, kind: str, why: dict) -> dict:
     operation, first, second = fact
-    return {"operation": operation, "first": first, "second": second, "kind": kind, "why": why}
+    return {
+        "operation": operation,
+        "first": first,
+        "second": second,
+        "kind": kind,
+        "why": why,
+    }
 
 
 def plan_items(
@@ -133,6 +148,27 @@ def plan_items(
             }
         )
     return items
+
+
+def dealables_of(allowed: Sequence[Choice]) -> list[frozenset[Fact]]:
+    """Per allowed choice, the facts its deal can steer toward: each game's working set is
+    drawn among its own (``working_set_for_games``); a fact it cannot make would take one of
+    the set's few places and never be dealt (docs/progress.md)."""
+    return [dealable_facts([(c.game, c.variant)]) for c in allowed]
+
+
+def set_plan(
+    allowed: Sequence[Choice], practice_set: WorkingSet, count: int, draw: random.Random
+) -> PersonalPlan:
+    """A child's plan toward their working set (unsaved): its facts with their kind and reason,
+    and ``count`` items of the ``allowed`` choices given to the games with the most facts left
+    to teach them (``plan_items``)."""
+    return PersonalPlan(
+        facts=[
+            _fact_entry((i.operation, i.first, i.second), i.kind, i.why) for i in practice_set.items
+        ],
+        items=plan_items(allowed, practice_set.to_learn, count, draw),
+    )
 
 
 def _chosen_facts(student_ids: list[int], facts: Sequence[Fact], as_of) -> dict[int, list[dict]]:
@@ -279,34 +315,29 @@ def _set_choices(assignment, chosen, count, minutes, bot_level, facts) -> None:
 def _plans(assignment, ids, chosen, facts, seed, as_of) -> list[PersonalPlan]:
     """Each child's plan: their facts (the teacher's, or their working set's) and their items."""
     as_of = as_of or timezone.localdate()
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    count = len(assignment.items)
     if facts is None:
-        # Each allowed game's set among the facts it can deal: a fact it cannot make would
-        # take one of the set's few places and never be dealt (docs/progress.md).
-        dealables = [dealable_facts([(c.game, c.variant)]) for c in chosen]
-        sets = class_working_sets(student_ids=ids, as_of=as_of, dealables=dealables)
-        by_student = {
-            pk: [
-                _fact_entry((i.operation, i.first, i.second), i.kind, i.why) for i in sets[pk].items
-            ]
-            for pk in ids
-        }
-        # A child's items go to the games with the most facts left to teach them.
-        weights = {pk: sets[pk].to_learn for pk in ids}
+        sets = class_working_sets(student_ids=ids, as_of=as_of, dealables=dealables_of(chosen))
+        plans = [set_plan(chosen, sets[pk], count, random.Random(f"{seed}:{pk}")) for pk in ids]
     else:
         by_student = _chosen_facts(ids, [tuple(f) for f in facts], as_of)
         # The teacher's facts: to the games that can deal the most of them.
-        weights = {pk: [len(c.cut(facts_of(by_student[pk]))) for c in chosen] for pk in ids}
-    seed = secrets.randbits(SEED_BITS) if seed is None else seed
-    count = len(assignment.items)
-    return [
-        PersonalPlan(
-            assignment=assignment,
-            student_id=pk,
-            facts=by_student[pk],
-            items=plan_items(chosen, weights[pk], count, random.Random(f"{seed}:{pk}")),
-        )
-        for pk in ids
-    ]
+        plans = [
+            PersonalPlan(
+                facts=by_student[pk],
+                items=plan_items(
+                    chosen,
+                    [len(c.cut(facts_of(by_student[pk]))) for c in chosen],
+                    count,
+                    random.Random(f"{seed}:{pk}"),
+                ),
+            )
+            for pk in ids
+        ]
+    for pk, plan in zip(ids, plans, strict=True):
+        plan.assignment, plan.student_id = assignment, pk
+    return plans
 
 
 def allowed_choices(assignment: Assignment) -> list[Choice]:
@@ -354,7 +385,9 @@ def pending_focus(*, classroom_id: int, student_ids: Iterable[int]) -> dict[int,
     """Each child's facts kept for the next session (one read)."""
     out: dict[int, list[Fact]] = {}
     for student_id, facts in NextSessionFocus.objects.filter(
-        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
+        classroom_id=classroom_id,
+        student_id__in=list(student_ids),
+        used_at__isnull=True,
     ).values_list("student_id", "facts"):
         out.setdefault(student_id, []).extend(tuple(f) for f in facts)
     return out
@@ -374,5 +407,7 @@ def table_focus(game: str, variant: str, facts: Iterable[Fact]) -> tuple[Fact, .
 
 def pending_focus_used(*, classroom_id: int, student_ids: Iterable[int], session) -> None:
     NextSessionFocus.objects.filter(
-        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
+        classroom_id=classroom_id,
+        student_id__in=list(student_ids),
+        used_at__isnull=True,
     ).update(used_at=timezone.now(), used_in=session)

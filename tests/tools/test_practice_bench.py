@@ -1,5 +1,5 @@
-"""The practice benchmark (tools/practice_bench): its learner model keeps the properties it
-documents, and a tiny class run through the real entry point ends with the two comparable lines.
+"""The practice benchmark (tools/practice_bench): its models of a child keep the properties they
+document, and a tiny class run through the real entry point prints each model's lines.
 The figures themselves are the benchmark's to report (docs/capacity.md), not a test's."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools.practice_bench.hlr import HlrLearner
 from tools.practice_bench.learner import (
     DAY_S,
     FactMemory,
@@ -79,24 +80,54 @@ def test_a_learner_counts_an_unknown_fact_and_recalls_a_practised_one():
     assert max(quick) < min(o.elapsed_ms for o in first)
 
 
-def test_the_bench_ends_with_the_two_comparable_lines():
+def test_an_hlr_learner_recalls_a_fact_practised_often_and_forgets_with_time():
+    learner = HlrLearner(random.Random(5))
+    fact = ("mul", 7, 8)
+    assert not learner.answer(fact, 0).retrieved  # never met: the child counts
+    for j in range(12):
+        learner.answer(fact, 60 + 30 * j)
+    history = learner.history(fact)
+    soon, later = DAY_S, 60 * DAY_S
+    assert history.recall_probability(soon, 1.0) > history.recall_probability(later, 1.0)
+    assert history.recall_probability(soon, 1.2) > history.recall_probability(soon, 0.9)
+    late = [learner.answer(fact, DAY_S + 10 * j) for j in range(10)]
+    assert sum(o.retrieved for o in late) >= 7
+    assert max(o.elapsed_ms for o in late if o.retrieved) < count_seconds("mul", 7, 8) * 1000
+
+
+def test_the_bench_prints_each_models_three_lines():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run(
-        [sys.executable, "-m", "tools.practice_bench", "--small", "--drill"],
+        [sys.executable, "-m", "tools.practice_bench", "--small", "--seeds", "1,2"],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
-    # The drill (every answer on the day's set) is reported beside the two ways, before the end.
-    assert [line.split(":")[0] for line in lines if not line.startswith(" ")][2:5] == [
-        "personal",
-        "class-wide",
-        "drill",
-    ]
-    last_two = lines[-2:]
-    assert re.fullmatch(r"focus share: personal \d\.\d\d, class-wide \d\.\d\d", last_two[0])
-    assert re.fullmatch(r"answers to mastery: personal >?\d+, class-wide >?\d+", last_two[1])
+    heads = [line for line in lines if line.startswith("model ")]
+    assert [line.split(" (")[0] for line in heads] == ["model act-r"] * 2 + ["model hlr"] * 2
+    # Each way is described, in order, under each model and seed.
+    ways = [line.split(":")[0].strip() for line in lines if re.match(r"  [a-z-]+: ", line)]
+    assert ways[:4] == ["personal", "rotation", "drill", "class-wide"]
+    answers = r">?\d+"
+    eighty = [line for line in lines if line.startswith("answers to 80 %")]
+    assert len(eighty) == 4
+    for line in eighty:
+        assert re.fullmatch(
+            rf"answers to 80 %: personal {answers}, rotation {answers}, drill {answers}, "
+            rf"class-wide {answers}",
+            line,
+        )
+    assert all(
+        re.fullmatch(r"focus share: personal \d\.\d\d, class-wide \d\.\d\d", line)
+        for line in lines
+        if line.startswith("focus share")
+    )
+    assert all(
+        re.fullmatch(rf"answers to mastery: personal {answers}, class-wide {answers}", line)
+        for line in lines
+        if line.startswith("answers to mastery")
+    )

@@ -5,14 +5,14 @@ practice against class-wide homework", gives the model with its sources).
 Kept apart from the product (tools/ is imported by nothing in it), so the product's working set
 is never tuned to this model: the bench only feeds the model's answers back as ``FactAnswer``s.
 
-Memory (ACT-R base-level learning with the spacing mechanism of Pavelik & Anderson 2005):
+Memory (ACT-R base-level learning with the spacing mechanism of Pavlik & Anderson 2005):
 each right answer leaves a trace; the fact's activation at time t is
 
     m(t) = ln( sum_j w_j * age_j(t) ** -d_j ),   d_j = C * exp(m(t_j)) + ALPHA
 
 so a trace laid down while the fact is still active (massed practice) decays faster than one laid
 down after a gap (the spacing effect, Cepeda et al. 2006). Ages between sessions are scaled by
-``H`` (Pavelik & Anderson 2008: time between sessions counts for less than time within one).
+``H`` (Pavlik & Anderson 2008: time between sessions counts for less than time within one).
 
 Strategy choice (Siegler & Shrager 1984): the child first tries to retrieve the answer; the
 retrieval succeeds with probability 1 / (1 + exp((TAU - m) / S)) and then takes
@@ -31,12 +31,12 @@ import math
 import random
 from dataclasses import dataclass, field
 
-# Pavelik & Anderson (2005), fitted to paired-associate practice and forgetting.
+# Pavlik & Anderson (2005), fitted to paired-associate practice and forgetting.
 C = 0.217  # decay's growth with the activation at the time of practice
 ALPHA = 0.177  # the decay's floor
 TAU = -0.704  # retrieval threshold
 S = 0.255  # activation noise: how sharply recall turns on around TAU
-H = 0.025  # Pavelik & Anderson (2008): weight of time between sessions against time within one
+H = 0.025  # Pavlik & Anderson (2008): weight of time between sessions against time within one
 LATENCY_F = 1.0  # seconds: retrieval latency scale (a known fact in 1-2 s)
 RECALL_FIXED_S = 0.8  # reading the problem and giving the answer
 RECALL_SLIP = 0.03  # a retrieved answer that is the wrong one (a neighbour in the table)
@@ -110,9 +110,16 @@ def count_seconds(operation: str, a: int, b: int) -> float:
 class Learner:
     """One simulated child: a memory per fact, answering facts at given times."""
 
+    model = "act-r"
+
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.memory: dict[tuple[str, int, int], FactMemory] = {}
+
+    def prime(self, fact: tuple[str, int, int], times_s: list[float], exposures: float) -> None:
+        """Practice before the bench's first day: ``exposures`` in all, spread over ``times_s``."""
+        for time_s in times_s:
+            self.fact(fact).practise(time_s, exposures / len(times_s))
 
     def fact(self, fact: tuple[str, int, int]) -> FactMemory:
         if fact not in self.memory:

@@ -1,0 +1,213 @@
+"""A simulated child's day of practice, four ways (the package docstring says what each is).
+
+Every way gives the child the same number of answers a day; only what they are asked differs.
+The personal way and the drill ask what the product's planner asks (classroom.practice); the
+rotation asks every table fact in turn through the same games; class-wide homework is dealt as
+the product deals a homework set for the whole class (classroom.homework).
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import random
+from dataclasses import dataclass, field
+
+from classroom.homework import services as homework
+from classroom.models import PersonalPlan
+from classroom.practice import services as practice
+from classroom.practice.working_set import working_set_for_games
+from classroom.progress.mastery import TABLES
+from tools.practice_bench.play import Answer, Player, deal
+
+PERSONAL, ROTATION, DRILL, CLASS_WIDE = "personal", "rotation", "drill", "class-wide"
+WAYS = (PERSONAL, ROTATION, DRILL, CLASS_WIDE)
+# Personal practice as a teacher sets it with these games allowed (their keys in
+# ``classroom.practice.services.choices()``): ¡Mía! 3 x 3 solo puzzles, SUM against a bot and Add
+# or Multiply? with numbers to 10 against two bots (the one game that asks every table fact).
+PERSONAL_CHOICES = ("mia:puzzles", "sum", "add_or_multiply")
+# A rotation item is focused on the next facts of the rotation its game can deal, as many as a
+# working set's places (3 being learned and 8 reviews).
+ROTATION_FOCUS = 11
+# Class-wide: the homework a teacher sets each day in the same games, dealt in turn: a puzzle,
+# SUM, a puzzle, Add or Multiply?, ... until the day's answers are given.
+CLASS_PUZZLES = homework.PuzzleSpec(size=3, difficulty=2, count=4, game="mia")
+CLASS_GAMES = (
+    homework.BotGamesSpec("sum", "standard", 2, "easy", 2, {}),
+    homework.BotGamesSpec("add_or_multiply", "to_ten", 3, "easy", 2, {}),
+)
+SEED_BITS = homework.SEED_BITS
+DRILL_GAP_S = 5  # between two flash cards
+TABLE_FACTS = frozenset(
+    (table.operation, a, b) for table in TABLES for a in table.numbers for b in table.numbers
+)
+
+
+@dataclass
+class Deal:
+    game: str
+    variant: str
+    players: int
+    seed: int
+    focus: tuple = ()
+
+
+@dataclass
+class Child:
+    player: Player
+    answers: list = field(default_factory=list)  # FactAnswer, the product's reading
+    rotation: list = field(default_factory=list)  # the rotation's facts, next first
+
+
+@dataclass
+class Run:
+    """What every child's day reads: the run's settings and the product's choices."""
+
+    seed: int
+    answers_per_day: int
+    universe: list
+    choices: list = field(default_factory=lambda: [practice.choice(k) for k in PERSONAL_CHOICES])
+
+    def __post_init__(self):
+        self.dealables = practice.dealables_of(self.choices)
+
+
+def _played(child: Child, deals, clock_s: float, wanted: int, after=None) -> list[Answer]:
+    """The child's answers to ``deals`` in turn until the day has ``wanted``; ``after(deal,
+    answers)`` is told each deal's answers."""
+    answers: list[Answer] = []
+    for one in deals:
+        if len(answers) >= wanted:
+            break
+        got, clock_s = deal(
+            child.player,
+            one.game,
+            one.variant,
+            one.players,
+            one.seed,
+            one.focus,
+            clock_s,
+            wanted - len(answers),
+        )
+        answers += got
+        if after is not None:
+            after(one, got)
+    return answers
+
+
+def working_set_focus(run: Run, child: Child, day) -> list[tuple]:
+    """The facts of the child's working set for the allowed games on ``day``."""
+    practice_set = working_set_for_games(child.answers, day, run.dealables)
+    return [(i.operation, i.first, i.second) for i in practice_set.items]
+
+
+def personal_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
+    """The product's personal practice for the day: the child's working set for the allowed
+    games, their plan (``practice.set_plan``) and each item's match as the product makes it
+    (``practice.plan_match_args``). Returns the answers and the set's facts."""
+    practice_set = working_set_for_games(child.answers, day, run.dealables)
+    draw = random.Random(f"{run.seed}:{index}:{number}")
+    plan = practice.set_plan(run.choices, practice_set, practice.MAX_ITEMS, draw)
+    focus = [(i.operation, i.first, i.second) for i in practice_set.items]
+
+    def deals():
+        for item, entry in enumerate(plan.items):
+            made = practice.plan_match_args(plan, item)
+            yield Deal(
+                made["game"],
+                made["variant"],
+                entry["players"],
+                made["seed"],
+                made["focus"],
+            )
+
+    return _played(child, deals(), clock_s, run.answers_per_day), focus
+
+
+def drill_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
+    """The personal way's set as a flash-card drill: every answer on the set, in turn, no game."""
+    practice_set = working_set_for_games(child.answers, day, run.dealables)
+    focus = [(i.operation, i.first, i.second) for i in practice_set.items]
+    answers = []
+    for fact in itertools.islice(itertools.cycle(focus), run.answers_per_day):
+        outcome = child.player.answer(fact, clock_s)
+        answers.append(Answer(fact, outcome.correct, outcome.elapsed_ms, True))
+        clock_s += outcome.elapsed_ms / 1000 + DRILL_GAP_S
+    return answers, focus
+
+
+def rotation_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
+    """No planner: every table fact in a shuffled rotation (the child's own), each item focused
+    on the next facts of it that the item's game can deal; a fact answered goes to the back."""
+    if not child.rotation:
+        child.rotation = list(run.universe)
+        random.Random(f"{run.seed}:rotation:{index}").shuffle(child.rotation)
+    draw = random.Random(f"{run.seed}:{index}:{number}")
+    weights = [len(dealable) for dealable in run.dealables]
+    items = practice.plan_items(run.choices, weights, practice.MAX_ITEMS, draw)
+
+    def deals():
+        for item, entry in enumerate(items):
+            choice = next(
+                c for c in run.choices if (c.game, c.size) == (entry["game"], entry["size"])
+            )
+            window = list(choice.cut(child.rotation))[:ROTATION_FOCUS]
+            plan = PersonalPlan(
+                facts=[
+                    {"operation": o, "first": a, "second": b, "kind": "new", "why": {}}
+                    for o, a, b in window
+                ],
+                items=items,
+            )
+            made = practice.plan_match_args(plan, item)
+            yield Deal(
+                made["game"],
+                made["variant"],
+                entry["players"],
+                made["seed"],
+                made["focus"],
+            )
+
+    def to_the_back(_deal, answers):
+        answered = [a.fact for a in answers if a.fact in set(child.rotation)]
+        child.rotation = [f for f in child.rotation if f not in answered]
+        child.rotation += list(dict.fromkeys(answered))
+
+    return _played(child, deals(), clock_s, run.answers_per_day, to_the_back), []
+
+
+def class_deals(run: Run, number: int) -> list[Deal]:
+    """The day's class-wide homework as the product deals it: each assignment's items drawn from
+    its own seed (``homework.items_for``, as ``secrets`` would draw it when the teacher sets it),
+    the same deals for every child, in turn."""
+    draw = random.Random(f"{run.seed}:class:{number}")
+    puzzles = [
+        Deal("mia", "solo3", 1, item["seed"])
+        for item in homework.items_for(CLASS_PUZZLES, draw.getrandbits(SEED_BITS))
+    ]
+    games = [
+        [
+            Deal(spec.game, spec.variant, spec.players, item["seed"])
+            for item in homework.items_for(spec, draw.getrandbits(SEED_BITS))
+        ]
+        for spec in CLASS_GAMES
+    ]
+    order = []
+    for turn in range(CLASS_PUZZLES.count):
+        order.append(puzzles[turn])
+        game = games[turn % len(games)]
+        order.append(game[(turn // len(games)) % len(game)])
+    return order
+
+
+def class_day(run: Run, child: Child, deals: list[Deal], clock_s: float) -> list[Answer]:
+    return _played(child, deals, clock_s, run.answers_per_day)
+
+
+def days(first: datetime.date, count: int) -> list[datetime.date]:
+    found, day = [], first
+    while len(found) < count:
+        if day.weekday() < 5:
+            found.append(day)
+        day += datetime.timedelta(days=1)
+    return found

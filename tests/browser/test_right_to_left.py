@@ -207,8 +207,9 @@ def test_mathable_juniors_board_stays_as_printed_and_its_columns_are_counted_fro
         right = page.locator("#play-board .mj-square[data-row='4'][data-col='5']")
         expect(square).to_be_visible(timeout=20_000)
         assert right.bounding_box()["x"] > square.bounding_box()["x"]
-        assert "column 6" in square.get_attribute("aria-label")
-        assert "column 10" in page.locator(".mj-square[data-row='0'][data-col='0']").get_attribute(
+        # "العمود 6": column 6, in locale/ar's words ("row %(row)s, column %(col)s").
+        assert "العمود 6" in square.get_attribute("aria-label")
+        assert "العمود 10" in page.locator(".mj-square[data-row='0'][data-col='0']").get_attribute(
             "aria-label"
         )
         square.focus()

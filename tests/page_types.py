@@ -23,7 +23,8 @@ GAMES = {
 def every_page_type() -> dict:
     """Fills the database; returns the people (their ids and session cookies), the pages as
     ``[who, path, kind]`` (kind: "page", "play" or "projector") and the downloads as
-    ``[who, path, kind]`` (kind: "pdf", "csv" or "zip")."""
+    ``[who, path, kind]`` (kind: "pdf" or "csv"; a report's files and the class's export are asked
+    for in the language of the check)."""
     from django.urls import reverse
     from django.utils import timezone
 
@@ -168,7 +169,6 @@ def every_page_type() -> dict:
         ["teacher", reverse("classroom:roster_cards", args=[c]), "pdf"],
         ["teacher", reverse("classroom:progress_student_attempts", args=[c, s]), "csv"],
         ["teacher", reverse("classroom:access_class_log_csv", args=[c]), "csv"],
-        ["teacher", reverse("classroom:progress_report_download", args=[export.pk, "zip"]), "zip"],
     ]
     return {
         "teacher": session_cookie_for(teacher),
@@ -176,7 +176,13 @@ def every_page_type() -> dict:
         # The family's summary is the teacher's page, its sheet in the family's language (Ana's
         # record: ``ids["child"]``).
         "family": session_cookie_for(teacher),
-        "ids": {"teacher": teacher.pk, "student": ana.pk, "family": teacher.pk, "child": ana.pk},
+        "ids": {
+            "teacher": teacher.pk,
+            "student": ana.pk,
+            "family": teacher.pk,
+            "child": ana.pk,
+            "classroom": c,
+        },
         "pages": pages,
         "downloads": downloads,
     }

@@ -26,6 +26,7 @@ from django.test import Client
 
 from accounts.models import time_zone_names
 from classroom.models import Assignment, Classroom
+from classroom.progress import wording
 from tests.page_types import every_page_type
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(600)]
@@ -159,6 +160,11 @@ def marked_site(settings, tmp_path):
     marked_catalogue(tmp_path)
     settings.LOCALE_PATHS = [tmp_path, *settings.LOCALE_PATHS]
     settings.MEDIA_ROOT = tmp_path / "media"
+    # The skills' names are remembered per language code: French's, read before in this process,
+    # would stand for the marked ones.
+    wording._skill_label.cache_clear()
+    yield
+    wording._skill_label.cache_clear()
 
 
 def test_every_page_text_is_marked_for_translation(marked_site):

@@ -113,6 +113,8 @@ def data_of(database: Path) -> list[str]:
             )
             if value
         }
+        # The projector spells a class code out for screen readers ("M A T H 3 4"): data too.
+        values |= {" ".join(code) for (code,) in db.execute("SELECT code FROM classroom_classroom")}
     return sorted(values, key=len, reverse=True)
 
 

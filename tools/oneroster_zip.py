@@ -121,11 +121,14 @@ class OneRosterZip:
         files["roles.csv"] = (mode, COLUMNS["roles.csv"] + METADATA, roles)
         return files
 
-    def build(self, *, bom=True, crlf=True, shuffle_columns=True, seed=7) -> bytes:
+    def build(self, *, bom=True, crlf=True, shuffle_columns=True, seed=7, folder="") -> bytes:
+        """``folder``: the files inside it, and beside them the copies of their metadata a Mac
+        adds to a zip it makes (``__MACOSX/<folder>/._<file>``)."""
         shuffler = random.Random(seed)
         files = self.written_files()
         buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as folded:
+            archive = _InFolder(folded, folder)
             manifest = [
                 ["propertyName", "value"],
                 ["manifest.version", "1.0"],
@@ -145,6 +148,19 @@ class OneRosterZip:
             for name, data in self.extra.items():
                 archive.writestr(name, data)
         return buffer.getvalue()
+
+
+@dataclass
+class _InFolder:
+    archive: zipfile.ZipFile
+    folder: str
+
+    def writestr(self, name: str, data) -> None:
+        if not self.folder:
+            self.archive.writestr(name, data)
+            return
+        self.archive.writestr(f"{self.folder}/{name}", data)
+        self.archive.writestr(f"__MACOSX/{self.folder}/._{name}", b"\x00\x05\x16\x07Mac OS X")
 
 
 def _csv(rows, bom: bool, crlf: bool) -> bytes:

@@ -107,6 +107,13 @@ def _manifest(text: str) -> dict[str, str]:
     return values
 
 
+def _system_file(info: zipfile.ZipInfo) -> bool:
+    """A folder, or a file the zipping computer added: a Mac's __MACOSX/._* copies of each file's
+    metadata, .DS_Store and other hidden files. None is part of the export."""
+    parts = info.filename.split("/")
+    return info.is_dir() or "__MACOSX" in parts or parts[-1].startswith(".")
+
+
 def read_zip(data: bytes) -> Bundle:
     bundle = Bundle()
     try:
@@ -115,7 +122,7 @@ def read_zip(data: bytes) -> Bundle:
         bundle.problems.append(_("The file is not a zip of OneRoster CSV files."))
         return bundle
     with archive:
-        members = [info for info in archive.infolist() if not info.is_dir()]
+        members = [info for info in archive.infolist() if not _system_file(info)]
         if len(members) > MAX_MEMBERS or (
             sum(info.file_size for info in members) > MAX_UNCOMPRESSED_BYTES
         ):

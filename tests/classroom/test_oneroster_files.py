@@ -325,3 +325,18 @@ def test_a_class_whose_teacher_was_refused_says_which_line_to_look_at(tmp_path):
 def test_the_command_names_children_left_out_as_they_may_not_sign_in(tmp_path):
     output = run(tmp_path, enabled_zip(u1="false"))
     assert "left out: 2 rows not needed here (other roles, users who may not sign in " in output
+
+
+def test_a_zip_made_on_a_mac_from_a_folder_reads_alike(tmp_path):
+    """A district's IT zips the export's folder on a Mac: the files sit in it, and __MACOSX holds
+    a ._ copy of each file's metadata, which is no file of the export."""
+    path = tmp_path / "folder.zip"
+    path.write_bytes(school_zip().build(folder="lakeside_export"))
+    out = io.StringIO()
+    call_command("import_oneroster", str(path), stdout=out)
+    assert "created: 1 class, 3 enrolments, 3 students, 1 teacher" in out.getvalue()
+    assert (
+        "Not read (this platform does not need them): demographics.csv, district-notes.txt, "
+        "userProfiles.csv." in out.getvalue()
+    )
+    assert "._" not in out.getvalue()

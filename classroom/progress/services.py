@@ -49,6 +49,10 @@ logger = logging.getLogger(__name__)
 # Runs of one report (first run, Celery retries and redeliveries after lost workers) before it is
 # marked failed: a report that keeps killing its worker must not loop forever.
 MAX_TRIES = 6
+# A whole-class export writes a class's whole history (some 40 s for 200,000 answers on a busy
+# two-core machine): its run is taken for a dead worker's only after this long, within the
+# broker's visibility timeout (15 min), instead of a report's PROGRESS_REPORT_STUCK_AFTER_SECONDS.
+EXPORT_STUCK_AFTER_SECONDS = 10 * 60
 
 
 def report_request(
@@ -176,17 +180,20 @@ def reports_sweep(*, now=None) -> list[int]:
     handed to the workers again. A report is stuck when it waited that long without a worker
     taking it, or a worker took it that long ago and never finished (it was killed: the broker
     would deliver its task again only after its visibility timeout, which must outlast any
-    task). Sending
+    task); a whole-class export's run, after ``EXPORT_STUCK_AFTER_SECONDS``. Sending
     it twice is harmless: a run claims the report under its row lock, and only the last claim's
     run records its files (``report_compile``). Returns the reports sent again."""
     now = now or timezone.now()
     bound = now - datetime.timedelta(seconds=settings.PROGRESS_REPORT_STUCK_AFTER_SECONDS)
+    export_bound = min(bound, now - datetime.timedelta(seconds=EXPORT_STUCK_AFTER_SECONDS))
+    export = Q(kind=ProgressReport.Kind.CLASS_TABLES)
     sent = []
     with transaction.atomic():
         stuck = ProgressReport.objects.select_for_update(skip_locked=True).filter(
             Q(status=ProgressReport.Status.QUEUED, queued_at__lt=bound)
             | Q(status=ProgressReport.Status.QUEUED, queued_at__isnull=True, created_at__lt=bound)
-            | Q(status=ProgressReport.Status.RUNNING, started_at__lt=bound)
+            | (Q(status=ProgressReport.Status.RUNNING, started_at__lt=bound) & ~export)
+            | (Q(status=ProgressReport.Status.RUNNING, started_at__lt=export_bound) & export)
         )
         for report in stuck:
             if report.status == ProgressReport.Status.RUNNING:

@@ -404,3 +404,32 @@ def test_an_export_past_the_reports_retention_goes_with_its_zip(
 
     assert not ProgressReport.objects.exists()
     assert not stored.exists()
+
+
+def test_an_export_still_being_written_is_not_taken_for_a_dead_worker(
+    client, classroom, django_capture_on_commit_callbacks
+):
+    """A class's whole history takes longer to write than a report (some 40 s for 200,000
+    answers on a busy machine, more for a bigger class): the beat's sweep of stuck reports sends
+    it again only once it has run for ``EXPORT_STUCK_AFTER_SECONDS``, not after a report's
+    two minutes (each resend would take the run over, and the export would never finish)."""
+    from classroom.progress import services
+    from classroom.progress.tasks import sweep_stuck_reports
+
+    client.force_login(classroom.teacher)
+    client.post(reverse("classroom:roster_class_tables", args=[classroom.pk]))
+    export = ProgressReport.objects.get()
+    started = timezone.now() - datetime.timedelta(minutes=5)
+    ProgressReport.objects.filter(pk=export.pk).update(
+        status=ProgressReport.Status.RUNNING, tries=1, started_at=started, queued_at=started
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sweep_stuck_reports.delay().get() == 0
+    assert ProgressReport.objects.get(pk=export.pk).status == ProgressReport.Status.RUNNING
+
+    started = timezone.now() - datetime.timedelta(seconds=services.EXPORT_STUCK_AFTER_SECONDS + 1)
+    ProgressReport.objects.filter(pk=export.pk).update(started_at=started)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert sweep_stuck_reports.delay().get() == 1
+    export.refresh_from_db()
+    assert export.status == ProgressReport.Status.DONE and export.tries == 2  # written, at last

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.utils import translation
+from django.utils.dates import MONTHS, MONTHS_3, MONTHS_AP, WEEKDAYS, WEEKDAYS_ABBR
 from playwright.sync_api import expect
 
 from tests.browser.conftest import add_session_cookie
@@ -43,6 +45,9 @@ from tests.page_types import every_page_type
 print(json.dumps(every_page_type()))
 """
 WALKED = [language for language in COMPLETE if language != "en"]
+
+# Django's own names of days and months ("Do" is Thursday in German, no English "do").
+DATE_NAMES = (WEEKDAYS, WEEKDAYS_ABBR, MONTHS, MONTHS_3, MONTHS_AP)
 
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # A placeholder left as it was, a template tag, or a value a script wrote for nothing.
@@ -95,6 +100,8 @@ def english_words(language: str) -> frozenset[str]:
                 continue
             english += [entry.msgid, entry.msgid_plural]
             own += [entry.msgstr, *entry.msgstr_plural.values()]
+    with translation.override(language):  # the day and month names Django's catalogue gives dates
+        own += [str(name) for names in DATE_NAMES for name in names.values()]
     return frozenset(
         _words(map(_strip_format, english)) - _words(map(_strip_format, own)) - NOT_ENGLISH
     )

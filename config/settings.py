@@ -263,6 +263,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "classroom.lti.tasks.send_grades_of_every_course",
         "schedule": crontab(minute=20),
     },
+    # Nightly: each linked class's roster from its learning platform's class list
+    # (classroom/lti/roster.py).
+    "lti-sync-rosters": {
+        "task": "classroom.lti.tasks.sync_every_roster",
+        "schedule": crontab(minute=10, hour=3),
+    },
     # /readyz reports a worker silent for three rounds (config/health.py).
     "worker-heartbeat": {"task": "config.worker_heartbeat", "schedule": 30.0},
     # Monday early morning: last week's progress report of every class with activity.

@@ -10,3 +10,7 @@ class LtiConfig(AppConfig):
     label = "classroom_lti"
     verbose_name = _("Learning platforms (LTI)")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # Registered with the Celery app at start-up: the services send them by name (roster).
+        from classroom.lti import tasks  # noqa: F401

@@ -4,12 +4,14 @@ The platform's registrations, deployments and this tool's keys are django-lti's 
 (``lti_tool.LtiRegistration``, ``LtiDeployment``, ``Key``). django-lti's own launch records
 (``LtiUser``, ``LtiContext``...) are not written: they keep a person's e-mail and names, which a
 child's account here must not. These tables keep only the platform's opaque ids, each tied to the
-account or class it signs into."""
+account or class it signs into, and the name the platform last gave a person (to keep a name the
+teacher changed here)."""
 
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,6 +26,9 @@ class LtiPerson(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_person"
     )
+    # The name the platform gave last (a launch, or its class list): a child's name the teacher
+    # changed here is kept at the next roster sync (classroom.roster.synced_names).
+    imported_name = models.CharField(max_length=160, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -46,6 +51,9 @@ class LtiCourse(models.Model):
     classroom = models.OneToOneField(
         "classroom.Classroom", on_delete=models.CASCADE, related_name="lti_course"
     )
+    # The course's member list (Names and Role Provisioning), as the latest launch that carried the
+    # claim named it; empty: the platform has not offered it (docs/lti.md, "The class list").
+    memberships_url = models.URLField(max_length=1000, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -249,3 +257,88 @@ class LtiFrameOrigins(models.Model):
 
     def __str__(self) -> str:
         return " ".join(self.origins)
+
+
+# --- Names and Role Provisioning (docs/lti.md, "The class list from the platform") ---------------
+
+
+class LtiRosterSync(models.Model):
+    """One reading of a course's member list into its class, asked for by its teacher or by the
+    schedule: when, and what it changed (the children added, renamed and dropped, by name, and
+    what it reported without changing), or why it failed, having changed nothing."""
+
+    class Trigger(models.TextChoices):
+        TEACHER = "teacher", _("the teacher")
+        SCHEDULE = "schedule", _("the schedule")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting")
+        RUNNING = "running", _("reading the class list")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    class Failure(models.TextChoices):
+        NO_SERVICE = "no_service", _("the platform has not offered the course's class list")
+        INACTIVE = "inactive", _("the platform's registration or deployment is switched off here")
+        UNREACHABLE = "unreachable", _("the platform could not be reached")
+        TOKEN_REFUSED = "token_refused", _("the platform refused this tool's access")
+        REFUSED = "refused", _("the platform refused to give the class list")
+        PLATFORM_ERROR = "platform_error", _("the platform answered with an error")
+        UNREADABLE = "unreadable", _("the platform's answer could not be read")
+        TOOL_ERROR = "tool_error", _("something went wrong on this site")
+
+    course = models.ForeignKey(LtiCourse, on_delete=models.CASCADE, related_name="roster_syncs")
+    trigger = models.CharField(max_length=10, choices=Trigger.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    added = models.JSONField(default=list)  # names of the children put in the class
+    renamed = models.JSONField(default=list)  # [name before, name after]
+    dropped = models.JSONField(default=list)  # names of the children taken out of the class
+    notes = models.JSONField(default=list)  # [kind, name, other name]: reported, not changed
+    members = models.PositiveIntegerField(default=0)  # how many the platform listed
+    failure = models.CharField(max_length=16, choices=Failure.choices, blank=True)
+    error = models.TextField(blank=True)  # the failure's details, as the platform answered
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.course_id} {self.status} {self.created_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.renamed or self.dropped)
+
+    def note_texts(self) -> list[str]:
+        """What the run reported without changing, in the reader's language."""
+        texts = []
+        for kind, name, other in self.notes:
+            if kind == "extra_instructor":
+                texts.append(
+                    gettext(
+                        "%(name)s also teaches the course on the platform. A class here has one "
+                        "teacher, so they were not made its teacher."
+                    )
+                    % {"name": name}
+                )
+            elif kind == "kept_name":
+                texts.append(
+                    gettext(
+                        "%(name)s keeps the name given here; the platform now calls them "
+                        "%(platform)s."
+                    )
+                    % {"name": name, "platform": other}
+                )
+            elif kind == "not_a_student":
+                texts.append(
+                    gettext(
+                        "%(name)s is a learner of the course, but their account here is not a "
+                        "child's: it was left as it is."
+                    )
+                    % {"name": name}
+                )
+        return texts

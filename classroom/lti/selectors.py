@@ -6,7 +6,13 @@ from django.utils import timezone
 from lti_tool.models import LtiRegistration
 
 from classroom.lti.grades import SCOPE_SCORE
-from classroom.lti.models import LtiFrameOrigins, LtiGradeService, LtiRegistrationLink, origin_of
+from classroom.lti.models import (
+    LtiCourse,
+    LtiFrameOrigins,
+    LtiGradeService,
+    LtiRegistrationLink,
+    origin_of,
+)
 
 
 def tool_urls(request) -> dict[str, str]:
@@ -123,3 +129,29 @@ def frame_origins_of_every_platform() -> list[str]:
     for registration in LtiRegistration.objects.active().select_related("frame_origins"):
         origins.update(dict.fromkeys(_frame_origins(registration)))
     return list(origins)
+
+
+# --- a linked class's page ---------------------------------------------------------------------
+
+
+def linked_course(*, classroom) -> LtiCourse | None:
+    """The platform's course the class is linked to, if it is."""
+    return (
+        LtiCourse.objects.filter(classroom=classroom)
+        .select_related("deployment__registration")
+        .first()
+    )
+
+
+def class_panel(*, classroom) -> dict | None:
+    """What the class's page shows of its learning platform (classroom/lti/class_panel.html):
+    the course, the latest roster sync, the grades' part; None for a class no course is linked to
+    (one query)."""
+    course = linked_course(classroom=classroom)
+    if course is None:
+        return None
+    return {
+        "course": course,
+        "roster_sync": course.roster_syncs.select_related("requested_by").first(),
+        "grades": grades_panel(course=course),
+    }

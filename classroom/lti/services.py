@@ -28,8 +28,10 @@ from classroom.models import Enrollment
 from classroom.services import classroom_add_student, classroom_create
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 NAME_LENGTH = User._meta.get_field("display_name").max_length
 CLASS_NAME_LENGTH = 80
+MEMBERSHIPS_URL_LENGTH = LtiCourse._meta.get_field("memberships_url").max_length
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def _nonce_spend(claims: dict) -> None:
     LtiUsedNonce.objects.filter(expires_at__lt=now).delete()
 
 
-def _person_name(claims: dict) -> str:
+def person_name(claims: dict) -> str:
+    """A person's name in a launch's claims or a class list's member (the same keys)."""
     name = claims.get("name") or " ".join(
         part for part in (claims.get("given_name"), claims.get("family_name")) if part
     )
@@ -94,12 +97,15 @@ def _instructor_launch(launch: CheckedLaunch, context: dict) -> Accepted:
         teacher = User(
             username=f"lti-{uuid.uuid4().hex[:16]}",
             role=Role.TEACHER,
-            display_name=_person_name(launch.claims),
+            display_name=person_name(launch.claims),
         )
         teacher.set_unusable_password()  # signs in through the platform only
         teacher.save()
         LtiPerson.objects.create(
-            registration=launch.registration, sub=str(launch.claims["sub"]), user=teacher
+            registration=launch.registration,
+            sub=str(launch.claims["sub"]),
+            user=teacher,
+            imported_name=teacher.display_name,
         )
     else:
         teacher = person.user
@@ -119,6 +125,7 @@ def _instructor_launch(launch: CheckedLaunch, context: dict) -> Accepted:
     elif course.classroom.teacher_id != teacher.pk:
         # A class here has one teacher: a second instructor of the course is not let in.
         raise Refused("the course's class is another teacher's", status=403, kind="other_teacher")
+    _memberships_url_note(course, launch.claims)
     grades.endpoint_store(course=course, claims=launch.claims)
     return Accepted(
         user=teacher,
@@ -138,14 +145,18 @@ def _learner_launch(launch: CheckedLaunch, context: dict) -> Accepted:
             "learner before any instructor opened the course", status=403, kind="not_ready"
         )
     classroom = course.classroom
+    _memberships_url_note(course, launch.claims)
     grades.endpoint_store(course=course, claims=launch.claims)
     person = _person(launch)
     if person is None:
         student = classroom_add_student(
-            classroom=classroom, display_name=_person_name(launch.claims) or "?"
+            classroom=classroom, display_name=person_name(launch.claims) or "?"
         )
         LtiPerson.objects.create(
-            registration=launch.registration, sub=str(launch.claims["sub"]), user=student
+            registration=launch.registration,
+            sub=str(launch.claims["sub"]),
+            user=student,
+            imported_name=student.display_name,
         )
     else:
         student = person.user
@@ -157,6 +168,19 @@ def _learner_launch(launch: CheckedLaunch, context: dict) -> Accepted:
         landing_url=links.learner_landing(launch.claims, classroom, student),
         backend="accounts.backends.StudentSecretBackend",
     )
+
+
+def _memberships_url_note(course: LtiCourse, claims: dict) -> None:
+    """The course's member list, where the platform offers it (Names and Role Provisioning): the
+    roster sync reads it (``roster``). The latest launch that names it says where it is."""
+    url = str((claims.get(NRPS_CLAIM) or {}).get("context_memberships_url") or "")
+    if (
+        url.startswith(("https://", "http://"))
+        and url != course.memberships_url
+        and len(url) <= MEMBERSHIPS_URL_LENGTH
+    ):
+        course.memberships_url = url
+        course.save(update_fields=["memberships_url"])
 
 
 # --- setup ---------------------------------------------------------------------------------------

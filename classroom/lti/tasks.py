@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from classroom.lti import grades
+from classroom.lti import grades, roster
 
 # A run whose platform is down is tried again after 30 s, 1, 2, 4 min, then 5 (below the broker's
 # visibility timeout, settings.CELERY_BROKER_TRANSPORT_OPTIONS).
@@ -40,3 +40,20 @@ def send_grades_of_every_course() -> int:
     for run in runs:
         send_grades.delay(run.pk)
     return len(runs)
+
+
+@shared_task(
+    acks_late=True,  # a task whose worker dies is delivered again, and its run taken up again
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def sync_roster(run_id: int) -> str:
+    """A run of a course's roster sync (roster.roster_sync_run): it records what it changed or why
+    it failed; the schedule's next run tries again."""
+    return roster.roster_sync_run(run_id=run_id)
+
+
+@shared_task(ignore_result=True)
+def sync_every_roster() -> int:
+    """Celery beat, nightly: every linked class's roster from its platform's class list."""
+    return len(roster.roster_syncs_schedule())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classroom.lti import deep_linking_views, grade_views, register_views, views
+from classroom.lti import class_views, deep_linking_views, grade_views, register_views, views
 
 app_name = "lti"
 
@@ -20,6 +20,11 @@ urlpatterns = [
         name="practice_not_set",
     ),
     path("registrations/", views.registration, name="registration"),
+    path(
+        "classes/<int:classroom_id>/sync-roster/",
+        class_views.roster_sync,
+        name="roster_sync",
+    ),
     path("register/", register_views.register, name="register"),
     path("register/<str:token>/", register_views.register_link, name="register_link"),
     path(

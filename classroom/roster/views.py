@@ -26,6 +26,7 @@ from accounts.permissions import teacher_required
 from classroom.access.services import data_access_record, data_access_record_many
 from classroom.accommodations import badges
 from classroom.forms import ClassroomCreateForm, picture_choices
+from classroom.lti import selectors as lti_selectors
 from classroom.models import DataAccess, ProgressReport
 from classroom.progress import services as progress_services
 from classroom.roster import cards, selectors, services
@@ -92,7 +93,11 @@ def class_detail(request, classroom):
     return render(
         request,
         "classroom/roster/class_detail.html",
-        {"classroom": classroom, "rows": rows},
+        {
+            "classroom": classroom,
+            "rows": rows,
+            "lti": lti_selectors.class_panel(classroom=classroom),
+        },
     )
 
 

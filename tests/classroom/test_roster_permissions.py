@@ -144,7 +144,7 @@ def class_of(size):
 
 # Each count: the session, the teacher, then the page's own queries (named beside it).
 PAGES = [
-    ("roster_class", False, 4),  # the class; its students with their cards
+    ("roster_class", False, 5),  # the class; its students with their cards; its platform course
     ("roster_cards", False, 5),  # the class; its students with their cards; the access record
     ("roster_student", True, 4),  # the class; the student with their card
     ("roster_student_delete", True, 10),  # the class; the student; 6 counts; other classes

@@ -106,6 +106,7 @@ class ServicePlatform:
         self.routes: dict[tuple[str, str], Handler] = {("POST", "/token"): self.token}
         self.down = 0  # the next requests answered 503 Service Unavailable: the platform is down
         self._lock = threading.Lock()
+        self.closed = False
         server = self
 
         class RequestHandler(BaseHTTPRequestHandler):
@@ -136,6 +137,10 @@ class ServicePlatform:
         return self.base_url + path
 
     def close(self) -> None:
+        """Stops serving: the platform is down from now on (a second call does nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=WAIT_SECONDS)

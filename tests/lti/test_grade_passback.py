@@ -557,6 +557,61 @@ def test_celery_beat_sends_every_linked_classs_changed_grades_every_hour(linked,
     assert len(gradebook.scores) == 1  # nothing changed, nothing sent
 
 
+# --- the class page ------------------------------------------------------------------------------
+
+
+def page_text(client, classroom) -> str:
+    response = client.get(f"/teacher/classes/{classroom.pk}/")
+    assert response.status_code == 200
+    return " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+
+
+def test_the_class_page_says_when_the_grades_last_went_and_what_went_or_why_not(
+    linked, services, gradebook, django_capture_on_commit_callbacks
+):
+    teacher, classroom, homework = linked["teacher"], linked["classroom"], linked["homework"]
+    text = page_text(teacher, classroom)
+    assert "Learning platform" in text and "Grades" in text
+    assert "No grades have been sent to the platform yet." in text
+    page = teacher.get(f"/teacher/classes/{classroom.pk}/").content.decode()
+    assert f'action="/lti/classes/{classroom.pk}/send-grades/"' in page
+    assert 'name="send_mastery"' in page and "Send the grades now" in page
+
+    finish(linked["leo"], homework)
+    noa = linked["noa"]  # she finishes too, but the platform does not know her
+    for item in range(2):
+        finish_puzzle(work_start(assignment=homework, student=noa, item=item).match_id, noa)
+    send_now(linked, django_capture_on_commit_callbacks)
+    text = page_text(teacher, classroom)
+    assert "asked for here. 1 score sent." in text
+    assert "1 child who did not come from the platform was left out." in text  # Noa
+    assert "Sums to 10 Leo Díaz 100 of 100" in text  # the table: homework, child, score
+
+    send_now(linked, django_capture_on_commit_callbacks)
+    text = page_text(teacher, classroom)
+    assert "Nothing new to send. 1 score was already there as it is." in text
+
+    finish(linked["mia"], homework)
+    services.down = 1000
+    send_now(linked, django_capture_on_commit_callbacks)
+    text = page_text(teacher, classroom)
+    assert "It failed: The learning platform did not answer (HTTP 503)." in text
+
+    services.down = 0
+    send_now(linked, django_capture_on_commit_callbacks, send_mastery="on")
+    page = teacher.get(f"/teacher/classes/{classroom.pk}/").content.decode()
+    assert 'id="lti-send-mastery" aria-describedby="lti-send-mastery-hint" checked' in page
+    assert "Sums to 10: mastery" in " ".join(re.sub(r"<[^>]+>", " ", page).split())
+
+
+def test_a_linked_class_whose_platform_offers_no_gradebook_says_so(platform, services):
+    teacher = Client()
+    launch(teacher, platform, TEACHER)  # no AGS claim
+    text = page_text(teacher, Classroom.objects.get())
+    assert "The platform has not offered this course's gradebook yet." in text
+    assert "Send the grades now" not in text
+
+
 # --- who may ask ---------------------------------------------------------------------------------
 
 

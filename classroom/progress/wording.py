@@ -184,10 +184,17 @@ def _claimed(attempt) -> Wording:
     """The child says their cards make the target card (¡Mía!, SUM)."""
     expression = _expression(attempt)
     target = attempt.target if attempt.target is not None else attempt.answer
+    if attempt.expected is None:  # a division with a remainder (SUM's 2 ÷ 5) has no value
+        right = _("%(expression)s makes no whole number") % {"expression": expression}
+    else:
+        right = _("%(expression)s makes %(value)s") % {
+            "expression": expression,
+            "value": attempt.expected,
+        }
     return Wording(
         _("Claimed %(expression)s for the %(target)s")
         % {"expression": expression, "target": target},
-        _("%(expression)s makes %(value)s") % {"expression": expression, "value": attempt.expected},
+        right,
     )
 
 

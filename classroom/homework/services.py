@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 import engine
 from classroom import bots
 from classroom.bots import bot_name
 from classroom.homework import titles
 from classroom.models import Assignment, AssignmentWork, Classroom, PersonalPlan
+from classroom.practice import selectors as practice_selectors
 from classroom.practice import services as practice
 from games import services as games_services
 from games.models import Match, Seat
@@ -272,7 +274,9 @@ def work_start(*, assignment: Assignment, student, item: int) -> AssignmentWork:
     if assignment.kind == Assignment.Kind.PERSONAL:
         # The child's own item, dealt toward their facts (classroom.practice).
         plan = PersonalPlan.objects.get(assignment=assignment, student=student)
-        made: dict[str, Any] = practice.plan_match_args(plan, item)
+        # Toward their facts they have not answered yet today (a review once a day).
+        answered = practice_selectors.answered_on(student_id=student.pk, day=timezone.localdate())
+        made: dict[str, Any] = practice.plan_match_args(plan, item, answered)
         # The item's seats (1 for a puzzle; Add or Multiply? the child and two bots); items kept
         # before they carried it are the assignment's.
         entry = plan.items[item]

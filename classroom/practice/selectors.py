@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 
 from django.utils import timezone
@@ -96,3 +96,23 @@ def class_fact_states(
     as_of = as_of or timezone.localdate()
     answers = _answers_by_student(student_ids, as_of)
     return {pk: fact_states(answers.get(pk, []), as_of) for pk in student_ids}
+
+
+def answered_on(*, student_id: int, day: datetime.date) -> Counter:
+    """How many times the child answered each table fact (``(operation, a, b)``) on ``day``, the
+    school's day, in any game: what an item of personal practice opened that day leaves out
+    (``services.item_focus``). One query."""
+    tz = timezone.get_current_timezone()
+    start = datetime.datetime.combine(day, datetime.time(), tz)
+    end = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(), tz)
+    rows = Attempt.objects.filter(
+        user_id=student_id,
+        operation__in=list(NUMBERS),
+        created_at__gte=start,
+        created_at__lt=end,
+    ).values_list("operation", "operands")
+    return Counter(
+        (operation, operands[0], operands[1])
+        for operation, operands in rows
+        if len(operands) == 2 and all(n in NUMBERS[operation] for n in operands)
+    )

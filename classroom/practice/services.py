@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -26,6 +26,7 @@ from classroom.practice.selectors import class_fact_states, class_working_sets
 from classroom.practice.working_set import (
     CHOSEN,
     NUMBERS,
+    REVIEW,
     WorkingSet,
     dealable_facts,
     kind_on,
@@ -61,10 +62,7 @@ class Choice:
         # The variant too ("Add or Multiply? · Numbers to 10"): its cards say which facts it asks.
         title = catalog.game_and_variant_title(self.game, self.variant, child=True)
         if self.players > 2:
-            return _("%(game)s against %(count)s bots") % {
-                "game": title,
-                "count": self.players - 1,
-            }
+            return _("%(game)s against %(count)s bots") % {"game": title, "count": self.players - 1}
         return _("%(game)s against a bot") % {"game": title}
 
     def operations(self) -> frozenset[str]:
@@ -112,13 +110,7 @@ def facts_of(plan_facts: Sequence[dict]) -> list[Fact]:
 
 def _fact_entry(fact: Fact, kind: str, why: dict) -> dict:
     operation, first, second = fact
-    return {
-        "operation": operation,
-        "first": first,
-        "second": second,
-        "kind": kind,
-        "why": why,
-    }
+    return {"operation": operation, "first": first, "second": second, "kind": kind, "why": why}
 
 
 def plan_items(
@@ -344,13 +336,46 @@ def allowed_choices(assignment: Assignment) -> list[Choice]:
     return [c for key in assignment.options.get("allowed", []) if (c := choice(key))]
 
 
-def plan_match_args(plan: PersonalPlan, item: int) -> dict:
+def item_focus(
+    c: Choice, plan_facts: Sequence[dict], answered: Mapping[Fact, int]
+) -> tuple[Fact, ...]:
+    """The facts an item of ``c`` is dealt toward, given how many times the child answered each
+    fact today (``answered``, in any game): the plan's facts the game can deal that have had no
+    answer today, those being learned and new first, then the reviews.
+    Once each has had one, the facts still being learned (and new ones, and any the teacher
+    chose), those answered fewest times today first: a review is asked once on its due day, since
+    a second right answer the same day moves no box. With none of those either, the plan's facts
+    again."""
+    shown = engine.get_game(c.game).focus.dealable(c.variant, facts_of(plan_facts))
+    entries = [
+        (fact, entry.get("kind"))
+        for fact, entry in zip(facts_of(plan_facts), plan_facts, strict=True)
+        if fact in shown
+    ]
+
+    def today(fact: Fact) -> int:
+        return answered.get(fact, 0)
+
+    # Unanswered today: those being learned and new first, reviews after (the longest overdue
+    # first), so that a focus the engine cuts at its limit keeps the facts still to learn.
+    fresh = [fact for fact, kind in entries if not today(fact) and kind != REVIEW]
+    fresh += [fact for fact, kind in entries if not today(fact) and kind == REVIEW]
+    if fresh:
+        return c.cut(fresh)
+    again = sorted((fact for fact, kind in entries if kind != REVIEW), key=today)
+    return c.cut(again or [fact for fact, _kind in entries])
+
+
+def plan_match_args(
+    plan: PersonalPlan, item: int, answered: Mapping[Fact, int] | None = None
+) -> dict:
     """What ``games.services.match_create`` needs for one item of a child's plan: its game,
-    variant and seed, and the child's facts cut to what the game deals. A puzzle item is the
-    puzzle maker's (its focus may be empty when its square cannot show the facts)."""
+    variant and seed, and the child's facts the game can deal that they have not answered
+    today (``item_focus``; ``answered``: how many times they answered each fact today). A puzzle
+    item is the puzzle maker's (its focus may be empty when its square cannot show the facts)."""
     entry = plan.items[item]
     c = Choice("", entry["game"], entry["variant"], entry.get("size"))
-    focus = c.cut(facts_of(plan.facts))
+    focus = item_focus(c, plan.facts, answered or {})
     seed = entry["seed"]
     if c.size is not None:
         deal = engine.get_game(c.game).puzzles.generate(
@@ -385,9 +410,7 @@ def pending_focus(*, classroom_id: int, student_ids: Iterable[int]) -> dict[int,
     """Each child's facts kept for the next session (one read)."""
     out: dict[int, list[Fact]] = {}
     for student_id, facts in NextSessionFocus.objects.filter(
-        classroom_id=classroom_id,
-        student_id__in=list(student_ids),
-        used_at__isnull=True,
+        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
     ).values_list("student_id", "facts"):
         out.setdefault(student_id, []).extend(tuple(f) for f in facts)
     return out
@@ -407,7 +430,5 @@ def table_focus(game: str, variant: str, facts: Iterable[Fact]) -> tuple[Fact, .
 
 def pending_focus_used(*, classroom_id: int, student_ids: Iterable[int], session) -> None:
     NextSessionFocus.objects.filter(
-        classroom_id=classroom_id,
-        student_id__in=list(student_ids),
-        used_at__isnull=True,
+        classroom_id=classroom_id, student_id__in=list(student_ids), used_at__isnull=True
     ).update(used_at=timezone.now(), used_in=session)

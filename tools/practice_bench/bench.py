@@ -9,7 +9,7 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
 from classroom.practice.working_set import FactAnswer, new_fact_order
@@ -333,18 +333,25 @@ def main(argv: list[str] | None = None) -> int:
         for model in args.models.split(",")
         for seed in args.seeds.split(",")
     ]
-    jobs = [(config, way) for config in configs for way in ways.WAYS if way in chosen]
+    # The longest first (the ways that run the whole year), so that the processes end together.
+    longest = (ways.ROTATION, ways.CLASS_WIDE, ways.PERSONAL, ways.DRILL)
+    jobs = [(c, way) for way in longest for c in configs if way in chosen]
+    results: dict[Config, dict[str, Result]] = defaultdict(dict)
+
+    def done(config: Config, way: str, result: Result) -> None:
+        # Each model and seed is printed as soon as its ways are run.
+        results[config][way] = result
+        if len(results[config]) == sum(job[0] == config for job in jobs):
+            mine = results[config]
+            for other in ways.WAYS:
+                mine.setdefault(other, Result(other))
+            print("\n".join(report(config, mine)), flush=True)
+
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs, initializer=django_setup) as pool:
-            done = list(pool.map(_one, jobs))
+            for future in as_completed([pool.submit(_one, job) for job in jobs]):
+                done(*future.result())
     else:
-        done = [_one(job) for job in jobs]
-    results: dict[Config, dict[str, Result]] = defaultdict(dict)
-    for config, way, result in done:
-        results[config][way] = result
-    for config in configs:
-        mine = results[config]
-        for way in ways.WAYS:
-            mine.setdefault(way, Result(way))
-        print("\n".join(report(config, mine)), flush=True)
+        for job in jobs:
+            done(*_one(job))
     return 0

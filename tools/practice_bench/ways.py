@@ -9,8 +9,8 @@ the product deals a homework set for the whole class (classroom.homework).
 from __future__ import annotations
 
 import datetime
-import itertools
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 from classroom.homework import services as homework
@@ -101,37 +101,48 @@ def working_set_focus(run: Run, child: Child, day) -> list[tuple]:
     return [(i.operation, i.first, i.second) for i in practice_set.items]
 
 
+def _table_facts(answers: list[Answer]) -> Counter:
+    """How many times each table fact was answered, as the product counts a day's answers
+    (``classroom.practice.selectors.answered_on``)."""
+    return Counter(a.fact for a in answers if a.fact in TABLE_FACTS)
+
+
 def personal_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
     """The product's personal practice for the day: the child's working set for the allowed
-    games, their plan (``practice.set_plan``) and each item's match as the product makes it
-    (``practice.plan_match_args``). Returns the answers and the set's facts."""
+    games, their plan (``practice.set_plan``) and each item's match as the product makes it when
+    the child opens it (``practice.plan_match_args``, told the child's answers so far today).
+    Returns the answers and the set's facts."""
     practice_set = working_set_for_games(child.answers, day, run.dealables)
     draw = random.Random(f"{run.seed}:{index}:{number}")
     plan = practice.set_plan(run.choices, practice_set, practice.MAX_ITEMS, draw)
     focus = [(i.operation, i.first, i.second) for i in practice_set.items]
+    today: Counter = Counter()
 
     def deals():
         for item, entry in enumerate(plan.items):
-            made = practice.plan_match_args(plan, item)
-            yield Deal(
-                made["game"],
-                made["variant"],
-                entry["players"],
-                made["seed"],
-                made["focus"],
-            )
+            made = practice.plan_match_args(plan, item, today)
+            yield Deal(made["game"], made["variant"], entry["players"], made["seed"], made["focus"])
 
-    return _played(child, deals(), clock_s, run.answers_per_day), focus
+    def answered(_deal, answers):
+        today.update(_table_facts(answers))
+
+    return _played(child, deals(), clock_s, run.answers_per_day, answered), focus
 
 
 def drill_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
-    """The personal way's set as a flash-card drill: every answer on the set, in turn, no game."""
+    """The personal way's plan as a flash-card drill: every answer on the fact the planner would
+    deal toward next (``practice.item_focus`` of a game that deals every table fact), no game."""
     practice_set = working_set_for_games(child.answers, day, run.dealables)
+    plan = practice.set_plan(run.choices, practice_set, 1, random.Random(0))
     focus = [(i.operation, i.first, i.second) for i in practice_set.items]
-    answers = []
-    for fact in itertools.islice(itertools.cycle(focus), run.answers_per_day):
+    every_fact = practice.choice("add_or_multiply")
+    answers: list[Answer] = []
+    today: Counter = Counter()
+    while focus and len(answers) < run.answers_per_day:
+        fact = practice.item_focus(every_fact, plan.facts, today)[0]
         outcome = child.player.answer(fact, clock_s)
         answers.append(Answer(fact, outcome.correct, outcome.elapsed_ms, True))
+        today[fact] += 1
         clock_s += outcome.elapsed_ms / 1000 + DRILL_GAP_S
     return answers, focus
 
@@ -160,13 +171,7 @@ def rotation_day(run: Run, child: Child, index: int, number: int, day, clock_s: 
                 items=items,
             )
             made = practice.plan_match_args(plan, item)
-            yield Deal(
-                made["game"],
-                made["variant"],
-                entry["players"],
-                made["seed"],
-                made["focus"],
-            )
+            yield Deal(made["game"], made["variant"], entry["players"], made["seed"], made["focus"])
 
     def to_the_back(_deal, answers):
         answered = [a.fact for a in answers if a.fact in set(child.rotation)]

@@ -30,6 +30,7 @@ from classroom.practice.working_set import (
     WorkingSet,
     dealable_facts,
     kind_on,
+    turnaround,
 )
 from classroom.selectors import classroom_roster
 from games import catalog
@@ -341,7 +342,7 @@ def item_focus(
 ) -> tuple[Fact, ...]:
     """The facts an item of ``c`` is dealt toward, given how many times the child answered each
     fact today (``answered``, in any game): the plan's facts the game can deal that have had no
-    answer today, those being learned and new first, then the reviews.
+    answer today, nor their turnaround, those being learned and new first, then the reviews.
     Once each has had one, the facts still being learned (and new ones, and any the teacher
     chose), those answered fewest times today first: a review is asked once on its due day, since
     a second right answer the same day moves no box. With none of those either, the plan's facts
@@ -354,7 +355,10 @@ def item_focus(
     ]
 
     def today(fact: Fact) -> int:
-        return answered.get(fact, 0)
+        # Its turnaround answered is the combination answered: no deal can choose the order a
+        # child says a pair in, and a second answer minutes later is massed practice.
+        other = turnaround(fact)
+        return answered.get(fact, 0) + (answered.get(other, 0) if other else 0)
 
     # Unanswered today: those being learned and new first, reviews after (the longest overdue
     # first), so that a focus the engine cuts at its limit keeps the facts still to learn.

@@ -35,7 +35,14 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 import engine
 from accounts.bidi import ltr
-from classroom.progress.mastery import TABLES, counts_for_fluency, is_fluent
+from classroom.progress.mastery import (
+    RECENT_ANSWERS,
+    TABLES,
+    Level,
+    Mastery,
+    counts_for_fluency,
+    is_fluent,
+)
 
 # Days until a fact comes back after its first, second, ... fluent day (expanding intervals).
 INTERVALS = (1, 3, 7, 14, 30)
@@ -170,6 +177,12 @@ class FactState:
     slips_this_week: int = 0
     last_slip: datetime.date | None = None
     last_answered: datetime.date | None = None
+    # Mastered (``mastery``'s rule over its latest answers) when it last moved up: it then comes
+    # back after the longest interval, the grids' review line.
+    mastered: bool = False
+    # The day its turnaround (4 + 3 for 3 + 4) was right and quick while it was being learned,
+    # which moved it to the first box; None once its own answers move it.
+    turned: datetime.date | None = None
 
 
 def _day_outcome(answers: list[FactAnswer]) -> str:
@@ -182,8 +195,18 @@ def _day_outcome(answers: list[FactAnswer]) -> str:
     return "untimed"  # right, slow, in a game whose times say nothing of recall
 
 
+def turnaround(fact: tuple) -> tuple | None:
+    """The same two numbers the other way round (4 + 3 for 3 + 4), or None (a double)."""
+    operation, a, b = fact
+    return (operation, b, a) if a != b else None
+
+
 def fact_states(answers: Iterable[FactAnswer], as_of: datetime.date) -> dict[tuple, FactState]:
-    """Each answered fact's box after replaying ``answers`` (up to and including ``as_of``)."""
+    """Each answered fact's box after replaying ``answers`` (up to and including ``as_of``).
+
+    A fact being learned whose turnaround is right and quick on a day the fact itself is not
+    answered moves to the first box: the child recalls the combination (docs/progress.md, "A
+    fact and its turnaround"). Its reviews are its own."""
     by_fact: dict[tuple, dict[datetime.date, list[FactAnswer]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -193,25 +216,55 @@ def fact_states(answers: Iterable[FactAnswer], as_of: datetime.date) -> dict[tup
     week_start = as_of - datetime.timedelta(days=WEEK_DAYS - 1)
     states = {}
     for fact, days in by_fact.items():
+        turned = by_fact.get(turnaround(fact), {}) if turnaround(fact) else {}
         state = FactState()
-        for day in sorted(days):
+        so_far: list[FactAnswer] = []
+        for day in sorted({*days, *turned}):
+            if day not in days:
+                if so_far and state.box == 0 and _day_outcome(turned[day]) == "fluent":
+                    state.box, state.turned, state.last_fluent = 1, day, day
+                    state.due = day + datetime.timedelta(days=INTERVALS[0])
+                continue
+            state.turned = None
             state.last_answered = day
+            so_far += days[day]
             outcome = _day_outcome(days[day])
             if outcome == "slip":
                 state.box = 0
                 state.due = day + datetime.timedelta(days=1)
                 state.last_slip = day
+                state.mastered = False
                 if day >= week_start:
                     state.slips_this_week += sum(not a.correct for a in days[day])
             elif outcome == "fluent":
                 state.last_fluent = day
                 if state.box == 0 or state.due is None or day >= state.due:
-                    state.box = min(state.box + 1, len(INTERVALS))
+                    state.mastered = _mastered(so_far, day)
+                    # A mastered fact comes back after the longest interval: an earlier review
+                    # would change nothing on the grids, where it is mastered until 30 days
+                    # without an answer.
+                    state.box = (
+                        len(INTERVALS) if state.mastered else min(state.box + 1, len(INTERVALS))
+                    )
                     state.due = day + datetime.timedelta(days=INTERVALS[state.box - 1])
             elif outcome == "slow" and (state.due is None or day >= state.due):
                 state.due = day + datetime.timedelta(days=1)
         states[fact] = state
     return states
+
+
+def _mastered(answers: list[FactAnswer], day: datetime.date) -> bool:
+    """Whether ``answers`` (a fact's, oldest first, up to ``day``) make it Mastered by the grids'
+    rule (``mastery.Mastery``): its latest answers, the days with a right and quick one."""
+    latest = answers[-RECENT_ANSWERS:]
+    fluent_days = len({a.day for a in answers if is_fluent(a.correct, a.elapsed_ms)})
+    mastery = Mastery.of(
+        [(a.correct, a.elapsed_ms, a.times_recall) for a in latest],
+        fluent_days=fluent_days,
+        last_seen=day,
+        as_of=day,
+    )
+    return mastery.level == Level.MASTERED
 
 
 def kind_on(state: FactState | None, as_of: datetime.date) -> str:
@@ -235,6 +288,8 @@ SLIPS = "slips"  # {"count": wrong answers this week}
 SLIPPED_ON = "slipped_on"  # {"day": ISO date of the last wrong answer}
 NOT_FLUENT = "not_fluent"
 DUE = "due"  # {"day": ISO date of the last right and quick answer}
+MONTHLY = "monthly"  # mastered, due for its review after the longest interval: {"day": ...}
+TURNED = "turned"  # placed by its turnaround, right and quick: {"day": ...}
 NEXT_NEW = "next_new"
 CHOSEN = "chosen"  # by the teacher ("practise these facts")
 
@@ -257,6 +312,15 @@ def reason_text(why: dict, operation: str, first: int, second: int) -> str:
         return _("answered, not yet right within 3 seconds")
     if code == DUE:
         return _("due for review: last right and quick on %(day)s") % {"day": _day(why["day"])}
+    if code == TURNED:
+        return _("due for review: right and quick as %(fact)s on %(day)s") % {
+            "fact": ltr(f"{second} {SIGNS[operation]} {first}"),
+            "day": _day(why["day"]),
+        }
+    if code == MONTHLY:
+        return _("mastered, due for its monthly review: last right and quick on %(day)s") % {
+            "day": _day(why["day"])
+        }
     if code == NEXT_NEW:
         return _("next new fact (%(family)s)") % {"family": family(operation, first, second)}
     return _("chosen by the teacher")
@@ -309,7 +373,8 @@ def _learning_why(state: FactState) -> dict:
 
 
 def _review_why(state: FactState) -> dict:
-    return {"code": DUE, "day": state.last_fluent.isoformat()}
+    code = TURNED if state.turned else MONTHLY if state.mastered else DUE
+    return {"code": code, "day": state.last_fluent.isoformat()}
 
 
 def working_set(
@@ -342,7 +407,13 @@ def working_set_for_games(
     game, how many of its facts the child has still to learn (personal practice gives a child's
     items to the games in that proportion)."""
     states = fact_states(answers, as_of)
-    sets = [_working_set(states, as_of, dealable) for dealable in dealables]
+    # How many of the games can deal each fact: a game's learning places go first to the facts
+    # the others cannot deal.
+    dealt_by: dict[tuple, int] = defaultdict(int)
+    for dealable in dealables:
+        for fact in dealable:
+            dealt_by[tuple(fact)] += 1
+    sets = [_working_set(states, as_of, dealable, dealt_by) for dealable in dealables]
 
     def merged(items: Iterable[Item]) -> list[Item]:
         first_of_each: dict[tuple, Item] = {}
@@ -365,24 +436,20 @@ def _working_set(
     states: dict[tuple, FactState],
     as_of: datetime.date,
     dealable: Collection[tuple[str, int, int]] | None,
+    dealt_by: dict[tuple, int] | None = None,
 ) -> WorkingSet:
     answered_operations = {fact[0] for fact in states}
     if dealable is not None:
         dealable = frozenset(tuple(fact) for fact in dealable)
         states = {fact: state for fact, state in states.items() if fact in dealable}
-    # The facts being learned now: those wrong this week first, then those the child met last.
-    # A fact being learned that the child has not answered for weeks (the games have not dealt
-    # it, or dealt it and the child made it another fact) waits, as a new fact does, for a place
-    # to come free: held first because of an old slip, it kept a place for months.
+    # The facts being learned now: those the fewest of the games can deal first (each game's
+    # places go to the facts only it can ask), then in family order, as new facts come. Taken by
+    # when they were last met, a fact the deals had missed fell behind those they had dealt, and
+    # the facts hardest to deal were never taken.
+    dealt_by = dealt_by or {}
     in_learning = sorted(
         (fact for fact, state in states.items() if state.box == 0),
-        key=lambda fact: (
-            -states[fact].slips_this_week,
-            -(states[fact].last_answered or datetime.date.min).toordinal(),
-            -(states[fact].last_slip or datetime.date.min).toordinal(),
-            fact[0],
-            _order_key(*fact),
-        ),
+        key=lambda fact: (dealt_by.get(fact, 1), _order_key(*fact), fact[0]),
     )[:LEARNING_MAX]
     due = sorted(
         (

@@ -103,3 +103,11 @@ def test_once_every_fact_is_answered_the_facts_being_learned_come_again_never_a_
     }
     assert set(focus) == learning and ("mul", 6, 7) not in focus
     assert focus[-1] == ("mul", 7, 8)
+
+
+def test_a_fact_whose_turnaround_was_answered_today_waits_for_tomorrow(client, classroom, ana):
+    """No ¡Mía! or SUM deal can choose the order a child says a pair in: 4 x 7 answered is the
+    combination answered, and dealing 7 x 4 again minutes later is massed practice of it."""
+    assignment = assign(classroom, ["add_or_multiply"], 2, facts=[("mul", 7, 4), ("add", 5, 9)])
+    make_attempts(ana, [(4, "x", 7, 28, 2100, just_now())], game="sum")
+    assert opened(client, ana, assignment, 0).focus == [["add", 5, 9]]

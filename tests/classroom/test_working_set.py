@@ -93,19 +93,6 @@ def test_one_slip_this_week_reads_once():
     assert result.learning[0].text == "6 + 7: wrong once this week"
 
 
-def test_a_fact_not_met_for_weeks_yields_its_place_to_facts_met_now():
-    # 0 + 3 was wrong three weeks ago and has not been answered since (no game dealt it as a
-    # sum); three other facts were right but slow yesterday. The places go to the facts the
-    # child is meeting now; 0 + 3 waits for a free place, as a new fact does.
-    answers = [FactAnswer("add", 0, 3, False, 4000, DAY - days(21))]
-    answers += [FactAnswer("add", a, 8, True, 6000, DAY - days(1)) for a in (5, 6, 7)]
-    result = working_set(answers, DAY)
-    assert sorted(facts(result.learning)) == [("add", 5, 8), ("add", 6, 8), ("add", 7, 8)]
-    # Wrong this week, it comes first again.
-    answers.append(FactAnswer("add", 0, 3, False, 4000, DAY))
-    assert facts(working_set(answers, DAY + days(1)).learning)[0] == ("add", 0, 3)
-
-
 def test_slow_right_answers_keep_a_fact_being_learned():
     answers = [FactAnswer("add", 8, 5, True, 6000, DAY)]
     result = working_set(answers, DAY + days(1))
@@ -187,13 +174,13 @@ def test_a_set_for_games_holds_only_facts_they_can_deal():
 def test_a_set_for_several_games_gives_each_game_the_childs_facts_it_can_deal():
     """A ¡Mía! puzzle shows only sums of 4 to 13 of cards 1 to 9. A set drawn over everything
     the allowed games deal (here with Add or Multiply? to 10, which deals every table fact) gave
-    its learning places to 7 x 8, 0 + 5 and 10 + 3, none of which a puzzle can show: the
+    its learning places to 0 + 5, 1 + 10 and 10 + 3, none of which a puzzle can show: the
     puzzle's focus was empty and 6 + 7, which it can show, waited."""
     puzzle = dealable_facts([("mia", "solo3")])
     every_fact = dealable_facts([("add_or_multiply", "to_ten")])
     slips = [
         FactAnswer(op, a, b, False, 1000, DAY)
-        for op, a, b in (("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)) * 2
+        for op, a, b in (("add", 1, 10), ("add", 0, 5), ("add", 10, 3)) * 2
     ]
     slips.append(FactAnswer("add", 6, 7, False, 1000, DAY - days(1)))
     answers = [
@@ -202,7 +189,7 @@ def test_a_set_for_several_games_gives_each_game_the_childs_facts_it_can_deal():
         FactAnswer("add", 2, 5, True, 1000, DAY + days(1)),  # known: due again the day after
     ]
     union = working_set(answers, DAY + days(1), dealable=puzzle | every_fact)
-    assert set(facts(union.learning)) == {("mul", 7, 8), ("add", 0, 5), ("add", 10, 3)}
+    assert set(facts(union.learning)) == {("add", 1, 10), ("add", 0, 5), ("add", 10, 3)}
     assert not [f for f in facts(union.items) if f in puzzle and f != ("add", 3, 4)]
 
     merged = working_set_for_games(answers, DAY + days(1), [every_fact, puzzle])

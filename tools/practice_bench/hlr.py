@@ -23,7 +23,8 @@ A recalled answer takes ``RECALL_FIXED_S + RECALL_LATENCY_S * (1 - p)`` seconds 
 child's pace and some noise (surer facts come quicker), and is the wrong one with
 ``RECALL_SLIP``; when recall fails the child counts, as in ``learner`` (Groen & Parkman 1972's
 min strategy; ``learner.count_seconds``, ``learner.steps``). Every answer, recalled or
-counted, right or wrong, updates the history as the paper's counts do.
+counted, right or wrong, updates the history as the paper's counts do. A sum or product and its
+turnaround share one history (``learner.combination``: Rickard, Healy & Bourne 1994).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tools.practice_bench.learner import (
     COUNT_STEP_RIGHT,
     DAY_S,
     Outcome,
+    combination,
     count_seconds,
     steps,
 )
@@ -86,9 +88,10 @@ class HlrLearner:
         self.memory: dict[tuple[str, int, int], History] = {}
 
     def history(self, fact: tuple[str, int, int]) -> History:
-        if fact not in self.memory:
-            self.memory[fact] = History()
-        return self.memory[fact]
+        key = combination(fact)
+        if key not in self.memory:
+            self.memory[key] = History()
+        return self.memory[key]
 
     def prime(self, fact: tuple[str, int, int], times_s: list[float], exposures: float) -> None:
         """Practice before the bench's first day: ``exposures`` right answers, the last at the

@@ -23,6 +23,13 @@ step, the steps being the smaller addend (multiplier, subtrahend or difference),
 with ``COUNT_STEP_RIGHT``. A counted right answer leaves a weaker trace (``COUNTED_WEIGHT``:
 counting strengthens the answer's association, Siegler & Shrager, but less than stating it from
 memory), so recall improves more slowly while the child counts; a wrong answer leaves none.
+
+A sum or product and its turnaround (3 + 4, 4 + 3) are one memory (``combination``): practice on
+one order transfers fully to the other (Rickard, Healy & Bourne, "On the cognitive structure of
+basic arithmetic skills: operation, order, and symbol transfer effects", *Journal of
+Experimental Psychology: Learning, Memory, and Cognition* 20(5), 1994), and young children soon
+disregard addend order (Baroody & Gannon, "The development of the commutativity principle and
+economical addition strategies", *Cognition and Instruction* 1(3), 1984).
 """
 
 from __future__ import annotations
@@ -64,6 +71,14 @@ class Outcome:
     correct: bool
     elapsed_ms: int
     retrieved: bool
+
+
+def combination(fact: tuple[str, int, int]) -> tuple[str, int, int]:
+    """The memory a fact is recalled from: one for a sum or product and its turnaround (3 + 4
+    and 4 + 3), after Rickard, Healy & Bourne's identical-elements model (1994, below); a
+    difference is its own."""
+    operation, a, b = fact
+    return (operation, min(a, b), max(a, b)) if operation in ("add", "mul") else fact
 
 
 def steps(operation: str, a: int, b: int) -> int:
@@ -122,9 +137,10 @@ class Learner:
             self.fact(fact).practise(time_s, exposures / len(times_s))
 
     def fact(self, fact: tuple[str, int, int]) -> FactMemory:
-        if fact not in self.memory:
-            self.memory[fact] = FactMemory()
-        return self.memory[fact]
+        key = combination(fact)
+        if key not in self.memory:
+            self.memory[key] = FactMemory()
+        return self.memory[key]
 
     def answer(self, fact: tuple[str, int, int], now_s: float) -> Outcome:
         memory = self.fact(fact)

@@ -470,7 +470,9 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     sooner: a pair that is a focus fact whichever operation the child still holds (4 and 5 when
     the focus holds 4 + 5 and 4 x 5), then a fact of the operation the child holds more cards
     of, and facts whose operation card the child no longer holds last, so an "x" fact is met
-    when the child can still multiply it."""
+    when the child can still multiply it; of pairs ranked alike, one with a 0 last while the
+    child may multiply (0 x n is no table fact). With no focus fact left to give, such a child
+    is given no 0 (the smallest other numbers); else None."""
     data = state.data
     people = frozenset(people)
     if data["phase"] != CHOOSE or len(people) != 1:
@@ -498,9 +500,7 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     def chance_met(fact) -> float:
         """The chance that the child's operation makes a focus fact of the pair, each operation
         as likely as its share of the child's operation cards (the strong bot's estimate of a
-        player's multiplying): the child chooses in secret as the bots give, so a pair that is a
-        focus fact whichever they choose comes first, then a fact of the operation the child
-        holds more of, and a fact they can no longer make comes last."""
+        player's multiplying): the child chooses in secret as the bots give."""
         _operation, a, b = fact
         return sum(
             held.count(card) / len(held)
@@ -511,16 +511,19 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
     # A pair the child has met this game comes after those they have not: the same fact twice in
     # one game is massed practice, and it spends the cards another fact needs.
     met = {tuple(sorted(entry["received"][child])) for entry in data["history"]}
+    multiplying = MULTIPLY in held
 
-    def rank(fact) -> tuple[bool, float]:
-        return tuple(sorted(fact[1:])) not in met, chance_met(fact)
+    def rank(fact) -> tuple[bool, float, bool]:
+        pair = fact[1:]
+        return tuple(sorted(pair)) not in met, chance_met(fact), not (multiplying and 0 in pair)
 
     # Stable: in turn among the pairs ranked alike.
     for _operation, a, b in sorted(in_turn, key=rank, reverse=True):
         for mine, theirs in ((a, b), (b, a)):
             if mine in hands[first] and theirs in hands[second]:
                 return {first: mine, second: theirs}
-    return None
+    mine, theirs = (min((n for n in hands[seat] if n), default=None) for seat in (first, second))
+    return None if not multiplying or None in (mine, theirs) else {first: mine, second: theirs}
 
 
 def _choice_giving(game, state, seat, level, rng, receiver, value, needed=None) -> dict:

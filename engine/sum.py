@@ -430,7 +430,9 @@ def _shows(variant: str, fact: Fact) -> bool:
 def _steer(numbers: list[int], operations: list[int], players: int, rng, facts) -> None:
     """Orders the shuffled decks so that a focus fact is the natural first equation: the centre
     card is its value, and every hand holds its two numbers and its operation, with the numbers
-    and operation of the next fact beside them. Both decks stay the same cards (RULINGS 2)."""
+    and operation of the next fact beside them; every operation card in hand and the next ones
+    to draw are the focus facts' operations (no - or ÷ beside times tables). Both decks stay
+    the same cards (RULINGS 2)."""
     first = rng.below(len(facts))
     opening = facts[first], facts[(first + 1) % len(facts)]
     # The deal orders: each seat's 4 numbers then the centre card; each seat's 3 operations.
@@ -445,13 +447,17 @@ def _steer(numbers: list[int], operations: list[int], players: int, rng, facts) 
         number_keep,
     )
     for seat in range(players):
-        for j, (operation, a, b) in enumerate(opening):
+        for j, (_operation, a, b) in enumerate(opening):
             for offset, value in enumerate((a, b)):
                 position = seat * HAND_NUMBERS + 2 * j + offset
                 swap_in(number_order, position, lambda c, v=value: FACE[c] == v, rng, number_keep)
-            sign = FOCUS_SIGN[operation]
+        for j in range(HAND_OPERATIONS):
+            sign = FOCUS_SIGN[opening[j % 2][0]]
             position = seat * HAND_OPERATIONS + j
             swap_in(operation_order, position, lambda c, o=sign: FACE[c] == o, rng, operation_keep)
+    signs = {FOCUS_SIGN[fact[0]] for fact in facts}
+    dealt = players * HAND_OPERATIONS
+    operation_order[dealt:] = sorted(operation_order[dealt:], key=lambda c: FACE[c] not in signs)
     numbers[:] = number_order[::-1]
     operations[:] = operation_order[::-1]
 

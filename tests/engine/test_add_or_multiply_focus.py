@@ -165,17 +165,24 @@ def test_a_childs_games_between_them_go_through_a_focus_longer_than_five_rounds(
     played, a review among them stayed due for good and held its place (the practice bench found
     0 + 0 and 2 + 0 unseen for 60 days). Each game starts at its own place, from its seed, and
     the easy bots spare the numbers the focus needs most: they gave their 0 to each other in the
-    first round, after which 0 + 0 could not be played."""
+    first round, after which 0 + 0 could not be played. A pair with a 0 comes after the others
+    while the child may multiply it (0 x n is no table fact): personal practice deals each item
+    toward the facts not yet answered that day, so they come once the others are answered."""
     focus = tuple(("add", a, b) for a, b in ((2, 3), (4, 1), (5, 2), (6, 3), (7, 1), (8, 2)))
     focus += (("mul", 9, 3), ("mul", 7, 6), ("add", 0, 0), ("add", 2, 0), ("add", 1, 10))
+    zeros = tuple(fact for fact in focus if 0 in fact[1:])
     child = 0
-    met = set()
-    for seed in range(20):
-        bot = _chooser("easy", focus, {child}, [])
-        choosers = [_chooser("easy", (), (), []), bot, bot]
-        done = play(GAME, GAME.new("to_ten", 3, seed, focus=focus), choosers, random.Random(seed))
-        met |= {tuple(sorted(entry["received"][child])) for entry in done.state.data["history"]}
-    assert met >= _pairs(focus), _pairs(focus) - met
+    for facts in (focus, zeros):
+        met = set()
+        for seed in range(20):
+            bot = _chooser("easy", facts, {child}, [])
+            choosers = [_chooser("easy", (), (), []), bot, bot]
+            state = GAME.new("to_ten", 3, seed, focus=facts)
+            done = play(GAME, state, choosers, random.Random(seed))
+            history = done.state.data["history"]
+            met |= {tuple(sorted(entry["received"][child])) for entry in history}
+        wanted = _pairs(facts) - (_pairs(zeros) if facts == focus else set())
+        assert met >= wanted, wanted - met
 
 
 @pytest.mark.parametrize("level", ["easy", "strong", "random"])
@@ -279,3 +286,31 @@ def test_numbers_to_ten_bots_ask_a_child_a_times_table_fact_past_six(level):
     assert received[0] == (7, 8) and received[1] == (7, 10)
     # The standard cards cannot: the same focus leaves a standard table to plain play.
     assert GAME.focus.facts("standard", leave) == ()
+
+
+def test_a_zero_the_child_may_multiply_waits_for_the_other_facts():
+    """0 x n is no times-table fact (the times table starts at 1 x 1): a 0 + n fact given to a
+    child who may multiply it was, in the practice bench, a fifth of Add or Multiply?'s answers
+    spent on no table fact. It waits while the child holds as many multiplies as adds, and comes
+    once they hold more adds."""
+    child = 0
+    first, second = givers(child)
+    focus = (("add", 0, 5), ("add", 3, 4))
+    for seed in range(6):  # wherever the turn starts, 3 + 4 comes first
+        state = GAME.new("to_ten", 3, seed)
+        assert focus_gifts(state, focus, {child}) == {first: 3, second: 4}
+    state.data["operations"][child] = ["A", "A", "A", "M"]
+    assert sorted(focus_gifts(state, focus[:1], {child}).values()) == [0, 5]
+
+
+def test_with_no_focus_fact_left_to_give_the_bots_give_a_child_who_may_multiply_no_zero():
+    child = 0
+    first, second = givers(child)
+    state = GAME.new("standard", 3, 1)
+    for bot in (first, second):  # their 6s played: 6 + 6 cannot be made
+        state.data["numbers"][bot] = [0, 0, 1, 2, 2, 3, 4, 5]
+    gifts = focus_gifts(state, (("add", 6, 6),), {child})
+    assert gifts is not None and 0 not in gifts.values()
+    # A child holding adds only may have a 0: it asks 0 + n, a table fact.
+    state.data["operations"][child] = ["A", "A"]
+    assert focus_gifts(state, (("add", 6, 6),), {child}) is None

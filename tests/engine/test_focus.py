@@ -276,3 +276,25 @@ def test_a_variant_says_which_facts_it_can_deal_toward():
     for fact in table:
         kept = square.facts("solo3", [fact]) if fact[0] == "add" else ()
         assert (fact in dealt) == (kept == (fact,))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_sum_deal_focused_on_times_tables_holds_no_other_operation(seed):
+    """Every hand's operation cards are the focus facts' operations, and so are the operation
+    deck's next cards (until a right equation shuffles the used ones back in): a times-table
+    set dealt a hand with a - or a ÷ card, and half of the practice bench's SUM answers were
+    differences and quotients, no table fact."""
+    from engine.sum import FACE, HAND_NUMBERS, KIND, OPERATION
+
+    game = engine.get_game("sum")
+    focus = (("mul", 2, 3), ("mul", 3, 3), ("mul", 2, 4))
+    state = game.new("standard", 2, seed, focus=focus)
+    for hand in state.data["hands"]:
+        assert len(hand) == HAND_NUMBERS + 3
+        assert {FACE[card] for card in hand if KIND[card] == OPERATION} == {"x"}
+    next_draws = [FACE[card] for card in state.data["operations"][-8:]]
+    assert set(next_draws) == {"x"}
+    # A set of sums and products: both, and nothing else.
+    mixed = game.new("standard", 2, seed, focus=(("mul", 2, 3), ("add", 4, 5)))
+    signs = {FACE[c] for hand in mixed.data["hands"] for c in hand if KIND[c] == OPERATION}
+    assert signs <= {"x", "+"}

@@ -217,6 +217,8 @@ class TeacherTimeZoneForm(forms.Form):
         label=_("Digits on pages in Arabic"),
         choices=digits.CHOICES,
         widget=forms.RadioSelect,
+        # A form sent without it (a zone changed from an older page, a script) keeps the choice.
+        required=False,
         help_text=_(
             "Numbers on your pages and your students' pages in Arabic are shown in these digits. "
             "Children may type either."

@@ -39,8 +39,9 @@ def teacher_settings(request):
         request.POST or None, initial={"time_zone": current, "digits": teacher.digits}
     )
     if request.method == "POST" and form.is_valid():
-        if form.cleaned_data["digits"] != teacher.digits:
-            services.teacher_digits_set(teacher=teacher, digits=form.cleaned_data["digits"])
+        chosen_digits = form.cleaned_data["digits"] or teacher.digits
+        if chosen_digits != teacher.digits:
+            services.teacher_digits_set(teacher=teacher, digits=chosen_digits)
             messages.success(request, _("Your pages in Arabic now show the digits you chose."))
         chosen = form.cleaned_data["time_zone"]
         if chosen != current or not teacher.time_zone:

@@ -116,6 +116,17 @@ def test_a_school_that_chooses_eastern_arabic_digits_gets_them_on_its_arabic_pag
         assert "js/numerals" not in home.content.decode()
 
 
+def test_a_zone_changed_from_a_form_without_the_digits_keeps_the_schools_digits(client):
+    teacher = make_teacher()
+    teacher.digits = digits.EASTERN_ARABIC
+    teacher.save()
+    client.force_login(teacher)
+    response = client.post(reverse("classroom:teacher_settings"), {"time_zone": "Europe/Madrid"})
+    assert response.status_code == 302
+    teacher.refresh_from_db()
+    assert (teacher.time_zone, teacher.digits) == ("Europe/Madrid", digits.EASTERN_ARABIC)
+
+
 def test_the_digits_filter_shows_the_schools_digits_in_arabic_only():
     from django.template import Context, Template
 

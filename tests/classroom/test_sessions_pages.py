@@ -329,7 +329,7 @@ def test_the_projector_has_no_site_chrome_and_shows_how_to_join(client):
     # room for the leaderboard and the tables.
     services.session_start(session=session)
     page = client.get(url).content.decode()
-    assert f"{code}</strong>" in page and "/student/</strong>" in page
+    assert f"{code}</strong>" in page and "/student/</bdi></strong>" in page
     assert "<svg" not in page and "data-join-url" not in page
 
 

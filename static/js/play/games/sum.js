@@ -569,15 +569,16 @@ export function readAloud(view) {
 }
 
 // The equation as the rulebook says it: a pair is the one number it stands for, named after the
-// equation ("4+5-6 (two 3 cards used as a 6)"), never brackets, for which there is no card. With
-// `result`, its value too ("4+5-6 = 3"). The arithmetic is kept left to right on a page read right
+// expression ("4+5-6 (two 3 cards used as a 6)"), never brackets, for which there is no card. With
+// `result`, its value after it ("4+5-6 (two 3 cards used as a 6) = 3"). The arithmetic is kept left to right on a page read right
 // to left; the words after it are the sentence's.
 function equationText(event, result = null) {
-  const written = result === null ? event.expression : `${event.expression} = ${result}`;
+  const value = result === null ? "" : ` ${ltr(`= ${result}`)}`;
   const pairs = (event.pairs || []).map((card) =>
     say(gettext("two %(card)s cards used as a %(value)s"), { card, value: card * 2 }),
   );
-  return pairs.length ? `${ltr(written)} (${pairs.join(", ")})` : ltr(written);
+  const named = pairs.length ? ` (${pairs.join(", ")})` : "";
+  return `${ltr(event.expression)}${named}${value}`;
 }
 
 export function describe(event, ctx) {

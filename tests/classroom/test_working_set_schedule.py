@@ -107,3 +107,17 @@ def test_a_fact_being_learned_whose_turnaround_is_right_and_quick_comes_back_as_
         assert fact in facts(working_set([answers[0], other], DAY + days(2)).learning)
     same_day = [wrong(fact, DAY + days(1)), right(turned, DAY + days(1))]
     assert fact in facts(working_set(same_day, DAY + days(2)).learning)
+
+
+def test_the_new_reasons_are_in_spanish():
+    from django.utils import translation
+
+    fact, turned = ("add", 3, 4), ("add", 4, 3)
+    mastered = [right(fact, DAY), right(fact, DAY + days(1))]
+    mastered += [right(fact, DAY + days(4)) for _ in range(3)]
+    with translation.override("es"):
+        [monthly] = working_set(mastered, DAY + days(34)).reviews
+        assert monthly.reason.startswith("dominada, toca su repaso mensual: bien y rápido")
+        placed = working_set([wrong(fact, DAY), right(turned, DAY + days(1))], DAY + days(2))
+        review = placed.reviews[facts(placed.reviews).index(fact)]
+        assert review.reason.startswith("toca repasar: bien y rápido como 4 + 3 el ")

@@ -19,8 +19,16 @@ export default [
         interpolate: "readonly",
       },
     },
+    // Beyond the recommended set: loose equality, a binding never reassigned left as `let`, and
+    // code that can never run or is never used.
     rules: {
       "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      "prefer-const": "error",
+      "no-var": "error",
+      "no-unused-private-class-members": "error",
+      "no-unreachable-loop": "error",
+      "no-useless-return": "error",
     },
   },
 ];

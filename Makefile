@@ -24,6 +24,8 @@ PYTEST_ARGS ?=
 # run most of them alone for 8 of a 14-minute pass.
 PYTEST_WORKERS ?= 2
 XDIST := -n $(PYTEST_WORKERS) --dist worksteal
+# The slowest tests printed at the end of each pass: where CI's time goes.
+DURATIONS := --durations=40
 
 .PHONY: help install system-deps run test test-embedded test-services services lint js-deps format translations messages compiled-messages bench loadtest clean
 
@@ -76,9 +78,9 @@ test: install
 ifdef DATABASE_URL
 	@scripts/system-deps nginx
 	@scripts/services-up
-	$(BIN)/pytest $(XDIST) -m "not embedded" $(PYTEST_ARGS)
+	$(BIN)/pytest $(XDIST) $(DURATIONS) -m "not embedded" $(PYTEST_ARGS)
 else
-	$(BIN)/pytest $(XDIST) -m "not services" $(PYTEST_ARGS)
+	$(BIN)/pytest $(XDIST) $(DURATIONS) -m "not services" $(PYTEST_ARGS)
 endif
 
 test-services:

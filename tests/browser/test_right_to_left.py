@@ -26,12 +26,14 @@ from django.urls import reverse
 import engine
 from accounts import digits
 from classroom.homework.titles import practise_facts
+from engine.add_up import card_kind
 from games.services import match_wake, submit_move
 from tests.factories import (
     make_assignment, make_class, make_match, make_student, make_teacher, session_cookie_for,
 )
 
 AOM = engine.get_game("add_or_multiply")
+ADD_UP = engine.get_game("add_up")
 
 
 def school(system):
@@ -64,6 +66,14 @@ def school(system):
                      options={"pass_timeout_seconds": 240}, seed=1)
     board = make_match(game="mathable_junior", variant="front", players=[ana], bots=["easy"],
                        teacher=teacher, seed=4)
+    # ADD UP with both jokers in Ana's hand.
+    for seed in range(1, 2000):
+        add_up = make_match(game="add_up", variant="standard", players=[ana], bots=["easy"],
+                            teacher=teacher, seed=seed)
+        kinds = {card_kind(card) for card in ADD_UP.load(add_up.state).data["hands"][0]}
+        if {"white_joker", "yellow_joker"} <= kinds:
+            break
+        add_up.delete()
     return {
         "student": session_cookie_for(ana),
         "aom": match.pk,
@@ -72,6 +82,7 @@ def school(system):
         "score": play["scores"][0],
         "mia": mia.pk,
         "mathable": board.pk,
+        "add_up": add_up.pk,
     }
 
 
@@ -80,7 +91,7 @@ print(json.dumps({"western": school(digits.WESTERN), "eastern": school(digits.EA
 """
 
 EASTERN = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
-SIGNS = "0-9٠-٩+−×=?"
+SIGNS = "0-9٠-٩+−×=?–"
 
 # Each digit and sign under `element`, with the middle of its box, in the DOM's order.
 GLYPHS = """(element) => {
@@ -173,6 +184,20 @@ def test_a_homework_title_keeps_its_fact_in_order_on_the_childs_arabic_home(
         title = page.get_by_role("link", name="تدرّب على").first
         expect(title).to_be_visible()
         assert seen_order(title) == shown("5+9", school)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("school", ["western", "eastern"])
+def test_add_ups_jokers_show_their_ranges_left_to_right_in_an_arabic_hand(browser, server, school):
+    """The white joker's face "0–5" and the yellow joker's "10+" in the school's digits: without
+    the isolation they read "5–0" and "+10" in an Arabic hand."""
+    page = arabic_page(browser, server, school, f"/play/{server.made[school]['add_up']}/")
+    try:
+        hand = page.locator("#play-board .addup-hand [data-card]")
+        expect(hand.first).to_be_visible(timeout=20_000)
+        faces = sorted(seen_order(card) for card in hand.all())
+        assert shown("0–5", school) in faces and shown("10+", school) in faces, faces
     finally:
         page.context.close()
 

@@ -3,6 +3,7 @@
 // two sums equal. Finding the difference is the exercise, so it is never shown.
 import { h } from "../dom.js";
 import { gettext, ngettext } from "../i18n.js";
+import { ltr } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
 import { isMyTurn, say, sendThenRerender } from "../table.js";
 
@@ -32,9 +33,10 @@ function handCardName(card) {
   return String(card.value);
 }
 
+// A joker's range is held left to right: in an Arabic hand "0–5" would read "5–0", "10+" "+10".
 function handCardFace(card, ctx) {
-  if (card.kind === "white_joker") return "0–5";
-  if (card.kind === "yellow_joker") return "10+";
+  if (card.kind === "white_joker") return ltr("0–5");
+  if (card.kind === "yellow_joker") return ltr("10+");
   return withDots(ctx, card.value);
 }
 

@@ -245,9 +245,7 @@ def play_mia(page, child, server, match_id, deadline):
             option, pair, _ = found
             for card in pair:
                 child.press(str((card["position"] + 1) % 10))
-            child.press("a" if option["index"] == 0 else "b")
-            if page.evaluate(FOCUS)["key"] == "claim":
-                child.press("Enter")
+            child.press("a" if option["index"] == 0 else "b")  # the target claims
         applied = child.wait_applied(
             before, lambda at=seen["round"]: page.evaluate(READ_TABLE)["round"] != at
         )
@@ -496,7 +494,7 @@ def play_add_or_multiply_to_ten(page, child, server, match_id, deadline):
 # The Tab order is the order of the page's instructions: groups of controls (by their data-key's
 # start) in the order the page tells the child to use them.
 INSTRUCTED_ORDER = {
-    "mia": ["card-", "top-option-", "claim", "pass"],
+    "mia": ["card-", "top-option-", "pass"],
     "add_up": ["hand-", "row-"],
     "mathable_junior": ["rack-", "square-", "draw", "exchange", "end-turn"],
     "add_or_multiply": ["give-", "op-", "choose"],

@@ -1,6 +1,6 @@
 """A child who plays by keyboard only: after the page has loaded, nothing but key presses.
 
-The shortcuts (digits for cards, letters for targets, M or Enter to claim, P to pass) make each
+The shortcuts (digits for cards, letters for the targets, which claim, P to pass) make each
 move a few keys; the focus stays on the game table through every re-render, so the next move
 starts where the last one ended. The test counts the keys and reads what the server applied.
 
@@ -12,6 +12,7 @@ counted (docs/accessibility.md, "Keys without the shortcuts").
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -28,7 +29,34 @@ GAME_SECONDS = 60
 
 SETUP = """
 import json
+import engine
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
+
+MIA = engine.get_game("mia")
+CALM = {"calm": True, "first_player": "seat0"}
+
+
+def side_by_side(seed):
+    view = MIA.view(MIA.new("express", 2, seed, CALM), 0)
+    first, second = view["hand"][:2]
+    option = view["top"]["options"][0]
+    if first["kind"] != "number" or second["kind"] != "number":
+        return False
+    a, b = first["value"], second["value"]
+    return (a + b if option["op"] == "+" else abs(a - b)) == option["target"]
+
+
+def wild_last(seed):
+    view = MIA.view(MIA.new("express", 2, seed, CALM), 0)
+    number, wild = view["hand"][-2:]
+    option = view["top"]["options"][0]
+    if wild["kind"] != "wild" or number["kind"] != "number":
+        return False
+    return any(
+        (number["value"] + v if option["op"] == "+" else abs(number["value"] - v))
+        == option["target"]
+        for v in range(1, 10)
+    )
 
 teacher = make_teacher(name="Ms Rivera")
 classroom = make_class(teacher)
@@ -52,6 +80,17 @@ by_keys = {
     "mia": make_match(
         game="mia", variant="express", players=[ana], bots=["random"], teacher=teacher, seed=3,
         options={"pass_timeout_seconds": 60, "extra_time_seconds": 1},
+    ),
+    # A calm table (the first card waits for the child) whose first two cards make the first
+    # target: the shortest claim by Tab, arrows and Enter.
+    "mia_calm": make_match(
+        game="mia", variant="express", players=[ana], bots=["random"], teacher=teacher,
+        seed=next(s for s in range(2000) if side_by_side(s)), options=CALM,
+    ),
+    # A calm table whose last card, a Wild, makes the first target with the card before it.
+    "mia_wild": make_match(
+        game="mia", variant="express", players=[ana], bots=["random"], teacher=teacher,
+        seed=next(s for s in range(2000) if wild_last(s)), options=CALM,
     ),
     "mia_solo": make_match(game="mia", variant="solo3", players=[ana], teacher=teacher, seed=6),
     "add_up": make_match(
@@ -164,10 +203,10 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
         page.evaluate(WATCH_THE_FOCUS)
         expect(page.locator("#play-keys")).to_contain_text("1–9: your cards")
 
-        # The Tab order is the page's note: the cards, then the targets, then claim and pass. It is
-        # read while the child can act: while a bot holds its extra time, the targets are rightly
-        # disabled (CI once read the order in that second). Polled from here: wait_for_function
-        # polls by eval, which the page's Content-Security-Policy refuses.
+        # The Tab order is the page's note: the cards, then the targets (which claim), then pass.
+        # It is read while the child can act: while a bot holds its extra time, the targets are
+        # rightly disabled (CI once read the order in that second). Polled from here:
+        # wait_for_function polls by eval, which the page's Content-Security-Policy refuses.
         for _ in range(100):
             order = page.evaluate(TAB_ORDER)
             if any(key.startswith("top-option-") for key in order):
@@ -175,7 +214,7 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
             page.wait_for_timeout(100)
         cards = [i for i, key in enumerate(order) if key.startswith("card-")]
         targets = [i for i, key in enumerate(order) if key.startswith("top-option-")]
-        assert max(cards) < min(targets) < order.index("claim") < order.index("pass"), order
+        assert max(cards) < min(targets) < order.index("pass"), order
 
         # The first move starts with Tab presses from the top of the page into the table.
         pressed_keys.append([])
@@ -212,10 +251,10 @@ def test_a_keyboard_child_claims_in_mia_with_a_few_keys_per_move(browser, server
                 option, pair, _ = found
                 for card in pair:
                     press(str((card["position"] + 1) % 10))
+                # The second card sent the focus to the targets, which now claim: the letter
+                # (or Enter on the first) sends the claim.
+                assert page.evaluate(FOCUS)["key"] == "top-option-0"
                 press("a" if option["index"] == 0 else "b")
-                # The selection complete, the focus went to the claim button: Enter claims.
-                assert page.evaluate(FOCUS)["key"] == "claim"
-                press("Enter")
                 expected = {
                     "type": "claim",
                     "cards": [c["id"] for c in pair],
@@ -374,8 +413,9 @@ def test_a_keyboard_child_builds_a_sum_equation_and_draws_by_keys(browser, serve
 GROUPS = {
     "mia": {
         "hand": ["card-"],
+        "wild": ["wild-"],
         "targets": ["top-option-"],
-        "actions": ["claim", "pass", "extra-time"],
+        "actions": ["pass", "extra-time"],
     },
     "mia_solo": {
         "square": ["cell-"],
@@ -630,43 +670,97 @@ def counted(keys: list[str]) -> dict:
     }
 
 
-def test_a_mia_claim_by_tab_arrows_and_enter(browser, server):
-    """Two cards, a target, ¡Mía!: four choices, one Tab from the hand to the targets (the claim
-    button takes the focus once the claim is complete), and the arrows inside the hand and the
-    targets. The same claim took 11 keys when every card was a Tab stop."""
-    match_id = server.made["by_keys"]["mia"]
+def row_distance(at: int, to: int, count: int) -> int:
+    """The fewest arrow keys (Home and End included) from item `at` to item `to` of a row of
+    `count` items: what KeysOnly.arrow_to presses."""
+    return min(abs(to - at), 1 + to, 1 + (count - 1 - to))
+
+
+def cheapest_plain_claim(hand: list[dict], options: list[dict], at: int):
+    """The right claim without a Wild that takes the fewest arrows from the hand's item `at`:
+    (arrows, option, [first card, second card]), or None. Positions count the enabled cards only
+    (the arrows pass over an Extra time card)."""
+    usable = [c for c in hand if c["enabled"]]
+    numbers = [(i, c) for i, c in enumerate(usable) if c["value"].isdigit()]
+    best = None
+    for option in (o for o in options if o["enabled"]):
+        for i, a in numbers:
+            for j, b in numbers:
+                if i == j:
+                    continue
+                x, y = int(a["value"]), int(b["value"])
+                if (x + y if option["op"] == "+" else abs(x - y)) != option["target"]:
+                    continue
+                arrows = (
+                    row_distance(at, i, len(usable))
+                    + row_distance(i, j, len(usable))
+                    # the focus goes to the first target once the two cards are chosen
+                    + row_distance(0, option["index"], len(options))
+                )
+                if best is None or arrows < best[0]:
+                    best = (arrows, option, [a, b])
+    return best
+
+
+@pytest.mark.parametrize("table", ["mia_calm", "mia"])
+def test_a_mia_claim_by_tab_arrows_and_enter(browser, server, table):
+    """Two cards, then the target they make: three choices and no Tab. The second card sends the
+    focus to the targets (a Wild's numbers first, when a Wild is chosen), which then read
+    "¡Mía! +12": Enter on one claims it. After a claim the focus is back in the hand. So a claim
+    whose two cards lie side by side, the focus on one of them and the first target right, is
+    Enter, an arrow, Enter, Enter; every other claim adds only the arrows of its distances. The
+    same claim took 11 keys when every card was a Tab stop, then 7 with a claim button.
+
+    The calm table deals such a claim on its first card (the card waits for the child there); the
+    race (a bot may take a card first) counts whatever claims come."""
+    match_id = server.made["by_keys"][table]
+    claims_wanted = 2 if table == "mia_calm" else 1
     page = open_play(browser, server, match_id)
     child = KeysOnly(page, "mia")
-    moves: list[tuple[str, list[str]]] = []
+    moves: list[tuple[str, list[str], int | None]] = []  # kind, keys, arrows expected
     try:
         page.evaluate(WATCH_THE_FOCUS)
         ready_to_play(page, "mia")
         child.tab_into_the_table()
         assert group_of("mia", child.focused()) == "hand"
         deadline = time.monotonic() + GAME_SECONDS
-        while not any(kind == "claim" for kind, _ in moves):
+        while sum(kind == "claim" for kind, _, _ in moves) < claims_wanted:
             assert time.monotonic() < deadline, moves
             seen = page.evaluate(READ_TABLE)
             assert not seen["over"], moves
             if seen["busy"] or not seen["canAct"] or seen["round"] is None:
                 page.wait_for_timeout(50)
                 continue
-            found = right_claim(seen["hand"], seen["options"])
             before = len(my_moves(server, match_id))
-            if found is None or found[2] is not None:
-                child.choose("pass")  # no claim, or one with a Wild (its number: more keys)
-            else:
-                option, pair, _ = found
-                here = child.focused()
-                positions = {c["id"]: c["position"] for c in seen["hand"]}
-                at = positions.get(int(here[5:])) if here and here.startswith("card-") else 0
-                # The nearer card first.
-                pair = sorted(pair, key=lambda c: abs(c["position"] - at))
+            here = child.focused()
+            usable_keys = [f"card-{c['id']}" for c in seen["hand"] if c["enabled"]]
+            in_hand = here in usable_keys
+            cheapest = cheapest_plain_claim(
+                seen["hand"], seen["options"], usable_keys.index(here) if in_hand else 0
+            )
+            found = right_claim(seen["hand"], seen["options"])
+            arrows = None
+            if cheapest is not None:
+                arrows, option, pair = cheapest
                 for card in pair:
                     child.choose(f"card-{card['id']}")
+                assert child.focused() == "top-option-0", "the second card did not move the focus"
                 child.choose(f"top-option-{option['index']}")
-                assert child.focused() == "claim", "the complete claim did not take the focus"
-                child.press("Enter")
+                if not in_hand:
+                    arrows = None  # the way back to the hand is counted, not predicted
+            elif found is not None:
+                # A Wild: its number is chosen between the cards and the target.
+                option, pair, value = found
+                for card in pair:
+                    child.choose(f"card-{card['id']}")
+                picked = child.focused()
+                assert picked and picked.startswith("wild-"), picked
+                wild = picked.rsplit("-", 1)[0]
+                child.choose(f"{wild}-{value}")
+                assert child.focused() == "top-option-0", "the Wild's number did not move the focus"
+                child.choose(f"top-option-{option['index']}")
+            else:
+                child.choose("pass")
             applied = record_applied(
                 server,
                 match_id,
@@ -682,19 +776,84 @@ def test_a_mia_claim_by_tab_arrows_and_enter(browser, server):
                         child.choose(f"card-{card['id']}")
                 child.move_done()
                 continue
-            moves.append((applied["type"], keys))
+            if applied["type"] == "claim":
+                assert applied["option"] == option["index"], applied
+                assert sorted(applied["cards"]) == sorted(c["id"] for c in pair), applied
+            moves.append((applied["type"], keys, arrows))
             expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
             assert child.focused() is not None, "the focus left the table"
-        print("¡Mía! by Tab, arrows and Enter:", [(kind, counted(keys)) for kind, keys in moves])
-        for kind, keys in moves:
+            if applied["type"] == "claim":
+                assert group_of("mia", child.focused()) == "hand", child.focused()
+        print(
+            f"¡Mía! ({table}) by Tab, arrows and Enter:",
+            [(kind, counted(keys), keys) for kind, keys, _ in moves],
+        )
+        for kind, keys, arrows in moves:
             count = counted(keys)
-            if kind == "claim":
-                assert count["choices"] == 4, keys  # two cards, a target, ¡Mía!
             # A Tab for each group the move goes into, never one per card.
             assert count["tabs"] <= len(GROUPS["mia"]), keys
-        claim_keys = next(keys for kind, keys in moves if kind == "claim")
-        if len(moves) == 1:  # the claim started on the hand, where Tab from the top lands
-            assert counted(claim_keys)["tabs"] == 1, claim_keys
+            if kind == "claim" and "wild" not in keys:
+                assert count["choices"] == 3, keys  # two cards, a target: no claim button
+            if kind == "claim" and arrows is not None:
+                # From the hand: no Tab, and the arrows only for the distances.
+                assert count["tabs"] == 0 and count["arrows"] == arrows, (keys, arrows)
+                assert len(keys) == 3 + arrows, keys
+        if table == "mia_calm":
+            # The deal: the first two cards make the first target, and Tab lands on the first.
+            assert moves[0][0] == "claim", moves
+            assert moves[0][1] == ["Enter", "ArrowRight", "Enter", "Enter"], moves[0]
+            assert len(moves[0][1]) <= MOST_KEYS_PER_MOVE
+        assert page.evaluate("() => window.focusOnBody") == 0
+    finally:
+        page.context.close()
+
+
+def test_a_mia_claim_with_a_wild_by_tab_arrows_and_enter(browser, server):
+    """A Wild's number is chosen between the cards and the target: the second card sends the
+    focus to the Wild's numbers (on 1), and the number to the targets. The Wild is the hand's
+    last card: End, Enter, Left, Enter, the arrows to its number, Enter, Enter on the first
+    target."""
+    match_id = server.made["by_keys"]["mia_wild"]
+    page = open_play(browser, server, match_id)
+    child = KeysOnly(page, "mia")
+    try:
+        page.evaluate(WATCH_THE_FOCUS)
+        ready_to_play(page, "mia")
+        child.tab_into_the_table()
+        seen = page.evaluate(READ_TABLE)
+        number, wild = [c for c in seen["hand"] if c["enabled"]][-2:]
+        option = seen["options"][0]
+        x = int(number["value"])
+        value = next(
+            v
+            for v in range(1, 10)
+            if (x + v if option["op"] == "+" else abs(x - v)) == option["target"]
+        )
+        before = len(my_moves(server, match_id))
+        child.choose(f"card-{wild['id']}")
+        child.choose(f"card-{number['id']}")
+        assert child.focused() == f"wild-{wild['id']}-1", child.focused()
+        child.choose(f"wild-{wild['id']}-{value}")
+        assert child.focused() == "top-option-0", child.focused()
+        expect(page.locator('[data-key="top-option-0"]')).to_have_attribute(
+            "aria-label", re.compile(rf"^¡Mía! (Sum|Difference) {option['target']} with ")
+        )
+        child.press("Enter")
+        applied = record_applied(server, match_id, before)
+        assert applied == {
+            "type": "claim",
+            "cards": [wild["id"], number["id"]],
+            "option": 0,
+            "wild": value,
+            "round": seen["round"],
+        }, applied
+        keys = child.move_done()
+        to_number = row_distance(0, value - 1, 9)
+        print("¡Mía! with a Wild by Tab, arrows and Enter:", counted(keys), keys)
+        assert keys[:4] == ["End", "Enter", "ArrowLeft", "Enter"], keys
+        assert len(keys) == 6 + to_number and counted(keys)["choices"] == 4, keys
+        expect(page.locator("#play-board")).to_have_attribute("aria-busy", "false")
+        assert group_of("mia", child.focused()) == "hand", child.focused()
         assert page.evaluate("() => window.focusOnBody") == 0
     finally:
         page.context.close()

@@ -143,8 +143,9 @@ def play_mia_turn(page) -> str:
     if wild_value is not None:
         wild = next(c for c in cards if c["value"] == "wild")
         click_if_enabled(board.locator(f'[data-key="wild-{wild["id"]}-{wild_value}"]'))
-    click_if_enabled(board.locator(f'.op-card [data-option="{option["index"]}"]'))
-    if not click_if_enabled(board.get_by_role("button", name="¡Mía! Claim it")):
+    # Two cards chosen, the target reads "¡Mía! +12": a tap on it claims.
+    target = board.locator(f'.op-card [data-option="{option["index"]}"].is-claim')
+    if not click_if_enabled(target):
         # The table moved on under the finger: drop the selection and look again.
         for card in cards:
             click_if_enabled(board.locator(f'[data-card="{card["id"]}"][aria-pressed="true"]'))

@@ -1,6 +1,6 @@
 """A ¡Mía! claim that loses the race is the slower child's answer (issue 22): their own screen
 says, kindly and in their language, whether it was right and who was quicker, the screen reader
-announces it, and the focus stays on the claim button they pressed.
+announces it, and the focus goes back to their hand, where the next claim starts.
 
 Ben's socket is held back (Playwright's WebSocket route) while Ana wins the card, as a slow
 network would: his page still shows the card when he claims it, and hears of Ana's win after."""
@@ -113,12 +113,13 @@ def wrong_claim(hand, options):
 
 
 def choose(page, claim):
+    """The two cards: the target then reads "¡Mía! …" and claims (returned, not pressed)."""
     option, cards, wild_value = claim
     assert wild_value is None
     board = page.locator("#play-board")
     for card in cards:
         board.locator(f'[data-card="{card["id"]}"]').click()
-    board.locator(f'.op-card [data-option="{option["index"]}"]').click()
+    return board.locator(f'.op-card [data-option="{option["index"]}"].is-claim')
 
 
 @pytest.mark.parametrize(("locale", "kind"), CASES)
@@ -132,14 +133,12 @@ def test_the_slower_child_is_told_kindly_whether_their_late_claim_was_right(
         seen = ben.evaluate(READ_MIA)
         card_round = seen["round"]
         bens_claim = right_claim if kind == "right" else wrong_claim
-        choose(ben, bens_claim(seen["hand"], seen["options"]))
-        claim = ben.locator('#play-board [data-key="claim"]')
+        claim = choose(ben, bens_claim(seen["hand"], seen["options"]))
         claim.focus()
 
         ben_socket.holding = True
         seen = ana.evaluate(READ_MIA)
-        choose(ana, right_claim(seen["hand"], seen["options"]))
-        ana.locator('#play-board [data-key="claim"]').click()
+        choose(ana, right_claim(seen["hand"], seen["options"])).click()
         wait_answered(ana)
         expect(ana.locator("[data-round]")).not_to_have_attribute("data-round", str(card_round))
 
@@ -155,8 +154,9 @@ def test_the_slower_child_is_told_kindly_whether_their_late_claim_was_right(
         expect(ben.locator('[data-key="feedback"]')).to_have_text(message)
         expect(ben.locator("#play-announcer")).to_contain_text(message)
         expect(ben.locator("#play-errors")).to_be_empty()  # no "Too late" any more
-        expect(claim).to_be_focused()
-        expect(claim).to_have_attribute("aria-disabled", "true")  # the new card, nothing chosen
+        # The claim was heard: the focus is back in the hand, nothing chosen for the new card.
+        expect(ben.locator('#play-board [data-roving="hand"] button:focus')).to_have_count(1)
+        expect(ben.locator('#play-board .hand [aria-pressed="true"]')).to_have_count(0)
         # Ana's screen says nothing of it.
         expect(ana.locator('[data-key="feedback"]')).to_have_count(0)
 

@@ -45,7 +45,7 @@ print(json.dumps({"ana": session_cookie_for(ana),
 
 # What a child must reach at once in each game, as CSS selectors of the rendered board.
 KEY_CONTROLS = {
-    "mia": [".op-card", ".hand", '[data-key="claim"]'],
+    "mia": [".op-card", ".hand", '[data-key="top-option-0"]'],
     "sum": [".sum-centre", ".sum-hand", ".sum-actions"],
     "add_up": [".addup-rows", ".addup-hand"],
     "mathable_junior": [".mj-rack", ".mj-actions"],

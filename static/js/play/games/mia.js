@@ -4,6 +4,7 @@ import { h } from "../dom.js";
 import { gettext, ngettext } from "../i18n.js";
 import { expression, ltr } from "../../numerals.js";
 import { readAs, withDots } from "../numbers.js";
+import * as roving from "../roving.js";
 import { say, sendThenRerender, who } from "../table.js";
 
 function optionText(option) {
@@ -68,16 +69,50 @@ function selection(ctx, view) {
   return ui;
 }
 
-// A choice of the claim (a card, a Wild's number, a target). Once it completes the claim (two
-// cards and a target) the focus goes to the claim button, the next step, so that Enter claims,
-// whichever way the choices were made (shortcut keys, arrows and Enter, or taps).
+// How far the table's claim is: "cards" (fewer than two chosen), "wild-<id>" (two cards, a
+// chosen Wild still without its number) or "ready" (the targets claim).
+function claimStep(view, ctx) {
+  const ui = ctx.ui;
+  if (ui.cards.length < 2) return "cards";
+  const hand = new Map((view.hand || []).map((c) => [c.id, c]));
+  const open = ui.cards.find((id) => hand.get(id).kind === "wild" && !Number.isInteger(ui.wild[id]));
+  return open === undefined ? "ready" : `wild-${open}`;
+}
+
+// A choice of the claim (a card, a Wild's number; in the solo square a target too). At the table,
+// when a choice leaves nothing else to choose there, the focus goes to the next step by itself:
+// the second card to the Wild's numbers, or to the targets, where one key claims; whichever way
+// the choices were made (shortcut keys, arrows and Enter, or taps). The preview says so.
 function choose(ctx, view, change) {
-  const was = !view.size && readyToClaim(view, ctx);
+  const was = view.size ? null : claimStep(view, ctx);
   change();
   ctx.rerender();
-  if (view.size || was || !readyToClaim(view, ctx)) return;
-  const claim = document.querySelector('#play-board [data-key="claim"]');
-  if (claim) claim.focus({ preventScroll: true });
+  if (view.size) return;
+  const step = claimStep(view, ctx);
+  if (step === was || step === "cards") return;
+  const board = document.getElementById("play-board");
+  if (step !== "ready") {
+    roving.enter(board, step);
+    return;
+  }
+  const first = board.querySelector('[data-roving="top-options"] button:not(:disabled)');
+  if (first) roving.moveTo(first);
+}
+
+// The table's claim, sent by a target once the two cards (and a Wild's number) are chosen. After
+// it the focus goes back to the hand, where the next claim starts.
+async function claim(ctx, view, index) {
+  const ui = ctx.ui;
+  if (ctx.pending) return;
+  const board = document.getElementById("play-board");
+  const answer = await send(ctx, {
+    type: "claim",
+    cards: [...ui.cards],
+    option: index,
+    ...wildField(view, ctx),
+    round: view.round,
+  });
+  if (answer && answer.ok && board.contains(document.activeElement)) roving.enter(board, "hand");
 }
 
 function toggleCard(ctx, view, id) {
@@ -184,12 +219,58 @@ function wildField(view, ctx) {
   return { wild: values.length === 1 ? values[0] : values };
 }
 
-function readyToClaim(view, ctx) {
-  const ui = ctx.ui;
-  return (
-    ui.cards.length === 2 &&
-    ui.option !== null &&
-    chosenValues(view, ctx).every((value) => Number.isInteger(value))
+// The table's targets: once two cards (and a Wild's number) are chosen each reads "¡Mía! +12"
+// and claims; before, a press sends the focus back to the hand, the step still to do.
+function targetButtons(card, view, ctx, { enabled }) {
+  const ready = enabled && claimStep(view, ctx) === "ready";
+  const values = ready ? chosenValues(view, ctx) : [];
+  return h(
+    "div",
+    {
+      class: "game-row",
+      role: "group",
+      "aria-label": gettext("Choose a target"),
+      dataset: { roving: "top-options" },
+    },
+    card.options.map((option, index) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `option-button${ready ? " is-claim" : ""}`,
+          "aria-label": ready
+            ? say(gettext("¡Mía! %(target)s with %(first)s and %(second)s"), {
+                target: optionName(option),
+                first: values[0],
+                second: values[1],
+              })
+            : optionName(option),
+          // What a press does now: "Choose two cards.", or the claim's two cards.
+          "aria-describedby": enabled && view.hand ? "mia-preview" : null,
+          disabled: !enabled,
+          dataset: {
+            key: `top-option-${index}`,
+            option: String(index),
+            op: option.op,
+            target: String(option.target),
+            read: optionText(option),
+          },
+          onclick: () => {
+            if (!enabled) return;
+            if (claimStep(view, ctx) === "ready") {
+              claim(ctx, view, index);
+              return;
+            }
+            const board = document.getElementById("play-board");
+            const step = claimStep(view, ctx);
+            roving.enter(board, step === "cards" ? "hand" : step);
+          },
+        },
+        ready
+          ? [h("span", { class: "claim-word" }, gettext("¡Mía!")), optionFace(option, ctx)]
+          : optionFace(option, ctx),
+      ),
+    ),
   );
 }
 
@@ -240,21 +321,20 @@ function optionButtons(card, view, ctx, { enabled, keyPrefix }) {
   return row;
 }
 
-function preview(view, ctx, card) {
+function preview(view, ctx) {
   const ui = ctx.ui;
   if (ui.cards.length === 0) return gettext("Choose two cards.");
   const values = chosenValues(view, ctx).map((v) => (Number.isInteger(v) ? v : "?"));
   if (ui.cards.length === 1) {
     return say(gettext("You chose %(first)s. Choose one more card."), { first: values[0] });
   }
-  if (ui.option === null || !card) {
-    return say(gettext("You chose %(first)s and %(second)s. Now choose a target."), {
+  if (claimStep(view, ctx) !== "ready") {
+    return say(gettext("You chose %(first)s and %(second)s. Now choose your Wild's number."), {
       first: values[0],
       second: values[1],
     });
   }
-  return say(gettext("Claim %(target)s with %(first)s and %(second)s?"), {
-    target: optionShown(card.options[ui.option]),
+  return say(gettext("You chose %(first)s and %(second)s. Press the target they make: ¡Mía!"), {
     first: values[0],
     second: values[1],
   });
@@ -291,7 +371,9 @@ function renderTable(root, view, ctx) {
         ? h(
             "div",
             { class: "op-card", dataset: { key: "top", card: String(top.id) } },
-            optionButtons(top, view, ctx, { enabled: canAct, keyPrefix: "top" }),
+            ctx.spectator
+              ? optionButtons(top, view, ctx, { enabled: false, keyPrefix: "top" })
+              : targetButtons(top, view, ctx, { enabled: canAct }),
             top.points > 1
               ? h("span", { class: "points" }, say(ngettext("Worth %(points)s point", "Worth %(points)s points", top.points), { points: top.points }))
               : null,
@@ -352,17 +434,19 @@ function renderTable(root, view, ctx) {
 
   if (ctx.spectator || !view.hand) parts.push(topSection);
   else {
-    // The hand comes before the card to solve, so that the Tab order is the note's: two cards,
-    // then the target they make, then the claim button.
+    // The hand comes before the card to solve, so that the Tab order is the note's: two cards
+    // (a Wild's number), then the target they make, which claims.
     parts.push(
       handSection(view, ctx, {
         selectable: (card) => card.kind !== "extra_time",
-        note: gettext("Tap two cards, then the sum or difference they make, then the claim button."),
+        note: gettext("Tap two cards, then the sum or difference they make: ¡Mía!"),
       }),
     );
     parts.push(...wildPicker(view, ctx));
     parts.push(topSection);
-    parts.push(h("p", { class: "claim-preview", dataset: { key: "preview" } }, preview(view, ctx, top)));
+    parts.push(
+      h("p", { class: "claim-preview", id: "mia-preview", dataset: { key: "preview" } }, preview(view, ctx)),
+    );
     const extra = (view.hand || []).find((c) => c.kind === "extra_time");
     const passed = (view.passed || []).includes(me);
     const locked = (view.locked_out || []).includes(me);
@@ -374,32 +458,10 @@ function renderTable(root, view, ctx) {
           "button",
           {
             type: "button",
-            class: "action-button",
-            // aria-disabled, not disabled: the child who just claimed keeps the focus on this
-            // button while the table moves on (a disabled button drops it), and the screen
-            // reader still says it cannot be pressed now.
-            "aria-disabled": String(!canAct || !readyToClaim(view, ctx)),
-            dataset: { key: "claim" },
-            onclick: () => {
-              if (!canAct || !readyToClaim(view, ctx) || ctx.pending) return;
-              send(ctx, {
-                type: "claim",
-                cards: [...ui.cards],
-                option: ui.option,
-                ...wildField(view, ctx),
-                round: view.round,
-              });
-            },
-          },
-          gettext("¡Mía! Claim it"),
-        ),
-        h(
-          "button",
-          {
-            type: "button",
             class: "action-button secondary",
-            // aria-disabled for the same reason as the claim button: the child who passed keeps
-            // the focus here.
+            // aria-disabled, not disabled: the child who passed keeps the focus here while the
+            // table moves on (a disabled button drops it), and the screen reader still says it
+            // cannot be pressed now.
             "aria-disabled": String(!canAct),
             dataset: { key: "pass" },
             onclick: () => {
@@ -670,9 +732,9 @@ function press(root, key) {
   return true;
 }
 
-// 1-9 and 0 pick the cards of the hand in the order shown, A and B the card's two targets, M
-// claims and P passes. Once two cards and a target are chosen the focus goes to the claim button
-// (choose()), the next step, so that Enter claims too.
+// 1-9 and 0 pick the cards of the hand in the order shown, A and B press the card's two targets
+// (which claim once two cards are chosen) and P passes. The second card sends the focus to the
+// targets (choose()), so that Enter claims the first too.
 function tableShortcut(event, view) {
   const root = document.getElementById("play-board");
   const key = event.key.toLowerCase();
@@ -681,7 +743,6 @@ function tableShortcut(event, view) {
     return Boolean(card) && press(root, `card-${card.id}`);
   }
   if (key === "a" || key === "b") return press(root, `top-option-${key === "a" ? 0 : 1}`);
-  if (key === "m") return press(root, "claim");
   if (key === "p") return press(root, "pass");
   return false;
 }
@@ -695,7 +756,7 @@ export function keyShortcut(event, view) {
 
 export function keysNote(view) {
   if (view.size || !view.hand) return null;
-  return gettext("1–9: your cards · A, B: the targets · M: claim (¡Mía!) · P: pass");
+  return gettext("1–9: your cards · A, B: claim that target (¡Mía!) · P: pass");
 }
 
 

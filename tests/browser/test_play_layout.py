@@ -178,6 +178,40 @@ def test_the_solo_squares_open_and_blocked_cards_differ_by_more_than_colour(brow
         page.context.close()
 
 
+@pytest.mark.parametrize("locale", ["es", "nl"])
+def test_the_solo_squares_words_fit_its_cards_on_a_phone(browser, server, locale):
+    """The state under each card of the solo square stays inside it on a phone, in the languages
+    whose word is longest ("BLOQUEADA" spilled over the next card at 360 px; "geblokkeerd")."""
+    page = signed_in_page(
+        browser,
+        server,
+        server.made["ana"],
+        f"/play/{server.made['matches']['mia_solo']}/",
+        viewport={"width": 390, "height": 740},
+        locale=locale,
+    )
+    try:
+        expect(page.locator("#play-status")).to_have_text("")
+        for width in (390, 360, 320):
+            page.set_viewport_size({"width": width, "height": 740})
+            spilled = page.evaluate(
+                """() => [...document.querySelectorAll('.square-cell:not(.is-empty)')].flatMap(
+                    (c) => {
+                        const cell = c.getBoundingClientRect();
+                        const word = c.querySelector('.square-state');
+                        const text = word.getBoundingClientRect();
+                        const inside = text.left >= cell.left + 2 && text.right <= cell.right - 2
+                            && word.scrollWidth <= word.clientWidth;
+                        return inside ? [] : [`${word.textContent}: ${text.width.toFixed(0)} px`
+                            + ` in a ${cell.width.toFixed(0)} px card`];
+                    })"""
+            )
+            assert spilled == [], f"at {width} px: {spilled}"
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("locale", ["en", "es"])
 def test_the_round_score_question_fits_a_phone(browser, server, locale):
     """After the reveal the child reads the sum or product to work out and types the score: on a

@@ -578,7 +578,8 @@ function renderSolo(root, view, ctx) {
       class: "mia-square",
       role: "group",
       "aria-label": gettext("The square"),
-      style: `grid-template-columns: repeat(${size}, auto)`,
+      // --square-size: on a phone the cells share the board's width (static/css/games/mia.css).
+      style: `grid-template-columns: repeat(${size}, auto); --square-size: ${size}`,
       // One Tab stop, the arrows moving across and up and down the square.
       dataset: { roving: "square", rovingColumns: String(size) },
     },

@@ -340,3 +340,20 @@ def test_a_zip_made_on_a_mac_from_a_folder_reads_alike(tmp_path):
         "userProfiles.csv." in out.getvalue()
     )
     assert "._" not in out.getvalue()
+
+
+def test_the_command_counts_one_line_and_no_new_child_in_words(tmp_path):
+    """What a district's IT reads at the end of a run: "1 line", not "1 lines"; "no new
+    children" when a second run made none, not "0 new children: print their login cards"."""
+    enrolments = [
+        enrol("e-t1", "c1", "t1", "teacher", primary="true"),
+        enrol("e-u1", "c1", "u1"),
+        enrol("e-u2", "c9", "u2"),  # a class the zip does not have
+    ]
+    output = run(tmp_path, school_zip(enrollments=enrolments))
+    assert "refused: 1 line\n" in output
+    assert "done. 1 new child: print their login card from their class's page." in output
+
+    again = run(tmp_path, school_zip(enrollments=enrolments))
+    assert "created: nothing" in again
+    assert again.splitlines()[-1] == "done. No new children."

@@ -51,7 +51,8 @@ class Command(BaseCommand):
             if detail:
                 for change in changes:
                     self.stdout.write(f"  {change}")
-        self.stdout.write(f"refused: {len(plan.refusals)} lines")
+        refused = len(plan.refusals)
+        self.stdout.write(f"refused: {refused} line{'' if refused == 1 else 's'}")
         for refusal in sorted(plan.refusals, key=lambda r: (r.file, r.line)):
             self.stdout.write(f"  {refusal}")
         if plan.left_out:
@@ -61,12 +62,17 @@ class Command(BaseCommand):
                 "classes)"
             )
         if outcome.applied:
-            self.stdout.write(
-                f"done. {len(outcome.student_ids)} new children: print their login cards "
-                "from each class's page."
-            )
+            self.stdout.write(_done(len(outcome.student_ids)))
         else:
             self.stdout.write("dry run: nothing was written.")
+
+
+def _done(new_children: int) -> str:
+    if new_children == 0:
+        return "done. No new children."
+    if new_children == 1:
+        return "done. 1 new child: print their login card from their class's page."
+    return f"done. {new_children} new children: print their login cards from each class's page."
 
 
 def _count(number: int, kind: str) -> str:

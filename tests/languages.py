@@ -15,7 +15,7 @@ Until then those tests leave the language out, and the catalogue test expects it
 
 from config.languages import TRANSLATED
 
-COMPLETE = ["es", "fr", "de", "ar", "nl", "pt"]
+COMPLETE = ["es", "fr", "de", "ar", "nl", "pt", "it"]
 
 # Every language the site speaks but English, complete or not.
 ALL = TRANSLATED

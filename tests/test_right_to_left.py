@@ -234,14 +234,15 @@ def test_a_pdf_text_carries_no_directional_mark():
 
     from reportlab.platypus import SimpleDocTemplate
 
-    from classroom.progress.report_files import _fonts, _table, escape
+    from classroom import pdf_bidi
+    from classroom.progress.report_files import _fonts, _table
 
     with translation.override("ar"):
         worded = known_fact_text("add", 5, 9)
-    assert escape(worded) == "5 + 9 = 14"
-    _fonts()
-    buffer = io.BytesIO()
-    SimpleDocTemplate(buffer).build([_table([["skill", worded]], [100, 100], header=False)])
+        assert pdf_bidi.line(worded) == "5 + 9 = 14"
+        _fonts()
+        buffer = io.BytesIO()
+        SimpleDocTemplate(buffer).build([_table([["skill", worded]], [100, 100], header=False)])
     text = subprocess.run(
         ["pdftotext", "-", "-"], input=buffer.getvalue(), capture_output=True, check=True
     ).stdout.decode()

@@ -4,6 +4,11 @@ Each chart is an image to assistive technology (``role="img"`` named by its ``<t
 described by its ``<desc>``); the pages put a data table beside every chart for the figures
 themselves. Colours are the Okabe-Ito set (told apart with colour blindness) and every line also
 has its own dash pattern and marker shape, so nothing rests on colour alone.
+
+In a language written right to left a chart is mirrored, as the page around it: its SVG says
+``direction="rtl"``, the bars grow from the right with their labels on the right, and the weeks
+run from the right. An anchor then names an end of the text in that direction (``start`` is
+its right end), as browsers read it; the PDF turns them into sides (report_files._as_drawn).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language_bidi
 
 INK = "#1d2433"
 GRID = "#c9d1dc"
@@ -39,9 +45,17 @@ class Series:
     emphasis: bool = False
 
 
+def _mirror(width: float):
+    """x as drawn: as it is left to right, from the right edge right to left."""
+    if get_language_bidi():
+        return lambda x: width - x
+    return lambda x: x
+
+
 def _svg(chart_id: str, title: str, desc: str, width: int, height: int, body: list[str]):
+    direction = ' direction="rtl"' if get_language_bidi() else ""
     return mark_safe(
-        f'<svg class="chart" id="{escape(chart_id)}" role="img" '
+        f'<svg class="chart" id="{escape(chart_id)}" role="img"{direction} '
         f'aria-labelledby="{escape(chart_id)}-title {escape(chart_id)}-desc" '
         f'viewBox="0 0 {width} {height}" preserveAspectRatio="xMinYMin meet" '
         f'xmlns="http://www.w3.org/2000/svg">'
@@ -72,8 +86,9 @@ def bar_chart(
     height = top + row * max(len(bars), 1) + bottom
     body = []
     scale = bar_width / max_value if max_value else 0
+    mx = _mirror(width)
     for value, text in ticks:
-        x = label_width + value * scale
+        x = mx(label_width + value * scale)
         body.append(
             f'<line x1="{_number(x)}" y1="{top}" x2="{_number(x)}" y2="{height - bottom}" '
             f'stroke="{GRID}" stroke-width="1"/>'
@@ -83,20 +98,22 @@ def bar_chart(
     for index, bar in enumerate(bars):
         y = top + index * row
         body.append(
-            f'<text x="{label_width - 8}" y="{y + 20}" font-size="14" text-anchor="end" '
+            f'<text x="{_number(mx(label_width - 8))}" y="{y + 20}" font-size="14" '
+            f'text-anchor="end" '
             f'fill="{INK}">{escape(bar.label)}</text>'
         )
         if bar.value is not None:
             length = max(0.0, min(bar.value, max_value)) * scale
             body.append(
-                f'<rect x="{label_width}" y="{y + 6}" width="{_number(length)}" height="18" '
+                f'<rect x="{_number(min(mx(label_width), mx(label_width + length)))}" '
+                f'y="{y + 6}" width="{_number(length)}" height="18" '
                 f'rx="3" fill="{colour}"/>'
             )
             end = label_width + length + 6
         else:
             end = label_width + 6
         body.append(
-            f'<text x="{_number(end)}" y="{y + 20}" font-size="13" fill="{INK}">'
+            f'<text x="{_number(mx(end))}" y="{y + 20}" font-size="13" fill="{INK}">'
             f"{escape(bar.text)}</text>"
         )
     return _svg(chart_id, title, desc, width, height, body)
@@ -140,9 +157,10 @@ def line_chart(
     body = []
     count = max(len(x_labels), 1)
     step = plot_width / count
+    mx = _mirror(width)
 
     def x_of(index: int) -> float:
-        return left + step * (index + 0.5)
+        return mx(left + step * (index + 0.5))
 
     def y_of(value: float) -> float:
         return top + plot_height * (1 - max(0.0, min(value, max_value)) / max_value)
@@ -150,9 +168,11 @@ def line_chart(
     for value, text in ticks:
         y = y_of(value)
         body.append(
-            f'<line x1="{left}" y1="{_number(y)}" x2="{width - right}" y2="{_number(y)}" '
+            f'<line x1="{_number(mx(left))}" y1="{_number(y)}" x2="{_number(mx(width - right))}" '
+            f'y2="{_number(y)}" '
             f'stroke="{GRID}" stroke-width="1"/>'
-            f'<text x="{left - 6}" y="{_number(y + 4)}" font-size="12" text-anchor="end" '
+            f'<text x="{_number(mx(left - 6))}" y="{_number(y + 4)}" font-size="12" '
+            f'text-anchor="end" '
             f'fill="{INK}">{escape(text)}</text>'
         )
     # Label every week when they fit, else every n-th, so that dates never overlap.
@@ -188,12 +208,15 @@ def line_chart(
                 )
             body.extend(_marker(shape, x, y, colour) for x, y in points)
         legend_x = left + (number % columns) * LEGEND_COLUMN
+        line_ends = sorted((mx(legend_x), mx(legend_x + 28)))
         legend_y = top + plot_height + 40 + (number // columns) * 22
         body.append(
-            f'<line x1="{legend_x}" y1="{legend_y}" x2="{legend_x + 28}" y2="{legend_y}" '
+            f'<line x1="{_number(line_ends[0])}" y1="{legend_y}" x2="{_number(line_ends[1])}" '
+            f'y2="{legend_y}" '
             f'stroke="{colour}" stroke-width="{stroke}"{dash_attr}/>'
-            + _marker(shape, legend_x + 14, legend_y, colour)
-            + f'<text x="{legend_x + 36}" y="{legend_y + 5}" font-size="13" fill="{INK}">'
+            + _marker(shape, mx(legend_x + 14), legend_y, colour)
+            + f'<text x="{_number(mx(legend_x + 36))}" y="{legend_y + 5}" font-size="13" '
+            f'fill="{INK}">'
             f"{escape(line.name)}</text>"
         )
     return _svg(chart_id, title, desc, width, height, body)

@@ -13,14 +13,14 @@ import csv
 import io
 from collections.abc import Iterator
 from functools import cache
-from xml.sax.saxutils import escape as xml_escape
 
 from django.utils import timezone
 from django.utils.formats import get_format, number_format
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from accounts.bidi import plain
-from classroom import pdf_fonts
+from classroom import pdf_bidi, pdf_fonts
 from classroom.progress import display, mastery
 from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
@@ -62,13 +62,6 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _LONE_SIGNS = ("+", "-")
 FONT = "ReportSans"
 FONT_BOLD = "ReportSans-Bold"
-
-
-def escape(text) -> str:
-    """Text for a PDF's Paragraph: XML-escaped and without directional marks, which the font
-    has no glyph for (they would print as boxes). How reportlab orders a right-to-left line:
-    docs/translations.md, "Right to left"."""
-    return xml_escape(plain(text))
 
 
 def _cell(value):
@@ -261,19 +254,34 @@ def _chart(svg: str, styles) -> list:
     """A chart of the pages (charts.py's SVG) in the PDF: its title as a heading, then the chart
     as a reportlab drawing."""
     from lxml import etree
-    from reportlab.platypus import Paragraph
     from svglib.svglib import SvgRenderer
 
     # The chart is our own markup: parsed as it is, no entities or external references resolved.
     root = etree.fromstring(svg.encode(), etree.XMLParser(resolve_entities=False, no_network=True))
     # On the pages the text takes the page's font; here the report's (see _fonts).
     root.set("font-family", "sans-serif")
+    _as_drawn(root)
     drawing = SvgRenderer("", font_map=_fonts()).render(root)
     drawing.scale(CHART_SCALE, CHART_SCALE)
     drawing.width *= CHART_SCALE
     drawing.height *= CHART_SCALE
-    drawing.hAlign = "LEFT"
-    return [Paragraph(escape(root.findtext(f"{SVG}title")), styles["chart"]), drawing]
+    drawing.hAlign = pdf_bidi.start_side()
+    return [pdf_bidi.paragraph(root.findtext(f"{SVG}title"), styles["chart"]), drawing]
+
+
+# svglib reads an anchor as a side (start: the text's left end); a browser as an end of the text
+# in its direction, which a right-to-left chart (charts.py) names.
+_ANCHOR_SIDES = {"start": "end", "end": "start"}
+
+
+def _as_drawn(root) -> None:
+    """A chart's texts as reportlab draws them: each label shaped and ordered (pdf_bidi), and in
+    a right-to-left chart each anchor as the side of the text it names there."""
+    right_to_left = root.get("direction") == "rtl"
+    for text in root.iter(f"{SVG}text"):
+        text.text = pdf_bidi.line(text.text or "")
+        if right_to_left:
+            text.set("text-anchor", _ANCHOR_SIDES.get(text.get("text-anchor", "start"), "middle"))
 
 
 def _charts(progress: Progress, prefix: str, styles):
@@ -289,16 +297,31 @@ def _charts(progress: Progress, prefix: str, styles):
 
 
 def _styles():
+    """The report's paragraphs, aligned on the side their language starts from."""
+    from reportlab.lib.enums import TA_LEFT, TA_RIGHT
     from reportlab.lib.styles import ParagraphStyle
 
+    start = TA_RIGHT if pdf_bidi.right_to_left() else TA_LEFT
     return {
-        "title": ParagraphStyle("title", fontName=FONT_BOLD, fontSize=17, leading=21),
-        "subtitle": ParagraphStyle("subtitle", fontName=FONT, fontSize=10, leading=14),
-        "heading": ParagraphStyle(
-            "heading", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=8, spaceAfter=3
+        "title": ParagraphStyle(
+            "title", fontName=FONT_BOLD, fontSize=17, leading=21, alignment=start
         ),
-        "body": ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12),
-        "chart": ParagraphStyle("chart", fontName=FONT_BOLD, fontSize=9, leading=12, spaceAfter=2),
+        "subtitle": ParagraphStyle(
+            "subtitle", fontName=FONT, fontSize=10, leading=14, alignment=start
+        ),
+        "heading": ParagraphStyle(
+            "heading",
+            fontName=FONT_BOLD,
+            fontSize=11,
+            leading=14,
+            spaceBefore=8,
+            spaceAfter=3,
+            alignment=start,
+        ),
+        "body": ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12, alignment=start),
+        "chart": ParagraphStyle(
+            "chart", fontName=FONT_BOLD, fontSize=9, leading=12, spaceAfter=2, alignment=start
+        ),
     }
 
 
@@ -327,29 +350,29 @@ def _cell_styles():
 
 
 def _table(rows, widths, header=True, text_columns=(0,)):
-    """A table of the report: the `text_columns` left-aligned, the others (numbers) right-aligned.
-    The header's cells are Paragraphs, and so is any other text wider than its column, so that
-    every text wraps within its column, in any language."""
+    """A table of the report: the `text_columns` aligned where their language starts, the
+    others (numbers) where it ends; right to left, its columns mirrored (pdf_bidi). The header's
+    cells are Paragraphs, and so is any other text wider than its column, so that every text
+    wraps within its column, in any language."""
     from reportlab.lib import colors
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-    from reportlab.platypus import Paragraph, Table, TableStyle
+    from reportlab.platypus import Table, TableStyle
 
     styles = _cell_styles()
     aligns = ["LEFT" if i in text_columns else "RIGHT" for i in range(len(widths))]
+    # A cell's Paragraph is aligned on the side its column's ALIGN names once mirrored.
+    sides = {"LEFT": "RIGHT", "RIGHT": "LEFT"} if pdf_bidi.right_to_left() else {}
     cells = []
     for y, row in enumerate(rows):
         head = header and y == 0
-        row = [plain(value) if isinstance(value, str) else value for value in row]
+        row = [str(value) if isinstance(value, Promise) else value for value in row]  # lazy text
         cells.append(
             [
-                Paragraph(escape(value), styles[(head, align)])
+                _cell_text(value, styles[(head, sides.get(align, align))], head, width)
                 if isinstance(value, str)
-                and (head or stringWidth(value, FONT, CELL_SIZE) > width - 2 * CELL_PADDING)
                 else value
                 for value, width, align in zip(row, widths, aligns, strict=True)
             ]
         )
-    table = Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1 if header else 0)
     style = [
         ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -362,8 +385,22 @@ def _table(rows, widths, header=True, text_columns=(0,)):
     ]
     if header:
         style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eef3fb")))
+    cells, widths, style = pdf_bidi.mirrored(cells, widths, style)
+    table = Table(
+        cells, colWidths=widths, hAlign=pdf_bidi.start_side(), repeatRows=1 if header else 0
+    )
     table.setStyle(TableStyle(style))
     return table
+
+
+def _cell_text(value: str, style, head: bool, width: float):
+    """A cell's text as drawn (pdf_bidi.line); a Paragraph when a header or too wide."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    drawn = pdf_bidi.line(value)
+    if head or stringWidth(drawn, FONT, CELL_SIZE) > width - 2 * CELL_PADDING:
+        return pdf_bidi.paragraph(value, style)
+    return drawn
 
 
 def _figures_row(progress: Progress, students: int | None = None):
@@ -452,24 +489,30 @@ def _fact_grid(grid):
             style.append(("BACKGROUND", (x, y), (x, y), colors.HexColor(background)))
             style.append(("TEXTCOLOR", (x, y), (x, y), colors.HexColor(ink)))
     # The row's first number ("10", in bold at 6 points) in 10 points, the cells in the rest.
-    table = Table(rows, colWidths=[10] + [232 / len(numbers)] * len(numbers), hAlign="LEFT")
+    rows = [[pdf_bidi.line(v) if isinstance(v, str) else v for v in row] for row in rows]
+    widths = [10] + [232 / len(numbers)] * len(numbers)
+    # Right to left the grid is mirrored, as on the pages: its numbers run from the right.
+    rows, widths, style = pdf_bidi.mirrored(rows, widths, style)
+    table = Table(rows, colWidths=widths, hAlign=pdf_bidi.start_side())
     table.setStyle(TableStyle(style))
     return table
 
 
 def _fact_grids(progress: Progress, styles):
-    from reportlab.platypus import Paragraph
 
     grids = progress.fact_grids
     if not grids or not any(grid.answers for grid in grids):
         return []
     return [
-        Paragraph(_("Fact grids"), styles["heading"]),
+        pdf_bidi.paragraph(_("Fact grids"), styles["heading"]),
         _side_by_side(
-            *[[Paragraph(escape(grid.caption), styles["body"]), _fact_grid(grid)] for grid in grids]
+            *[
+                [pdf_bidi.paragraph(grid.caption, styles["body"]), _fact_grid(grid)]
+                for grid in grids
+            ]
         ),
-        Paragraph(
-            escape(
+        pdf_bidi.paragraph(
+            (
                 _(
                     "The share of right answers per fact, darker when higher; ✓: at least "
                     "%(percent)s%% right within %(seconds)s s (fluent); right/answers when "
@@ -489,13 +532,18 @@ def _fact_grids(progress: Progress, styles):
 def _side_by_side(left, right, widths=(249, 249)):
     from reportlab.platypus import Table
 
-    table = Table([[left, right]], colWidths=list(widths), hAlign="LEFT")
-    table.setStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)])
+    # The first of the two on the reading side: right to left, on the right.
+    rows, widths, style = pdf_bidi.mirrored(
+        [[left, right]],
+        list(widths),
+        [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)],
+    )
+    table = Table(rows, colWidths=widths, hAlign=pdf_bidi.start_side())
+    table.setStyle(style)
     return table
 
 
 def _facts_and_slips(progress: Progress, styles):
-    from reportlab.platypus import Paragraph
 
     facts = [[_("Most-missed facts"), _("Misses")]] + [
         [f.text, f.misses] for f in progress.missed_facts
@@ -505,9 +553,11 @@ def _facts_and_slips(progress: Progress, styles):
     slips = [[_("Kinds of slips"), _("Wrong answers")]] + [
         [m.label, m.count] for m in progress.total.mistake_rows()
     ]
+    # A kind of slip on one line in English and Spanish (the longest, "Dio un número de la
+    # propia operación", takes 152 points at 8); a longer one wraps within its column.
     return [
-        Paragraph(_("Where answers went wrong"), styles["heading"]),
-        _side_by_side(_table(facts, [170, 60]), _table(slips, [150, 90])),
+        pdf_bidi.paragraph(_("Where answers went wrong"), styles["heading"]),
+        _side_by_side(_table(facts, [170, 60]), _table(slips, [162, 78])),
     ]
 
 
@@ -523,7 +573,7 @@ def report_pdf(
 ) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import cm
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+    from reportlab.platypus import SimpleDocTemplate, Spacer
 
     _fonts()
     styles = _styles()
@@ -559,22 +609,22 @@ def report_pdf(
         )
     story += _page(
         [
-            Paragraph(
-                escape(_("Progress report: %(name)s") % {"name": classroom_name}), styles["title"]
+            pdf_bidi.paragraph(
+                _("Progress report: %(name)s") % {"name": classroom_name}, styles["title"]
             ),
-            Paragraph(escape(period_text), styles["subtitle"]),
+            pdf_bidi.paragraph(period_text, styles["subtitle"]),
             Spacer(1, 6),
             _figures_row(summary, students=len(summary.students)),
             Spacer(1, 6),
             _charts(summary, "class", styles),
-            Paragraph(_("By skill"), styles["heading"]),
+            pdf_bidi.paragraph(_("By skill"), styles["heading"]),
             _skills_table(summary),
             *_facts_and_slips(summary, styles),
             *_fact_grids(summary, styles),
-            Paragraph(_("Students"), styles["heading"]),
+            pdf_bidi.paragraph(_("Students"), styles["heading"]),
             _table(students_rows, [130, 57, 78, 58, 170], text_columns=(0, 4)),
             Spacer(1, 6),
-            Paragraph(escape(median_precision_text()), styles["body"]),
+            pdf_bidi.paragraph(median_precision_text(), styles["body"]),
         ],
         width,
         height,
@@ -582,8 +632,8 @@ def report_pdf(
     for report in reports:
         name = str(report.student)
         content = [
-            Paragraph(escape(name), styles["title"]),
-            Paragraph(escape(f"{classroom_name} · {period_text}"), styles["subtitle"]),
+            pdf_bidi.paragraph(name, styles["title"]),
+            pdf_bidi.paragraph(f"{classroom_name} · {period_text}", styles["subtitle"]),
             Spacer(1, 6),
             _figures_row(report.progress),
             Spacer(1, 6),
@@ -591,13 +641,13 @@ def report_pdf(
         if report.progress.total.attempts:
             content += [
                 _charts(report.progress, f"student-{report.student.pk}", styles),
-                Paragraph(_("By skill"), styles["heading"]),
+                pdf_bidi.paragraph(_("By skill"), styles["heading"]),
                 _skills_table(report.progress),
                 *_facts_and_slips(report.progress, styles),
                 *_fact_grids(report.progress, styles),
             ]
         else:
-            content.append(Paragraph(_("No answers in this period."), styles["body"]))
+            content.append(pdf_bidi.paragraph(_("No answers in this period."), styles["body"]))
         story += _page(content, width, height)
     story.pop()  # no blank page after the last one
     document.build(story)

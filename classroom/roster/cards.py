@@ -15,12 +15,12 @@ from reportlab.graphics import renderPDF
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from accounts.bidi import held
 from accounts.models import Role
 from accounts.pictures import picture_drawing
-from classroom import pdf_fonts
+from classroom import pdf_bidi, pdf_fonts
 from classroom.roster.student_secrets import Secret, secret_tag
 
 CARD_SALT = "classroom.roster.login-card-url"
@@ -68,16 +68,23 @@ class Card:
 
 
 def card_origin(index: int) -> tuple[float, float]:
-    """Bottom-left corner, in points, of the card at ``index`` on its page (row by row)."""
+    """Bottom-left corner, in points, of the card at ``index`` on its page (row by row, each
+    from the side its language starts on)."""
     slot = index % CARDS_PER_PAGE
     column, row = slot % COLUMNS, slot // COLUMNS
+    if pdf_bidi.right_to_left():
+        column = COLUMNS - 1 - column
     return MARGIN_X + column * CARD_WIDTH, PAGE_HEIGHT - MARGIN_Y - (row + 1) * CARD_HEIGHT
 
 
 def qr_box(index: int) -> tuple[float, float, float]:
-    """Bottom-left corner and side, in points, of the QR code (quiet zone included) of a card."""
+    """Bottom-left corner and side, in points, of the QR code (quiet zone included) of a card:
+    at the end of the card's lines, on its left in a language written right to left."""
     x, y = card_origin(index)
-    return x + CARD_WIDTH - PADDING - QR_SIZE, y + CARD_HEIGHT - PADDING - 9 * mm - QR_SIZE, QR_SIZE
+    qx = x + CARD_WIDTH - PADDING - QR_SIZE
+    if pdf_bidi.right_to_left():
+        qx = 2 * x + CARD_WIDTH - qx - QR_SIZE
+    return qx, y + CARD_HEIGHT - PADDING - 9 * mm - QR_SIZE, QR_SIZE
 
 
 def _fonts() -> tuple[str, str]:
@@ -101,7 +108,36 @@ def cards_pdf(*, classroom, cards: list[Card], sign_in_url: str) -> bytes:
     return buffer.getvalue()
 
 
+class _Writer:
+    """Writes a card's lines from the side its language starts on: right to left, every text
+    shaped and ordered (pdf_bidi) and every position mirrored on the card."""
+
+    def __init__(self, canvas, x: float):
+        self.canvas, self.x, self.mirrored = canvas, x, pdf_bidi.right_to_left()
+
+    def at(self, px: float) -> float:
+        """A position given from the card's left edge, as drawn."""
+        return 2 * self.x + CARD_WIDTH - px if self.mirrored else px
+
+    def line(self, px: float, py: float, text: str) -> None:
+        """A line starting at ``px`` (its left end left to right, its right end right to left)."""
+        self.drawn(px, py, pdf_bidi.line(text))
+
+    def drawn(self, px: float, py: float, drawn: str) -> None:
+        """A line already as drawn (pdf_bidi.lines), starting at ``px``."""
+        draw = self.canvas.drawRightString if self.mirrored else self.canvas.drawString
+        draw(self.at(px), py, drawn)
+
+    def centred(self, px: float, py: float, text: str) -> None:
+        self.canvas.drawCentredString(self.at(px), py, pdf_bidi.line(text))
+
+    def box(self, px: float, side: float) -> float:
+        """The left edge of a box of ``side`` that starts at ``px``."""
+        return self.at(px + side) if self.mirrored else px
+
+
 def _fit(canvas, text: str, font: str, size: float, width: float, smallest=6.0) -> float:
+    text = pdf_bidi.line(text)
     while size > smallest and canvas.stringWidth(text, font, size) > width:
         size -= 0.5
     return size
@@ -117,54 +153,56 @@ def _draw_card(canvas, index, card: Card, classroom, sign_in_url, regular, bold)
 
     left, top = x + PADDING, y + CARD_HEIGHT - PADDING
     text_width = CARD_WIDTH - 3 * PADDING - QR_SIZE
+    write = _Writer(canvas, x)
     canvas.setFillColor(colors.black)
     canvas.setFont(regular, 8)
-    canvas.drawString(left, top - 8, classroom.name[:60])
+    write.line(left, top - 8, classroom.name[:60])
     code_label = _("Class code: %(code)s") % {"code": classroom.code}
     canvas.setFont(bold, 10)
-    canvas.drawString(left, top - 21, code_label)
+    write.line(left, top - 21, code_label)
 
     size = _fit(canvas, card.name, bold, 18, text_width)
     canvas.setFont(bold, size)
-    canvas.drawString(left, top - 44, card.name)
+    write.line(left, top - 44, card.name)
 
     secret_top = top - 58
     if card.secret is None:
         canvas.setFont(regular, 8)
-        canvas.drawString(left, secret_top - 10, _("Ask your teacher for your secret."))
+        write.line(left, secret_top - 10, _("Ask your teacher for your secret."))
     elif card.secret.is_pin:
         canvas.setFont(regular, 8)
-        canvas.drawString(left, secret_top - 2, _("Your PIN"))
+        write.line(left, secret_top - 2, _("Your PIN"))
         canvas.setFont(bold, 22)
-        canvas.drawString(left, secret_top - 26, " ".join(card.secret.value))
+        # Typed as printed, first digit first: left to right in every language.
+        write.line(left, secret_top - 26, held(" ".join(card.secret.value)))
     else:
         canvas.setFont(regular, 8)
-        canvas.drawString(left, secret_top - 2, _("Your pictures, in this order"))
+        write.line(left, secret_top - 2, _("Your pictures, in this order"))
         pictures = card.secret.pictures
         step = min(13 * mm, text_width / len(pictures))
         side = step - 2 * mm
         for n, (key, _emoji, label) in enumerate(pictures):
-            px, py = left + n * step, secret_top - 10 - side
+            px, py = write.box(left + n * step, side), secret_top - 10 - side
             draw_picture(canvas, key, px, py, side)
             _draw_badge(canvas, str(n + 1), px, py + side, bold)
             canvas.setFillColor(colors.black)
             canvas.setFont(regular, _fit(canvas, label, regular, 7, step - 1))
-            canvas.drawCentredString(px + side / 2, py - 8, label)
+            canvas.drawCentredString(px + side / 2, py - 8, pdf_bidi.line(label))
 
     qx, qy, qside = qr_box(index)
     _draw_qr(canvas, card.url, qx, qy, qside)
     canvas.setFont(regular, 7)
-    canvas.drawCentredString(qx + qside / 2, qy - 9, _("Scan to sign in"))
+    canvas.drawCentredString(qx + qside / 2, qy - 9, pdf_bidi.line(_("Scan to sign in")))
 
     steps = _("Or open %(url)s, type the class code and pick your name.") % {"url": sign_in_url}
-    lines = simpleSplit(steps, regular, 6.5, CARD_WIDTH - 2 * PADDING)[:2]
+    lines = pdf_bidi.lines(steps, regular, 6.5, CARD_WIDTH - 2 * PADDING)[:2]
     canvas.setFont(regular, 6.5)
     for n, line in enumerate(lines):
-        canvas.drawString(left, y + 10 + 7.5 * (len(lines) - 1 - n), line)
+        write.drawn(left, y + 10 + 7.5 * (len(lines) - 1 - n), line)
     canvas.setFillColor(colors.dimgrey)
     # For machines and the curious: the same URL as the QR code, whole on one line.
     canvas.setFont(regular, _fit(canvas, card.url, regular, 5, CARD_WIDTH - 4 * mm, smallest=3))
-    canvas.drawString(x + 2 * mm, y + 3.5, card.url)
+    write.line(x + 2 * mm, y + 3.5, card.url)
 
 
 def _draw_badge(canvas, text: str, x: float, y: float, font: str) -> None:

@@ -8,9 +8,20 @@ import pytest
 import segno
 from django.core import signing
 from django.urls import reverse
+from django.utils import translation
 
 from classroom.roster import services
-from classroom.roster.cards import CARD_SALT, PAGE_HEIGHT, QR_BORDER, card_token, qr_box
+from classroom.roster.cards import (
+    CARD_SALT,
+    CARD_WIDTH,
+    PADDING,
+    PAGE_HEIGHT,
+    PAGE_WIDTH,
+    QR_BORDER,
+    card_origin,
+    card_token,
+    qr_box,
+)
 from classroom.roster.student_secrets import Secret, secret_tag
 from tests.factories import make_class, make_student, make_teacher
 
@@ -125,9 +136,14 @@ def test_the_url_printed_on_each_card_signs_that_student_in(
         assert home.context["user"] == student
 
 
-def test_the_qr_code_encodes_the_printed_url(teacher_client, classroom, students, tmp_path):
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_qr_code_encodes_the_printed_url(
+    teacher_client, classroom, students, tmp_path, language
+):
     """No QR decoder is at hand, so the test reads the code's modules off the rendered page and
-    compares them with the QR code of the URL printed on the card, module by module."""
+    compares them with the QR code of the URL printed on the card, module by module (right to
+    left, the cards and their codes are mirrored: ``qr_box`` says where)."""
+    teacher_client.post(reverse("set_language"), {"language": language})
     pdf = teacher_client.get(cards_url(classroom)).content
     urls = URL_RE.findall(pdf_text(pdf, tmp_path))
     dpi = 300
@@ -138,7 +154,8 @@ def test_the_qr_code_encodes_the_printed_url(teacher_client, classroom, students
             [bool(m) for m in row]
             for row in segno.make(url, error="m", micro=False).matrix_iter(border=QR_BORDER)
         ]
-        x, y, side = qr_box(index)
+        with translation.override(language):
+            x, y, side = qr_box(index)
         module = side / len(expected)
         seen = [
             [
@@ -160,6 +177,50 @@ def test_cards_in_spanish(client, classroom, students, tmp_path):
     text = pdf_text(client.get(cards_url(classroom)).content, tmp_path)
     assert f"Código de la clase: {classroom.code}" in text
     assert all(word in text for word in ("gato", "sol", "estrella", "Tu PIN"))
+
+
+def test_cards_in_arabic_read_from_the_right(teacher_client, classroom, students, tmp_path):
+    """An Arabic card as its reader sees it: the first card top right, each line from the right
+    (the class code's label first, the name against the right edge), the QR code on the left,
+    the PIN in the order it is typed, the letters joined."""
+    from tests.classroom.test_progress_reports import pdf_words
+    from tests.classroom.test_report_pdf_right_to_left import reads
+
+    teacher_client.post(reverse("set_language"), {"language": "ar"})
+    (tmp_path / "cards.pdf").write_bytes(teacher_client.get(cards_url(classroom)).content)
+    words = pdf_words(str(tmp_path / "cards.pdf"))[0]
+    with translation.override("ar"):
+        label = (translation.gettext("Class code: %(code)s") % {"code": classroom.code}).split()
+        boxes = [(card_origin(index), qr_box(index)) for index in range(2)]
+    (ana_x, ana_y), (qr_x, _qr_y, qr_side) = boxes[0]
+    ana = next(w for w in words if w[0] == "Ana")
+    # The first card on the right half of the page, its name against its right edge.
+    assert ana_x > PAGE_WIDTH / 2 - 1 and ana[3] == pytest.approx(ana_x + CARD_WIDTH - PADDING)
+    assert qr_x + qr_side < ana[1]  # the QR code left of the text
+    # Row by row from the right: the second card (Ben's) left of the first.
+    assert boxes[1][0][0] < ana_x and boxes[1][0][1] == ana_y
+    # "رمز الصف: CODE": the label's first word rightmost, the code last, on the left; the
+    # letters in their joined forms.
+    code = next(w for w in words if w[0] == classroom.code and w[1] > ana_x)
+    middle = (code[2] + code[4]) / 2
+    code_line = sorted(
+        (w for w in words if w[2] < middle < w[4] and w[1] > ana_x), key=lambda w: w[1]
+    )
+    texts = [w[0] for w in code_line]
+    assert texts[0] == classroom.code and len(texts) == len(label)
+    assert reads(texts[-1], label[0]) and reads(texts[1], label[1])
+    assert all("\ufb50" <= c <= "\ufeff" for c in texts[-1])
+    # Ben's PIN, 2468, as it is typed.
+    ben_x = boxes[1][0][0]
+    digits = sorted(
+        (
+            w
+            for w in words
+            if w[0] in "2468" and len(w[0]) == 1 and ben_x < w[1] < ben_x + CARD_WIDTH
+        ),
+        key=lambda w: w[1],
+    )
+    assert "".join(w[0] for w in digits) == "2468"
 
 
 # --- the token -----------------------------------------------------------------------------------

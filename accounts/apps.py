@@ -9,6 +9,8 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.signals import user_logged_in
 
+        from accounts import migration_history  # noqa: F401  (registers its check)
+
         user_logged_in.connect(_short_student_sessions, dispatch_uid="accounts.student_sessions")
         # However an account goes (a service, a cascade, the admin), its sockets go with it.
         from django.db.models.signals import post_delete, post_save

@@ -169,7 +169,8 @@ class User(AbstractUser):
         max_length=8,
         blank=True,
         default="",
-        # In the table too: a migration test's older User, which has no language, still inserts.
+        # In the table too: a row inserted without it (SQL, an older release's code while the
+        # database is upgraded) has one.
         db_default="",
         validators=[validate_language],
     )
@@ -190,7 +191,7 @@ class User(AbstractUser):
         max_length=4,
         choices=digit_systems.CHOICES,
         default=digit_systems.WESTERN,
-        # In the table too: a migration test's older User, which has no digits, still inserts.
+        # In the table too, as for the language.
         db_default=digit_systems.WESTERN,
     )
 

@@ -50,7 +50,7 @@ def embedded_environment(database: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory) -> Path:
-    """An empty, migrated SQLite database, made once per test run: migrating costs about 20 s of
+    """An empty, migrated SQLite database, made once per test run: migrating costs about 6 s of
     CPU, and some thirty sites start in a run. The xdist workers share it (the first to ask makes
     it while the others wait on the lock); copy it with ``copy_database``, never write to it."""
     run_folder = tmp_path_factory.getbasetemp()

@@ -134,7 +134,7 @@ def personal_report(*, assignment: Assignment, today: datetime.date | None = Non
                 f["first"],
                 f["second"],
                 then=kind_label(f["kind"]),
-                # A reason stored as words that migration 0028 could not read back.
+                # A reason stored as words that an earlier release could not read back into data.
                 reason=(
                     reason_text(f["why"], f["operation"], f["first"], f["second"])
                     if "why" in f

@@ -17,7 +17,7 @@ range of days. So each attempt is counted once, when it is written, into:
 - ``AnswerTimesDay`` and ``AnswerTimesWeek``: the same rows' histograms of answer times in fixed
   buckets (``TIME_BUCKET_EDGES_MS``), a row per student, day (week), skill and bucket that has
   answers, so a histogram is one ``GROUP BY`` (..., bucket) on both databases and a move adds to a
-  few short rows (a column per bucket made 112 columns a row, and migrations of a thousand lines).
+  few short rows (not 112 columns a row, one per bucket).
   A median is read off the summed histogram (``selectors.median_from_histogram``): within 0.2 s
   of the true median, or 5% of it past 4 s, as the pages say (the buckets are 0.1 s wide to 4 s,
   then 5% wide to two minutes). A lesson's running figures keep theirs the same way

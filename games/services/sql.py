@@ -34,7 +34,7 @@ def closing(statements: Sequence[Statement]) -> list[Statement]:
 
 
 # The error PostgreSQL's games_lock_match_unchanged raises for a match whose row has changed
-# (games/migrations/0011_lock_match_unchanged.py).
+# (games/migrations/0001_squashed_0011_lock_match_unchanged.py).
 CHANGED_SQLSTATE = "GM409"
 
 

@@ -1,19 +1,15 @@
 """Homework titles the platform makes are kept as data and worded when read (issue 44,
 classroom.homework.titles): a Spanish child reads "Practicar 5 + 9" for the facts an English
 teacher set from a progress page, and "Práctica personal" for personal practice the teacher left
-with the form's title; a title the teacher typed is read as typed by everyone. The data migration
-turns the titles stored before as words into data where it can recognise them."""
+with the form's title; a title the teacher typed is read as typed by everyone."""
 
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, AssignmentWork
-from games.models import Match
+from classroom.models import Assignment
 from tests.factories import make_class, make_student, make_teacher
 
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
@@ -139,103 +135,3 @@ def _personal_fields(assignment):
         "count": len(assignment.items),
         "bot_level": assignment.bot_level,
     }
-
-
-# --- the data migration ---------------------------------------------------------------------
-
-BEFORE = [("classroom", "0026_data_access_class_tables")]
-AFTER = [("classroom", "0027_homework_titles_as_data")]
-
-
-@pytest.fixture
-def _latest_schema_afterwards():
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("_latest_schema_afterwards")
-def test_the_migration_turns_stored_platform_titles_into_data():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE).apps
-    Classroom = old.get_model("classroom", "Classroom")
-    OldAssignment = old.get_model("classroom", "Assignment")
-    OldWork = old.get_model("classroom", "AssignmentWork")
-    User = old.get_model("accounts", "User")
-    teacher = User.objects.create(username="rivera", role="teacher")
-    child = User.objects.create(username="ana", role="student")
-    classroom = Classroom.objects.create(teacher=teacher, name="3B", code="ABCDEF")
-    due_at = timezone.now()
-    stored = {
-        # Made by the platform, in English and in Spanish: recognised.
-        "facts": ("personal", "Practise 5 + 9, 7 × 8"),
-        "facts_es": ("personal", "Practicar 10 + 10"),
-        "personal": ("personal", "Práctica personal"),
-        "squares": ("puzzles", "Practice squares"),
-        # Typed, or not to be trusted: kept as typed.
-        "typed": ("personal", "Ana's facts"),
-        "bad_fact": ("personal", "Practise 5 + 99"),
-        "cut": ("personal", "Practise " + ", ".join(["10 × 10"] * 20)[:111]),
-        "squares_on_games": ("bot_games", "Practice squares"),
-    }
-    made = {
-        key: OldAssignment.objects.create(
-            classroom=classroom,
-            title=title,
-            kind=kind,
-            game="sum",
-            variant="",
-            due_at=due_at,
-            items=[{"item": 0}, {"item": 1}, {"item": 2}],
-        )
-        for key, (kind, title) in stored.items()
-    }
-    assert len(made["cut"].title) == 120
-    # The games app is at its latest schema throughout: its model of today makes the match.
-    match = Match.objects.create(
-        game="sum", variant="standard", seed=1, state={}, label="Practise 5 + 9, 7 × 8 · 2/3"
-    )
-    OldWork.objects.create(assignment=made["facts"], student=child, item=1, match_id=match.pk)
-
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(AFTER)
-    new = executor.loader.project_state(AFTER).apps.get_model("classroom", "Assignment")
-    got = {
-        key: tuple(
-            new.objects.filter(pk=a.pk).values_list("title_kind", "title_params", "typed_title")[0]
-        )
-        for key, a in made.items()
-    }
-    assert got == {
-        "facts": ("practise_facts", {"facts": [["add", 5, 9], ["mul", 7, 8]]}, ""),
-        "facts_es": ("practise_facts", {"facts": [["add", 10, 10]]}, ""),
-        "personal": ("personal_practice", {}, ""),
-        "squares": ("practice_squares", {}, ""),
-        "typed": ("", {}, "Ana's facts"),
-        "bad_fact": ("", {}, "Practise 5 + 99"),
-        "cut": ("", {}, stored["cut"][1]),
-        "squares_on_games": ("", {}, "Practice squares"),
-    }
-    label = (
-        executor.loader.project_state(AFTER)
-        .apps.get_model("games", "Match")
-        .objects.get(pk=match.pk)
-    )
-    assert (label.label, label.label_values) == (
-        "Practise %(facts)s · %(item)s/%(count)s",
-        {"facts": "5 + 9, 7 × 8", "item": 2, "count": 3},
-    )
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    # Read now, in Spanish, through the model of today.
-    from django.utils import translation
-
-    with translation.override("es"):
-        assert Assignment.objects.get(pk=made["facts"].pk).title == "Practicar 5 + 9, 7 × 8"
-        assert Assignment.objects.get(pk=made["typed"].pk).title == "Ana's facts"
-        assert AssignmentWork.objects.get().match.shown_label == "Practicar 5 + 9, 7 × 8 · 2/3"

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('classroom', '0001_initial'),
+        ('classroom', '0001_squashed_0029_class_tables_exports'),
         ('lti_tool', '0008_ltideployment_pns_url_and_more'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

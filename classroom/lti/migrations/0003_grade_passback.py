@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0027_homework_titles_as_data'),
+        ('classroom', '0001_squashed_0029_class_tables_exports'),
         ('classroom_lti', '0002_registration_link'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

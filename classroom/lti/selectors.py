@@ -10,6 +10,7 @@ from classroom.lti.models import (
     LtiCourse,
     LtiFrameOrigins,
     LtiGradeService,
+    LtiPerson,
     LtiRegistrationLink,
     origin_of,
 )
@@ -141,6 +142,11 @@ def linked_course(*, classroom) -> LtiCourse | None:
         .select_related("deployment__registration")
         .first()
     )
+
+
+def from_platform(*, students) -> set[int]:
+    """The ids of those of ``students`` who came by a platform's launch (one query)."""
+    return set(LtiPerson.objects.filter(user__in=students).values_list("user_id", flat=True))
 
 
 def class_panel(*, classroom) -> dict | None:

@@ -86,8 +86,15 @@ def _taken_names(classroom, but=None):
 @class_view
 def class_detail(request, classroom):
     students = selectors.class_students(classroom=classroom)
+    lti = lti_selectors.class_panel(classroom=classroom)
+    # Only a class linked to a platform's course has children who came by its launches.
+    from_platform = lti_selectors.from_platform(students=students) if lti else set()
     rows = [
-        {"student": student, "card_ready": selectors.card_is_current(student)}
+        {
+            "student": student,
+            "card_ready": selectors.card_is_current(student),
+            "from_platform": student.pk in from_platform,
+        }
         for student in students
     ]
     return render(
@@ -96,7 +103,7 @@ def class_detail(request, classroom):
         {
             "classroom": classroom,
             "rows": rows,
-            "lti": lti_selectors.class_panel(classroom=classroom),
+            "lti": lti,
         },
     )
 

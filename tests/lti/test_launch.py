@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 
 import jwt
 import pytest
@@ -166,6 +167,20 @@ def test_a_childs_launch_makes_a_student_of_the_class_with_no_password_nor_email
     launch(Client(), platform, CHILD)
     assert User.objects.filter(role="student").count() == 1
     assert Enrollment.objects.count() == 1
+
+
+def test_the_class_page_says_a_child_from_the_platform_signs_in_there(platform):
+    """A child who came by a launch has no secret of this site, and needs none: their row says
+    they sign in from the learning platform, not the warning a child with no way in gets."""
+    teacher = Client()
+    launch(teacher, platform, TEACHER)
+    classroom = Classroom.objects.get()
+    launch(Client(), platform, CHILD)
+    page = teacher.get(f"/teacher/classes/{classroom.pk}/").content.decode()
+    (row,) = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", page, re.S)
+    assert "Leo Díaz" in row
+    assert "No secret yet" not in row
+    assert "<td>Learning platform</td>" in row
 
 
 def test_a_link_to_a_homework_lands_the_child_on_it(platform):

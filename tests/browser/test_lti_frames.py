@@ -14,14 +14,9 @@ window signs the person in."""
 from __future__ import annotations
 
 import datetime as dt
-import html
 import ipaddress
 import json
-import ssl
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from cryptography import x509
@@ -32,6 +27,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.lti.platform import INSTRUCTOR, LEARNER, Course, KeySetServer, Person, Platform
+from tests.lti.platform_site import PlatformSite
 
 pytestmark = pytest.mark.browser
 
@@ -78,77 +74,6 @@ def certificate(tmp_path_factory) -> tuple[Path, Path]:
     return certificate_file, key_file
 
 
-class PlatformSite:
-    """The learning platform's pages at https://localhost:<port>: ``/course/<sub>`` is the
-    course as that person sees it, with the tool in a frame; ``/frame?src=URL`` frames any page
-    (the platform's origin, or a stranger's when this site is the stranger); ``/auth`` is the
-    authorization endpoint the tool's login sends the browser to."""
-
-    def __init__(self, certificate: tuple[Path, Path]):
-        self.platform: Platform | None = None
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                parts = urlsplit(self.path)
-                query = dict(parse_qsl(parts.query))
-                if parts.path.startswith("/course/"):
-                    person = PEOPLE[parts.path.removeprefix("/course/")]
-                    body = site.course_page(site.platform.login_url(person))
-                elif parts.path == "/frame":
-                    body = site.course_page(query["src"])
-                elif parts.path == "/auth":
-                    body = site.launch_form(query)
-                else:
-                    self.send_error(404)
-                    return
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(*certificate)
-        self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
-        self.httpd.timeout = WAIT_SECONDS
-        self.url = f"https://localhost:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @staticmethod
-    def course_page(src: str) -> str:
-        return (
-            "<!doctype html><html lang='en'><title>3B maths</title><h1>Course 3B maths</h1>"
-            f"<iframe title='Arithmetic games' src='{html.escape(src)}' width='900' height='600'>"
-            "</iframe></html>"
-        )
-
-    def launch_form(self, auth_params: dict) -> str:
-        """The platform's answer to the tool's login: its signed launch, posted at once."""
-        person = PEOPLE[auth_params["login_hint"]]
-        form = self.platform.id_token(auth_params, person, COURSE)
-        fields = "".join(
-            f"<input type='hidden' name='{name}' value='{html.escape(form[name])}'>"
-            for name in ("id_token", "state")
-        )
-        return (
-            "<!doctype html><html lang='en'><title>Launching</title>"
-            f"<form method='post' action='{html.escape(form['launch_url'])}'>{fields}</form>"
-            "<script>document.forms[0].submit()</script></html>"
-        )
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=WAIT_SECONDS)
-
-
 SETUP = """
 from classroom.lti import services
 services.keys_rotate(rotate=False)
@@ -170,8 +95,8 @@ def lms(daphne_site, certificate):
     """The tool over HTTPS, and the platform's site, registered there with its pages' origin
     (its issuer is another address, as Canvas's is)."""
     key_set = KeySetServer()
-    platform_site = PlatformSite(certificate)
-    stranger = PlatformSite(certificate)  # another origin, not registered
+    platform_site = PlatformSite(people=PEOPLE, course=COURSE, certificate=certificate)
+    stranger = PlatformSite(people=PEOPLE, course=COURSE, certificate=certificate)  # unregistered
     platform = Platform(
         issuer="https://lms.test",
         client_id="client-1",

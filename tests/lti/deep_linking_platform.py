@@ -22,17 +22,23 @@ DATA = "platform-state-7f3a"  # opaque to the tool: it must come back as it went
 
 
 def deep_linking_request(
-    platform: Platform, auth_params: dict, person: Person, course: Course
+    platform: Platform,
+    auth_params: dict,
+    person: Person,
+    course: Course,
+    *,
+    return_url: str = RETURN_URL,
 ) -> dict:
     """What the platform posts to the tool's launch URL for "Select content": id_token, state,
-    launch_url. The launch URL doubles as the Content Selection URL."""
+    launch_url. The launch URL doubles as the Content Selection URL; the tool's answer goes to
+    ``return_url``."""
     registration = platform.registration().set_deeplink_launch_url(platform.tool_launch_url)
     launch = Launch(GetRequest(auth_params), PlatformConfig(registration=registration))
     launch.set_id_token_expiration(platform.id_token_seconds)
     launch.set_user_data(person.sub, person.roles, full_name=person.name or None)
     launch.set_launch_context_claim(course.id, context_title=course.title)
     launch.set_dl(
-        RETURN_URL,
+        return_url,
         title="Arithmetic games",
         accept_types={"ltiResourceLink"},
         extra_data=DATA,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import requests
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils import translation
 from lti_tool.models import LtiDeployment, LtiRegistration
 from lti_tool.utils import DjangoToolConfig
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoMessageLaunch, DjangoOIDCLogin
@@ -162,3 +163,16 @@ def _kind_of(message: str) -> str:
     if "state" in lowered or "nonce" in lowered:
         return "stale"
     return "invalid"
+
+
+LAUNCH_PRESENTATION = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
+
+
+def launch_language(claims: dict) -> str:
+    """The site's language for the person's language on the platform (the launch presentation's
+    ``locale``: Moodle's "es_mx", Canvas's "es-ES"), or "" when it names none the site speaks."""
+    locale = str((claims.get(LAUNCH_PRESENTATION) or {}).get("locale") or "")
+    try:
+        return translation.get_supported_language_variant(locale.replace("_", "-").lower())
+    except LookupError:
+        return ""

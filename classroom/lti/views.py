@@ -2,6 +2,7 @@
 ``services``. A refused login or launch answers a page that says what to do, logs one line with
 the reason, and has written nothing."""
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import login
 from django.http import JsonResponse
@@ -103,7 +104,22 @@ def launch(request):
         return _refused(request, refusal)
     login(request, accepted.user, backend=accepted.backend)
     frames.session_mark_launched(request, checked.registration)
-    return redirect(accepted.landing_url)
+    response = redirect(accepted.landing_url)
+    language = tool.launch_language(checked.claims)
+    if language:
+        # The person's language on the platform, for this browser as the language menu sets it:
+        # a language they chose here still comes first (accounts.languages).
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response
 
 
 @require_GET

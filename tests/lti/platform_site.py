@@ -8,8 +8,8 @@ platform (lti1p3platform, tests/lti/platform.py):
   Linking), or a link the platform saved (``links``).
 - ``/frame?src=URL``: any page in a frame (the platform's origin, or a stranger's).
 - ``/auth``: the authorization endpoint the tool's login sends the browser to; it answers with
-  the signed launch (with ``claims`` added, and the saved link's custom parameters), posted at
-  once by its own script.
+  the signed launch (with ``claims`` added, the person's language on the platform if ``locales``
+  has it, and the saved link's custom parameters), posted at once by its own script.
 - ``/deep-link-return``: where the tool's LtiDeepLinkingResponse comes back; the platform checks
   it (``deep_linking_platform.response_checked``) and saves each content item as a link,
   ``link-1``, ``link-2``...
@@ -31,6 +31,7 @@ from .deep_linking_platform import content_items, deep_linking_request, response
 from .platform import WAIT_SECONDS, Course, Person, Platform
 
 TOOL_TITLE = "Arithmetic games"
+LAUNCH_PRESENTATION = "https://purl.imsglobal.org/spec/lti/claim/launch_presentation"
 SELECT = "select"
 
 
@@ -46,6 +47,7 @@ class PlatformSite:
         self.people = people
         self.course = course
         self.claims: dict = {}  # added to every resource-link launch (AGS's endpoint, say)
+        self.locales: dict[str, str] = {}  # a person's language on the platform, by their sub
         self.links: dict[str, dict] = {}  # the links saved in the course: their custom parameters
         self.content_items: list[dict] = []  # as the tool's deep-linking responses brought them
         self.errors: list[str] = []  # what the platform's pages failed on
@@ -155,6 +157,10 @@ class PlatformSite:
             message = self.platform.launch_message(auth_params, person, self.course)
             if self.claims:
                 message.set_extra_claims(self.claims)
+            if person.sub in self.locales:
+                message.set_extra_claims(
+                    {LAUNCH_PRESENTATION: {"locale": self.locales[person.sub]}}
+                )
             if hint in self.links:
                 message.set_custom_parameters_claim(self.links[hint])
             form = message.lti_launch()

@@ -2,8 +2,9 @@
 operator makes a registration link; the learning platform's admin registers the tool with it (LTI
 Dynamic Registration, tests/lti/registration_platform.py); a teacher launches from the course and
 lands on the class, sets a homework and links it into the course (Deep Linking); a child opens
-that link on a phone in Spanish and plays the homework to its end; the teacher's "Send the grades
-now" puts the child's score in the platform's gradebook (tests/lti/service_platform.py).
+that link on a phone, in Spanish as the platform speaks to them, and plays the homework to its
+end; the teacher's "Send the grades now" puts the child's score in the platform's gradebook
+(tests/lti/service_platform.py).
 
 Every platform part is the independent one (lti1p3platform) on 127.0.0.1; the site runs in Daphne
 (``daphne_site``), embedded, so Celery's tasks run in it. Each step leaves a screenshot in
@@ -147,8 +148,10 @@ def test_a_school_registers_links_a_homework_and_gets_the_childs_grade(browser, 
     assert item["title"] == "Squares for Friday"
     assert item["custom"] == {"assignment": str(homework)}
 
-    # The child opens that link on a phone in Spanish.
-    child = browser.new_context(viewport=PHONE, locale="es-ES", has_touch=True, is_mobile=True)
+    # The child opens that link on a phone in English; their platform is in Spanish (Moodle's
+    # locale for a Mexican Spanish user).
+    pages.locales[CHILD.sub] = "es_mx"
+    child = browser.new_context(viewport=PHONE, locale="en", has_touch=True, is_mobile=True)
     phone = child.new_page()
     phone.set_default_timeout(10_000)
     phone.goto(pages.course_url(CHILD, "link-1", window=True))

@@ -183,6 +183,26 @@ def test_the_class_page_says_a_child_from_the_platform_signs_in_there(platform):
     assert "<td>Learning platform</td>" in row
 
 
+@pytest.mark.parametrize(
+    ("locale", "language"), [("es_mx", "es"), ("es-ES", "es"), ("fr", "fr"), ("tlh", "")]
+)
+def test_the_platforms_language_for_the_person_is_the_pages_language(platform, locale, language):
+    """Moodle and Canvas say the person's language on the platform (launch_presentation's
+    locale): the pages follow it, as the language menu's choice would, on a browser in English."""
+    launch(Client(), platform, TEACHER)
+    child = Client(HTTP_ACCEPT_LANGUAGE="en")
+    message = platform.launch_message(login(child, platform, CHILD), CHILD, COURSE)
+    message.set_extra_claims(
+        {"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": {"locale": locale}}
+    )
+    response = post(child, message.lti_launch())
+    assert response.status_code == 302
+    cookie = response.cookies.get("django_language")
+    assert (cookie.value if cookie else "") == language
+    page = child.get(response["Location"]).content.decode()
+    assert f'<html lang="{language or "en"}"' in page
+
+
 def test_a_link_to_a_homework_lands_the_child_on_it(platform):
     launch(Client(), platform, TEACHER)
     classroom = Classroom.objects.get()

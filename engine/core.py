@@ -1,480 +1,98 @@
-"""The game protocol shared by the five games.
+"""The game protocol shared by the five games: the ``Game`` base class and ``@plays``.
 
-A game is a stateless object; everything that changes lives in a ``State`` whose ``data`` is plain
-JSON (dicts with string keys, lists, ints, strings, bools, None), so a state can be stored in a
-database row, sent across processes and replayed exactly. ``apply`` and ``tick`` never touch their
-input: they work on a clone and return a new state whose version is one higher.
+``apply`` and ``tick`` never touch their input: they work on a clone (``engine.state.State``) and
+return a new state whose version is one higher. The names of ``engine.state`` and
+``engine.teaching`` that games use are importable from here too.
 """
 
 from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-JSON = Any
-Move = dict[str, Any]
-Event = dict[str, Any]
-
-_MASK64 = (1 << 64) - 1
-
-
-class EngineError(Exception):
-    """Base of the engine's errors; ``code`` is a stable string clients may rely on."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class IllegalMove(EngineError):
-    """A move that breaks the game's structure (not an arithmetic mistake, which is a real move)."""
-
-
-class SetupError(EngineError):
-    """A game that cannot be set up: unknown game or variant, bad player count, bad option."""
-
-
-# Codes every game shares; games add their own, documented in docs/rules/<game>.md.
-MALFORMED = "malformed"
-UNKNOWN_MOVE = "unknown_move"
-UNKNOWN_FIELD = "unknown_field"
-NOT_ACTIVE = "not_active"
-GAME_OVER = "game_over"
-BAD_SEAT = "bad_seat"
-
-
-@dataclass(frozen=True)
-class Option:
-    """A variant option. ``kind`` is "int", "bool" or "choice". ``timer``: an "int" of seconds a
-    clock runs, which the platform lengthens for a child given more time (WCAG 2.2.1); its
-    ``maximum`` leaves room for twice the longest the teacher would choose."""
-
-    name: str
-    default: Any
-    kind: str
-    help: str
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[str, ...] = ()
-    timer: bool = False
-
-    def validate(self, value: Any) -> Any:
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise SetupError("bad_option", f"option {self.name!r} must be true or false")
-            return value
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise SetupError("bad_option", f"option {self.name!r} must be a whole number")
-            if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum
-            ):
-                raise SetupError(
-                    "bad_option",
-                    f"option {self.name!r} must be between {self.minimum} and {self.maximum}",
-                )
-            return value
-        if self.kind == "choice":
-            if value not in self.choices:
-                raise SetupError(
-                    "bad_option", f"option {self.name!r} must be one of {', '.join(self.choices)}"
-                )
-            return value
-        raise AssertionError(f"unknown option kind {self.kind}")
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "default": self.default,
-            "kind": self.kind,
-            "help": self.help,
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-            "choices": list(self.choices),
-            "timer": self.timer,
-        }
-
-
-def first_player_option() -> Option:
-    """RULINGS, common: "the starting seat is drawn from the match seed (option: seat 0)"."""
-    return Option(
-        "first_player",
-        "random",
-        "choice",
-        "Who starts: drawn from the match seed, or always seat 0.",
-        choices=("random", "seat0"),
-    )
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: Mapping[str, Option] = field(default_factory=dict)
-
-    def resolve_options(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Defaults overridden by ``overrides``; unknown names and bad values are refused."""
-        if overrides is None:
-            overrides = {}
-        if not isinstance(overrides, Mapping):
-            raise SetupError("bad_option", "options must be an object")
-        unknown = sorted(set(overrides) - set(self.options))
-        if unknown:
-            raise SetupError("unknown_option", f"unknown option(s): {', '.join(unknown)}")
-        resolved = {name: opt.default for name, opt in self.options.items()}
-        for name, value in overrides.items():
-            resolved[name] = self.options[name].validate(value)
-        return resolved
-
-
-def variants(*items: Variant) -> dict[str, Variant]:
-    return {v.name: v for v in items}
-
-
-class State:
-    """A game's whole state. ``data`` is JSON; ``rng`` is the seeded generator's 64-bit word."""
-
-    __slots__ = ("data", "game", "options", "players", "rng", "variant", "version")
-
-    def __init__(self, game, variant, players, options, version, rng, data):
-        self.game: str = game
-        self.variant: str = variant
-        self.players: int = players
-        self.options: dict[str, Any] = options
-        self.version: int = version
-        self.rng: int = rng
-        self.data: dict[str, Any] = data
-
-    def clone(self) -> State:
-        # marshal copies plain containers an order of magnitude faster than copy.deepcopy.
-        return State(
-            self.game,
-            self.variant,
-            self.players,
-            self.options,
-            self.version,
-            self.rng,
-            marshal.loads(marshal.dumps(self.data)),
-        )
-
-    def random(self) -> Rng:
-        return Rng(self)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and all(
-            getattr(self, s) == getattr(other, s) for s in self.__slots__
-        )
-
-    def __repr__(self) -> str:
-        return f"<State {self.game}/{self.variant} v{self.version}>"
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def seed_word(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError("bad_seed", "the seed must be a whole number")
-    return _mix64(seed & _MASK64)
-
-
-class Rng:
-    """SplitMix64 whose whole state is ``state.rng``, so randomness replays from the seed."""
-
-    __slots__ = ("_state",)
-
-    def __init__(self, state: State):
-        self._state = state
-
-    def next64(self) -> int:
-        self._state.rng = (self._state.rng + 0x9E3779B97F4A7C15) & _MASK64
-        return _mix64(self._state.rng)
-
-    def below(self, n: int) -> int:
-        """Uniform integer in [0, n); the multiply-shift bias is below 2**-50 for game sizes."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        return (self.next64() * n) >> 64
-
-    def choice(self, seq):
-        return seq[self.below(len(seq))]
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def sample(self, items: list, k: int) -> list:
-        pool = list(items)
-        self.shuffle(pool)
-        return pool[:k]
-
-
-# --- focus: deals biased toward a child's facts ---------------------------------------------------
-
-# A fact as the teaching layer names it: (operation, a, b), "add" a + b, "sub" a - b, "mul" a x b.
-Fact = tuple[str, int, int]
-FACT_OPERATIONS = ("add", "sub", "mul")
-_FACT_SIGNS = {"add": "+", "sub": "-", "mul": "x"}
-# At most this many facts steer one deal: a guard on a deal's cost, not a teaching choice. A
-# child's working set over the games personal practice offers (a few facts for each game,
-# merged) stays under it, as the teaching layer's tests check: at 12 it cut a set for three
-# games, and the facts cut were its last, the reviews and the new facts.
-MAX_FOCUS_FACTS = 64
-
-
-def fact_value(fact: Fact) -> int:
-    """The fact's answer: a + b, a - b or a x b."""
-    operation, a, b = fact
-    return a + b if operation == "add" else a - b if operation == "sub" else a * b
-
-
-def same_fact(fact: Fact, other: Fact) -> bool:
-    """Whether ``other`` is ``fact`` as a deal can offer it: a sum or a product is one pair of
-    cards whichever way round the child reads it (the deal cannot choose which of 7 x 8 and 8 x 7
-    the child says), a difference is ordered."""
-    if fact[0] != other[0]:
-        return False
-    if fact[0] == "sub":
-        return fact[1:] == other[1:]
-    return sorted(fact[1:]) == sorted(other[1:])
-
-
-def attempt_fact(event: Event) -> Fact | None:
-    """The fact an attempt event asked (two operands, one of +, -, x), or None."""
-    operands = event.get("operands")
-    operation = {"+": "add", "-": "sub", "x": "mul"}.get(event.get("operator"))
-    if operation is None or not isinstance(operands, list) or len(operands) != 2:
-        return None
-    return (operation, operands[0], operands[1])
-
-
-@dataclass(frozen=True)
-class Focus:
-    """What a game's deal can bias toward a child's facts (docs/adding-a-game.md, "Focused
-    deals"). A focused deal is still a deal of the rulebook: the same cards, tiles or targets,
-    the same rules; only the order or the selection that chance would have given is steered, from
-    the same seed, so the same (seed, focus) always deals the same.
-
-    operations  the fact operations the deal can steer ("add", "sub", "mul")
-    variants    the variants whose deal can be focused
-    how         one sentence for people: what the deal steers
-    shows       (variant, fact) -> whether that variant's deck can make the fact a natural move
-                at all (¡Mía!'s cards hold no 0, SUM's centre is 1-9); other facts are left to
-                chance
-    by_bots     the focus is carried by the game's bots, not by its deal: the deal cannot be
-                steered (in Add or Multiply? every player holds the same cards), but the numbers
-                a child is asked about are the ones the other players choose, so bots playing
-                with one child choose the child's facts ("Bots in focused practice" in the rules
-                doc). ``game.new(..., focus=)`` checks the facts and deals as usual; the bots need
-                ``engine.bots.choose(..., leave=facts, people=seats)`` to know the child's seat,
-                and steer only when exactly one seat is a person's. A table of children alone
-                cannot be focused.
-    """
-
-    operations: frozenset[str]
-    variants: tuple[str, ...]
-    how: str
-    shows: Callable[[str, Fact], bool]
-    by_bots: bool = False
-
-    def facts(self, variant: str, focus: Iterable[Any]) -> tuple[Fact, ...]:
-        """The focus checked (``SetupError`` "bad_focus") and cut to the facts this variant can
-        show, first occurrence first."""
-        if isinstance(focus, (str, bytes)) or not isinstance(focus, Iterable):
-            raise SetupError("bad_focus", "the focus is a list of facts (operation, a, b)")
-        kept: list[Fact] = []
-        for item in focus:
-            if (
-                not isinstance(item, (tuple, list))
-                or len(item) != 3
-                or item[0] not in FACT_OPERATIONS
-                or any(isinstance(n, bool) or not isinstance(n, int) for n in item[1:])
-            ):
-                raise SetupError("bad_focus", f"{item!r} is not a fact (operation, a, b)")
-            fact = (item[0], item[1], item[2])
-            if fact[0] not in self.operations:
-                raise SetupError("bad_focus", f"this game cannot deal toward {fact[0]!r} facts")
-            if fact not in kept and self.shows(variant, fact):
-                kept.append(fact)
-        if len(kept) > MAX_FOCUS_FACTS:
-            kept = kept[:MAX_FOCUS_FACTS]
-        return tuple(kept)
-
-    def dealable(self, variant: str, facts: Iterable[Fact]) -> frozenset[Fact]:
-        """Which of ``facts`` a focused deal of ``variant`` can steer toward: of an operation the
-        deal steers, shown by the variant's deck (``shows``); none for a variant whose deal is
-        not focused. The teaching layer asks for its working set among these, so it offers no
-        fact the game would leave to chance."""
-        if variant not in self.variants:
-            return frozenset()
-        return frozenset(
-            (fact[0], fact[1], fact[2])
-            for fact in facts
-            if fact[0] in self.operations and self.shows(variant, (fact[0], fact[1], fact[2]))
-        )
-
-
-def swap_in(
-    cards: list, position: int, wanted: Callable[[Any], bool], rng: Rng, keep: set[int]
-) -> bool:
-    """Puts at ``position`` of ``cards`` a card that ``wanted`` accepts, chosen by ``rng`` among
-    the positions not in ``keep`` (already steered), by swapping the two: the list stays a
-    permutation of the same cards. False (nothing moved) when no such card is left."""
-    if wanted(cards[position]) and position not in keep:
-        keep.add(position)
-        return True
-    found = [i for i, card in enumerate(cards) if i not in keep and i != position and wanted(card)]
-    if not found:
-        return False
-    other = rng.choice(found)
-    cards[position], cards[other] = cards[other], cards[position]
-    keep.add(position)
-    return True
-
-
-@dataclass(frozen=True)
-class PuzzleDeal:
-    """One puzzle: the deal ``seed`` of its variant, and how hard it is (1 gentle to 5 tricky);
-    ``focus``: the facts it was steered toward, if any."""
-
-    seed: int
-    difficulty: int
-    focus: tuple = ()
-
-
-@dataclass(frozen=True)
-class Puzzles:
-    """A game's solo puzzles, which the platform sets as homework (docs/adding-a-game.md).
-
-    sizes      size -> the one-player variant that plays a puzzle of that size, in the order
-               pages offer them (the size is the number a teacher picks: a square's width)
-    generate   (size, difficulty 1-5, seed) -> a deal (anything with ``seed`` and ``difficulty``,
-               such as PuzzleDeal) that ``game.new(variant=sizes[size], players=1, seed=deal.seed)``
-               sets up; the same arguments always give the same deal, and a different seed
-               usually another one. Its difficulty is the closest it found to the one asked.
-               A game whose ``focus`` covers its puzzle variants also takes ``focus=`` facts:
-               the deal is then steered toward them (its solution claims them where the cards
-               allow) and carries them as ``deal.focus``, which ``game.new(..., focus=)`` needs
-               to set it up again.
-    max_stars  the best ``Outcome.scores[0]`` of a finished puzzle (its stars; 0 when lost)
-    """
-
-    sizes: Mapping[int, str]
-    generate: Callable[..., Any]
-    max_stars: int
-
-    def variant(self, size: int) -> str:
-        return self.sizes[size]
-
-    def size_of(self, variant: str) -> int | None:
-        return next((size for size, name in self.sizes.items() if name == variant), None)
-
-
-@dataclass(frozen=True)
-class Step:
-    state: State
-    events: list[Event]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    scores: list[int]
-    winners: list[int]
-
-    def as_dict(self) -> dict[str, list[int]]:
-        """As views and the stored match show it, with each seat's place for a podium."""
-        return {"scores": self.scores, "winners": self.winners, "places": places(self)}
-
-
-def places(outcome: Outcome) -> list[int]:
-    """Each seat's place, 1 for the winners (who share it), then by score, highest first, equal
-    scores sharing a place and the next place skipped (1, 2, 2, 4), as a podium reads. Winners
-    come first even where a game's winner is not the top scorer (SUM ends when a pile is gone)."""
-
-    def ahead(a: int, b: int) -> bool:
-        a_won, b_won = a in outcome.winners, b in outcome.winners
-        if a_won != b_won:
-            return a_won
-        return not a_won and outcome.scores[a] > outcome.scores[b]
-
-    seats = range(len(outcome.scores))
-    return [1 + sum(ahead(other, seat) for other in seats) for seat in seats]
-
-
-def outcome_from_scores(scores: list[int]) -> Outcome:
-    """Most points wins; ties share (every game's ruling)."""
-    best = max(scores)
-    return Outcome(list(scores), [seat for seat, s in enumerate(scores) if s == best])
-
-
-# --- arithmetic attempts -------------------------------------------------------------------------
-
-_OPERATION_NAMES = {"+": "add", "-": "sub", "x": "mul", "÷": "div", "mixed": "mixed"}
-
-
-def skill_tag(operator: str, numbers: Iterable[int]) -> str:
-    """Operation and number range, e.g. ``add.within10``: the range of the largest number of the
-    problem (its operands, its true result and any target it sets), so a teacher sees
-    "subtraction within 20" as one skill. Just the operation when the problem has no number."""
-    numbers = [abs(n) for n in numbers]
-    if not numbers:
-        return _OPERATION_NAMES[operator]
-    largest = max(numbers)
-    if largest <= 10:
-        band = "within10"
-    elif largest <= 20:
-        band = "within20"
-    elif largest <= 100:
-        band = "within100"
-    else:
-        band = "over100"
-    return f"{_OPERATION_NAMES[operator]}.{band}"
-
-
-def attempt_event(
-    *,
-    seat: int,
-    operands: list[int],
-    operator: str,
-    answer: int | None,
-    expected: int | None,
-    correct: bool,
-    elapsed_ms: int,
-    target: int | None = None,
-    **extra: Any,
-) -> Event:
-    """The attempt event (docs/architecture.md, "Contracts"). The problem's numbers are
-    ``operands``, ``expected`` (their true result) and, in the games where a child makes a number on
-    the table (¡Mía!, SUM), ``target``; the child's number is ``answer`` (typed, laid or claimed: in
-    ¡Mía! and SUM the child claims that their cards make the target, so it is the target). The
-    skill's range is the problem's, never the answer's: 3 + 4 typed as 12 is addition within 10.
-    ``extra`` may add game-specific keys (for example ``expression``)."""
-    problem = [*operands, *(v for v in (expected, target) if isinstance(v, int))]
-    event: Event = {
-        "type": "attempt",
-        "seat": seat,
-        "operands": list(operands),
-        "operator": operator,
-        "answer": answer,
-        "expected": expected,
-        "correct": bool(correct),
-        "elapsed_ms": max(0, int(elapsed_ms)),
-        "skill": skill_tag(operator, problem),
-    }
-    if target is not None:
-        event["target"] = target
-    event.update(extra)
-    return event
-
+from engine.state import (
+    BAD_SEAT,
+    GAME_OVER,
+    JSON,
+    MALFORMED,
+    NOT_ACTIVE,
+    UNKNOWN_FIELD,
+    UNKNOWN_MOVE,
+    EngineError,
+    Event,
+    IllegalMove,
+    Move,
+    Option,
+    Outcome,
+    Rng,
+    SetupError,
+    State,
+    Step,
+    Variant,
+    first_player_option,
+    outcome_from_scores,
+    places,
+    seed_word,
+    variants,
+)
+from engine.teaching import (
+    FACT_OPERATIONS,
+    MAX_FOCUS_FACTS,
+    Fact,
+    Focus,
+    PuzzleDeal,
+    Puzzles,
+    attempt_event,
+    attempt_fact,
+    fact_value,
+    same_fact,
+    skill_tag,
+    swap_in,
+)
+
+__all__ = [
+    "BAD_SEAT",
+    "FACT_OPERATIONS",
+    "GAME_OVER",
+    "JSON",
+    "MALFORMED",
+    "MAX_FOCUS_FACTS",
+    "NOT_ACTIVE",
+    "UNKNOWN_FIELD",
+    "UNKNOWN_MOVE",
+    "EngineError",
+    "Event",
+    "Fact",
+    "Focus",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "MoveHandler",
+    "Option",
+    "Outcome",
+    "PuzzleDeal",
+    "Puzzles",
+    "Rng",
+    "SetupError",
+    "State",
+    "Step",
+    "Variant",
+    "attempt_event",
+    "attempt_fact",
+    "fact_value",
+    "first_player_option",
+    "outcome_from_scores",
+    "places",
+    "plays",
+    "require",
+    "require_int",
+    "same_fact",
+    "seed_word",
+    "skill_tag",
+    "swap_in",
+    "variants",
+]
 
 # --- the game base class -------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
 """Keeping the analytics rollups (classroom/progress/models.py says why they exist).
 
 games.services asks the registered attempt writes (games.hooks) while it writes a move's
-attempts; ``attempt_writes`` returns one upsert per table for the move's transaction
-(``INSERT ... ON CONFLICT DO UPDATE SET n = n + excluded.n``, the same SQL on PostgreSQL and
-SQLite), so the figures commit or roll back with the move, and two processes adding to the same
-row never lose a count. Rows are written in key order, so concurrent upserts cannot deadlock.
+attempts; ``attempt_writes`` returns one adding upsert per table (classroom/upserts.py) for the
+move's transaction, so the figures commit or roll back with the move, and two processes adding
+to the same row never lose a count. Rows are written in key order, so concurrent upserts cannot
+deadlock.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from classroom.progress.models import (
     SkillDay,
     SkillWeek,
 )
+from classroom.upserts import adding_upsert, chunks
 from games.models import Attempt
 
 # Commutative operators: 5+8 and 8+5 are one fact. A take-away is written larger first, as the
@@ -138,9 +139,6 @@ def _cells(attempts: Iterable[Attempt]):
 
 
 _SKILL_VALUES = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values())
-# Parameters per statement: what every SQLite build allows (older ones stop at 999). A move's
-# rows of one table fit in one statement; a rebuild's chunk takes several.
-PARAMETERS_PER_STATEMENT = 999
 
 
 def _upserts(vendor, model, key_columns, columns, sums, rows) -> list[tuple[str, list]]:
@@ -151,9 +149,7 @@ def _upserts(vendor, model, key_columns, columns, sums, rows) -> list[tuple[str,
     through Django's connection proxy, a few microseconds on a move's path."""
     summed = set(sums)
     statements = []
-    per_statement = max(1, PARAMETERS_PER_STATEMENT // len(columns))
-    for start in range(0, len(rows), per_statement):
-        chunk = rows[start : start + per_statement]
+    for chunk in chunks(rows, len(columns)):
         kept = [
             index
             for index, column in enumerate(columns)
@@ -173,20 +169,15 @@ def _upserts(vendor, model, key_columns, columns, sums, rows) -> list[tuple[str,
 
 @functools.lru_cache(maxsize=512)
 def _upsert_sql(vendor, table_name, key_columns, names, sums, rows) -> str:
-    """The text of one upsert. A move's upserts take a few dozen shapes: each is written once a
-    process (and prepared once a connection, games/async_db.py). ``vendor`` only keys the cache:
-    the quoting is the connection's."""
-    quote = connection.ops.quote_name
-    table = quote(table_name)
-    updates = ", ".join(
-        f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in names if c in sums
-    )
+    """The text of one upsert of ``rows`` rows. ``vendor`` only keys the cache: the quoting is the
+    connection's."""
     placeholder = "(" + ", ".join(["%s"] * len(names)) + ")"
-    return (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in names)}) "
-        f"VALUES {', '.join([placeholder] * rows)} "
-        f"ON CONFLICT ({', '.join(quote(c) for c in key_columns)}) "
-        + (f"DO UPDATE SET {updates}" if updates else "DO NOTHING")
+    return adding_upsert(
+        table_name,
+        names,
+        f"VALUES {', '.join([placeholder] * rows)}",
+        key_columns,
+        [c for c in names if c in sums],
     )
 
 

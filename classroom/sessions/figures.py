@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 
 from classroom.models import SessionAnswerTimes, SessionSkillFigures, SessionTable
-from classroom.progress.rollup import PARAMETERS_PER_STATEMENT, time_bucket
+from classroom.progress.rollup import time_bucket
+from classroom.upserts import adding_upsert, chunks
 from games.models import Attempt
 
 _COUNTED = ("attempts", "correct", "elapsed_ms_sum")
@@ -71,41 +72,34 @@ def _times_statements(vendor: str, match_id: int, buckets: list[tuple]) -> list[
     match's session table (``columnN`` names a ``VALUES`` column on both databases). Each value is
     cast to its column's type: a ``VALUES`` list gives its values no type of their own, and a
     statement PostgreSQL cannot type cannot be prepared (games/async_db.py)."""
-    per_statement = (PARAMETERS_PER_STATEMENT - 1) // 4
     return [
-        (
-            _times_sql(vendor, len(chunk)),
-            [*(value for row in chunk for value in row), match_id],
-        )
-        for chunk in (
-            buckets[start : start + per_statement]
-            for start in range(0, len(buckets), per_statement)
-        )
+        (_times_sql(vendor, len(chunk)), [*(value for row in chunk for value in row), match_id])
+        for chunk in chunks(buckets, 4, reserved=1)
     ]
 
 
 @functools.lru_cache(maxsize=8)
 def _figures_sql(vendor) -> str:
-    """The upsert of one (student, skill)'s figures, written once a process (and prepared once a
-    connection, games/async_db.py). ``vendor`` only keys the cache: the quoting is the
-    connection's."""
+    """The upsert of one (student, skill)'s figures, written once a process. ``vendor`` only keys
+    the cache: the quoting is the connection's."""
     quote = connection.ops.quote_name
     table = quote(SessionSkillFigures._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
     columns = ["session_id", "student_id", "skill", "wrong_in_a_row", *_COUNTED]
-    updates = [f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in _COUNTED]
     # A right answer in this move restarts the streak at the wrong answers after it.
-    updates.append(
+    streak = (
         f"{quote('wrong_in_a_row')} = CASE WHEN excluded.{quote('correct')} > 0 "
         f"THEN excluded.{quote('wrong_in_a_row')} "
         f"ELSE {table}.{quote('wrong_in_a_row')} + excluded.{quote('wrong_in_a_row')} END"
     )
-    return (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
+    return adding_upsert(
+        SessionSkillFigures._meta.db_table,
+        columns,
         f"SELECT {quote('session_id')}, {', '.join(['%s'] * (len(columns) - 1))} "
-        f"FROM {tables} WHERE {quote('match_id')} = %s "
-        f"ON CONFLICT ({quote('session_id')}, {quote('student_id')}, {quote('skill')}) "
-        f"DO UPDATE SET {', '.join(updates)}"
+        f"FROM {tables} WHERE {quote('match_id')} = %s",
+        ("session_id", "student_id", "skill"),
+        _COUNTED,
+        also=[streak],
     )
 
 
@@ -114,22 +108,21 @@ def _times_sql(vendor, rows: int) -> str:
     """The upsert of ``rows`` answer-time buckets (``_times_statements``), written once a process
     for each number of rows; ``vendor`` only keys the cache."""
     quote = connection.ops.quote_name
-    table = quote(SessionAnswerTimes._meta.db_table)
     tables = quote(SessionTable._meta.db_table)
-    columns = ", ".join(quote(c) for c in ("session_id", "student_id", "skill", "bucket"))
-    answers = quote("answers")
     row = ", ".join(
         f"CAST(%s AS {SessionAnswerTimes._meta.get_field(name).cast_db_type(connection)})"
         for name in ("student", "skill", "bucket", "answers")
     )
-    return (
-        f"INSERT INTO {table} ({columns}, {answers}) "
+    keys = ("session_id", "student_id", "skill", "bucket")
+    return adding_upsert(
+        SessionAnswerTimes._meta.db_table,
+        (*keys, "answers"),
         f"SELECT {tables}.{quote('session_id')}, "
         "times.column1, times.column2, times.column3, times.column4 "
         f"FROM (VALUES {', '.join([f'({row})'] * rows)}) AS times, {tables} "
-        f"WHERE {tables}.{quote('match_id')} = %s "
-        f"ON CONFLICT ({columns}) DO UPDATE SET {answers} = {table}.{answers} + "
-        f"excluded.{answers}"
+        f"WHERE {tables}.{quote('match_id')} = %s",
+        keys,
+        ("answers",),
     )
 
 

@@ -110,7 +110,7 @@ def _forget_process_caches(request):
     # must not carry one test's answer into the next.
     if request.config.pluginmanager.hasplugin("django"):
         from classroom.sessions.receivers import forget_sessions_of_matches
-        from classroom.sessions.selectors import forget_table_facts
+        from classroom.sessions.selectors.tables import forget_table_facts
 
         forget_sessions_of_matches()
         forget_table_facts()

@@ -60,6 +60,7 @@ from accounts.sockets import (
 )
 from classroom.models import ClassSession, Enrollment, SessionTable
 from classroom.sessions import push, selectors
+from classroom.sessions.selectors.tables import STALL_SECONDS
 from games import wire
 from games.layers import MembershipWatch
 
@@ -68,8 +69,8 @@ MAX_MESSAGE_BYTES = 1024
 SYNC_MIN_INTERVAL = 1.0
 MONITOR_MIN_INTERVAL = 0.5  # seconds: at most two messages a second
 MONITOR_TICK_SECONDS = 10.0
-# A table quiet for this long may hold a stalled student (selectors.STALL_SECONDS) by the next tick.
-IDLE_SECONDS = max(0.0, selectors.STALL_SECONDS - MONITOR_TICK_SECONDS)
+# A table quiet for this long may hold a stalled student (STALL_SECONDS) by the next tick.
+IDLE_SECONDS = max(0.0, STALL_SECONDS - MONITOR_TICK_SECONDS)
 
 
 class _SmallJsonConsumer(OutageAnswers, CleanSocket, AsyncWebsocketConsumer):

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from classroom import bots
 from classroom.models import PROJECTOR_TOP_CHOICES, ProjectorNames, TeamMode
-from classroom.sessions.selectors import game_and_variant_title
 from games import catalog
 
 DEFAULT_TABLE_SIZE = 4
@@ -146,7 +145,7 @@ class SessionCreateForm(ProjectorForm):
                         "key": key,
                         "game": slug,
                         "variant": name,
-                        "title": game_and_variant_title(slug, name),
+                        "title": catalog.game_and_variant_title(slug, name),
                         "players": players,
                         "min_players": variant["min_players"],
                         "max_players": variant["max_players"],

@@ -3,24 +3,20 @@ late arrivals, stop a table, end. Every write that touches the seating plan firs
 session's row, so a join racing the start (or two teacher tabs) can never seat a student twice or
 leave one out.
 
-The plan (SessionTable + SessionPlace) exists from the first deal in the lobby; the start turns
-each table into one games.Match, its empty seats taken by bots of the session's level.
+The plan (SessionTable + SessionPlace) exists from the first deal in the lobby
+(classroom.sessions.seating says how children are seated); the start turns each table into one
+games.Match, its empty seats taken by bots of the session's level (classroom.sessions.opening).
 """
 
 from __future__ import annotations
 
-import math
-import statistics
-
 from django.db import transaction
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 import engine
-from accounts.models import Accommodations, TimeAllowance
-from classroom.bots import AT_TABLE_LEVEL, bot_name, table_level
+from classroom.bots import AT_TABLE_LEVEL
 from classroom.models import (
     PROJECTOR_TOP_CHOICES,
     ClassSession,
@@ -31,17 +27,12 @@ from classroom.models import (
     SessionTable,
     TeamMode,
 )
-from classroom.practice import services as practice
-from classroom.progress.selectors import levels_in_game
-from classroom.sessions import push
+from classroom.sessions import opening, push, seating
 from engine.bots import LEVELS as BOT_LEVELS
-from games.models import Match, Seat
+from games.models import Match
 from games.services import (
-    NewMatch,
-    SeatSpec,
     match_abandon,
     match_add_time,
-    match_create_many,
     match_pause,
     match_resume,
 )
@@ -140,7 +131,7 @@ def session_join(*, session: ClassSession, student) -> SessionPresence:
         and session.tables.exists()
         and not SessionPlace.objects.filter(table__session=session, student=student).exists()
     ):
-        _place(session, student.pk)
+        seating.place(session, student.pk)
     push.session_changed(session.pk)
     push.send_after_commit(push.student_group(student.pk), {"type": "sessions.listed"})
     return presence
@@ -172,7 +163,7 @@ def session_deal(
     if changed:
         session.save(update_fields=changed)
     dealt_before, _deleted = session.tables.all().delete()
-    _deal(session, _present_student_ids(session))
+    seating.deal(session, _present_student_ids(session))
     push.session_changed(session.pk)
     return dealt_before > 0
 
@@ -210,7 +201,7 @@ def session_move(*, session: ClassSession, student_id: int, table_number: int, s
             table=source_table, seat=source_seat, student_id=occupant.student_id
         )
     SessionPlace.objects.create(table=target, seat=seat, student_id=student_id)
-    _drop_empty_tables(session)
+    seating.drop_empty_tables(session)
     push.session_changed(session.pk)
 
 
@@ -225,7 +216,7 @@ def session_unseat(*, session: ClassSession, student_id: int) -> None:
     ).delete()
     if not deleted:
         raise SessionError("not_placed", _("That student has no seat yet."))
-    _drop_empty_tables(session)
+    seating.drop_empty_tables(session)
     push.session_changed(session.pk)
 
 
@@ -252,15 +243,15 @@ def session_start(*, session: ClassSession) -> list[SessionTable]:
     )
     unplaced = [sid for sid in _present_student_ids(session) if sid not in placed]
     if not placed:
-        _deal(session, unplaced)
+        seating.deal(session, unplaced)
     else:
         for student_id in unplaced:
-            _place(session, student_id)
-    _drop_empty_tables(session)
-    tables = _tables_with_students(session)
+            seating.place(session, student_id)
+    seating.drop_empty_tables(session)
+    tables = opening.tables_with_students(session)
     if not tables:
         raise SessionError("nobody_present", _("No student has joined the lobby yet."))
-    _open_tables(session, tables, session.classroom.teacher)
+    opening.open_tables(session, tables, session.classroom.teacher)
     session.status = ClassSession.Status.PLAYING
     session.started_at = timezone.now()
     session.save(update_fields=["status", "started_at"])
@@ -281,9 +272,9 @@ def session_seat_late_arrivals(*, session: ClassSession) -> list[SessionTable]:
     late = [sid for sid in _present_student_ids(session) if sid not in placed]
     if not late:
         return []
-    numbers = set(_deal(session, late))
-    tables = [t for t in _tables_with_students(session) if t.number in numbers]
-    _open_tables(session, tables, session.classroom.teacher)
+    numbers = set(seating.deal(session, late))
+    tables = [t for t in opening.tables_with_students(session) if t.number in numbers]
+    opening.open_tables(session, tables, session.classroom.teacher)
     if session.paused_at is not None:  # the class is paused: so are the new tables
         for table in tables:
             match_pause(match_id=table.match_id)
@@ -463,281 +454,3 @@ def _require_lobby(session: ClassSession) -> None:
 
 def _present_student_ids(session: ClassSession) -> list[int]:
     return list(session.presences.order_by("joined_at", "id").values_list("student_id", flat=True))
-
-
-def _deal(session: ClassSession, student_ids: list[int]) -> list[int]:
-    """New tables after the existing ones: the fewest that seat everyone
-    (``ceil(children / table size)``), their sizes within one of each other (seven students at
-    tables of four: four and three, not four and three bots beside one child), dealt
-    round-robin. With ``seat_by_level`` the children are ordered by level (``_by_level``) and
-    dealt in runs, not round-robin: the first tables take the strongest children, the last ones
-    the weakest. With ``calm_together`` the same tables are dealt, and the children who need a
-    calm table sit together at the fewest of them (``_calm_tables``), each filled before the
-    next; the others take the other tables, and the seats the calm children leave free at
-    theirs (that table plays calm: any child needing calm makes a calm table). Seating them
-    together costs the class no table and no bot. Returns the new tables' numbers."""
-    if not student_ids:
-        return []
-    count = math.ceil(len(student_ids) / session.table_size)
-    base, extra = divmod(len(student_ids), count)
-    sizes = [base + 1] * extra + [base] * (count - extra)
-    calm = _needing_calm(student_ids) if session.calm_together else set()
-    others = [sid for sid in student_ids if sid not in calm]
-    needing = [sid for sid in student_ids if sid in calm]
-    if session.seat_by_level:
-        others, needing = _by_level(session, others), _by_level(session, needing)
-    calm_sizes = _calm_tables(sizes, len(needing))
-    other_sizes = list(sizes)
-    for size in calm_sizes:
-        other_sizes.remove(size)
-    # The others who fill the calm tables' free seats: the last of them (the last to join, or
-    # with seating by level the weakest, whose tables come last too).
-    own = len(others) - (sum(calm_sizes) - len(needing))
-    fill = _runs if session.seat_by_level else _round_robin
-    first = (session.tables.aggregate(last=Max("number"))["last"] or 0) + 1
-    tables = [SessionTable.objects.create(session=session, number=first + i) for i in range(count)]
-    seating = list(zip(fill(other_sizes), others[:own], strict=True))
-    seating += [
-        ((len(other_sizes) + table, seat), sid)
-        for (table, seat), sid in zip(_runs(calm_sizes), needing + others[own:], strict=True)
-    ]
-    SessionPlace.objects.bulk_create(
-        SessionPlace(table=tables[table], seat=seat, student_id=student_id)
-        for (table, seat), student_id in seating
-    )
-    return [table.number for table in tables]
-
-
-def _calm_tables(sizes: list[int], calm: int) -> list[int]:
-    """The sizes of the tables, among ``sizes`` (within one of each other), that seat ``calm``
-    children together: as few as will hold them, and of those the smallest, so that as few other
-    children as possible share them. Bigger first, as the deal fills them."""
-    if not calm:
-        return []
-    small, big = min(sizes), max(sizes)
-    smalls, bigs = sizes.count(small), len(sizes) - sizes.count(small)
-    if small == big:
-        return [small] * math.ceil(calm / small)
-    for count in range(1, len(sizes) + 1):
-        # As many small tables as still hold everyone, the rest big.
-        for small_count in range(min(count, smalls), -1, -1):
-            big_count = count - small_count
-            if big_count <= bigs and small_count * small + big_count * big >= calm:
-                return [big] * big_count + [small] * small_count
-    raise ValueError("more children who need a calm table than seats")
-
-
-def _round_robin(sizes: list[int]) -> list[tuple[int, int]]:
-    """(table index, seat) of each child in turn: one to each table with a free seat, and round
-    again (``sizes`` bigger first, so every round after the first ones skips the same last
-    tables)."""
-    return [
-        (table, seat)
-        for seat in range(max(sizes, default=0))
-        for table, size in enumerate(sizes)
-        if seat < size
-    ]
-
-
-def _runs(sizes: list[int]) -> list[tuple[int, int]]:
-    """(table index, seat) of each child in turn: the first table filled before the next, so
-    neighbours in the order sit together."""
-    return [(table, seat) for table, size in enumerate(sizes) for seat in range(size)]
-
-
-def _by_level(session: ClassSession, student_ids: list[int]) -> list[int]:
-    """The children strongest first by their level at the session's game
-    (``classroom.progress.selectors.levels_in_game``); children with no answers on its skills yet
-    come last, beside the weakest (their level is "not started"); ties keep the joining order."""
-    levels = levels_in_game(student_ids=student_ids, game=session.game)
-
-    def strongest_first(sid: int) -> tuple:
-        level = levels.get(sid)
-        return (1, 0.0, 0.0) if level is None else (0, -level.mean_level, -level.accuracy)
-
-    return sorted(student_ids, key=strongest_first)
-
-
-def _needing_calm(student_ids) -> set[int]:
-    """The children among ``student_ids`` who need a calm table: one set for them, or no clock."""
-    return set(
-        Accommodations.objects.filter(student_id__in=list(student_ids))
-        .filter(Q(calm_table=True) | Q(time=TimeAllowance.NO_CLOCK))
-        .values_list("student_id", flat=True)
-    )
-
-
-def _place(session: ClassSession, student_id: int) -> None:
-    """The free seat of the emptiest table, or a new table when every table is full. With
-    ``calm_together``, a child who needs a calm table takes a free seat at a table where a child
-    needing calm sits (else a new table of their own); another child a free seat at a table
-    without one, else at a calm table (it plays calm for them, and no table is opened for one
-    child beside bots). With ``seat_by_level``, among those the free table whose children's
-    level is nearest the child's."""
-    every_table = list(session.tables.annotate(taken=Count("places")).order_by("taken", "number"))
-    choices = [every_table]
-    places = []
-    if (session.calm_together or session.seat_by_level) and every_table:
-        places = list(
-            SessionPlace.objects.filter(table__session=session).values_list(
-                "table_id", "student_id"
-            )
-        )
-    if session.calm_together and every_table:
-        calm = _needing_calm([student_id, *(seated for _table, seated in places)])
-        calm_tables = {table_id for table_id, seated in places if seated in calm}
-        alike = [t for t in every_table if (t.pk in calm_tables) == (student_id in calm)]
-        choices = [alike]
-        if student_id not in calm:
-            choices.append([t for t in every_table if t.pk in calm_tables])
-    table = None
-    for tables in choices:
-        free = [t for t in tables if t.taken < session.table_size]
-        if session.seat_by_level and len(free) > 1:
-            free = _nearest_level_first(session, student_id, free, places)
-        table = next(iter(free), None)
-        if table is not None:
-            break
-    if table is None:
-        last = max((t.number for t in every_table), default=0)
-        table = SessionTable.objects.create(session=session, number=last + 1)
-        seat = 0
-    else:
-        taken = set(table.places.values_list("seat", flat=True))
-        seat = min(set(range(session.table_size)) - taken)
-    SessionPlace.objects.create(table=table, seat=seat, student_id=student_id)
-
-
-def _nearest_level_first(session, student_id, tables, places) -> list[SessionTable]:
-    """``tables`` (emptiest first) by how near their children's mean level at the session's game
-    is to the child's, nearest first (``_by_level``'s level; no answers yet counts as 0, not
-    started, as the deal seats such children beside the weakest); ties keep the emptiest first."""
-    levels = levels_in_game(
-        student_ids=[student_id, *(seated for _table, seated in places)], game=session.game
-    )
-
-    def level(sid: int) -> float:
-        found = levels.get(sid)
-        return 0.0 if found is None else found.mean_level
-
-    by_table: dict[int, list[float]] = {}
-    for table_id, seated in places:
-        by_table.setdefault(table_id, []).append(level(seated))
-    mine = level(student_id)
-
-    def distance(table: SessionTable) -> float:
-        children = by_table.get(table.pk)
-        return abs(statistics.fmean(children) - mine) if children else math.inf
-
-    return sorted(tables, key=distance)
-
-
-def _drop_empty_tables(session: ClassSession) -> None:
-    """Remove tables nobody sits at and number the rest 1, 2, 3… again, in their order."""
-    session.tables.filter(places__isnull=True).delete()
-    tables = list(session.tables.order_by("number"))
-    if all(table.number == i for i, table in enumerate(tables, start=1)):
-        return
-    # Two passes: the unique (session, number) index must hold after every row's update.
-    offset = len(tables) + 1000
-    for table in tables:
-        table.number += offset
-    SessionTable.objects.bulk_update(tables, ["number"])
-    for i, table in enumerate(tables, start=1):
-        table.number = i
-    SessionTable.objects.bulk_update(tables, ["number"])
-
-
-def _tables_with_students(session: ClassSession) -> list[SessionTable]:
-    return list(
-        session.tables.filter(places__isnull=False)
-        .distinct()
-        .order_by("number")
-        .prefetch_related(
-            Prefetch("places", queryset=SessionPlace.objects.select_related("student"))
-        )
-    )
-
-
-def _open_tables(session: ClassSession, tables: list[SessionTable], teacher) -> None:
-    """One match per table, made together (``match_create_many``), and each student told. The
-    bots are numbered across the session's tables (those opened before included), so that no
-    two in the room share a name (the projector shows every table at once)."""
-    news = []
-    bots = Seat.objects.filter(match__session_table__session=session).exclude(bot_level="").count()
-    seated = {table.pk: [place.student_id for place in table.places.all()] for table in tables}
-    focus, focused = _tables_focus(session, seated)
-    levels = _tables_bot_levels(session, seated)
-    for table in tables:
-        students = {place.seat: place.student for place in table.places.all()}
-        seats = []
-        for index in range(session.table_size):
-            student = students.get(index)
-            if student is not None:
-                seats.append(SeatSpec(name=student.display_name or student.username, user=student))
-            else:
-                bots += 1
-                seats.append(SeatSpec(name=bot_name(bots), bot_level=levels[table.pk]))
-        news.append(
-            NewMatch(
-                game=session.game,
-                variant=session.variant,
-                options=session.options,
-                seats=seats,
-                created_by=teacher,
-                label=gettext_noop("Table %(number)s"),
-                label_values={"number": table.number},
-                focus=focus.get(table.pk, ()),
-            )
-        )
-    matches = match_create_many(news)
-    if focused:
-        practice.pending_focus_used(
-            classroom_id=session.classroom_id, student_ids=focused, session=session
-        )
-    for table, match in zip(tables, matches, strict=True):
-        table.match = match
-    SessionTable.objects.bulk_update(tables, ["match"])
-    for table, match in zip(tables, matches, strict=True):
-        for place in table.places.all():
-            push.seated(place.student_id, session.pk, match.pk)
-
-
-def _tables_bot_levels(session: ClassSession, seated: dict[int, list[int]]) -> dict[int, str]:
-    """Each table's bots' level (``seated``: each table's children): the lesson's, or with "at
-    each table's level" its children's (``classroom.bots.table_level`` of their levels at the
-    lesson's game, one read for all)."""
-    if session.bot_level != AT_TABLE_LEVEL:
-        return dict.fromkeys(seated, session.bot_level)
-    found = levels_in_game(
-        student_ids=[pk for ids in seated.values() for pk in ids], game=session.game
-    )
-    return {
-        table: table_level([found[pk].mean_level if pk in found else None for pk in ids])
-        for table, ids in seated.items()
-    }
-
-
-def _tables_focus(
-    session: ClassSession, seated: dict[int, list[int]]
-) -> tuple[dict[int, tuple], list[int]]:
-    """Each table's deal (``seated``: each table's children) toward the facts their teacher kept
-    for this session (classroom.practice, "practise these facts"), cut to what the session's
-    game and variant can deal; and the children whose facts were dealt (the others' wait for a
-    session that can)."""
-    pending = practice.pending_focus(
-        classroom_id=session.classroom_id,
-        student_ids=[pk for ids in seated.values() for pk in ids],
-    )
-    focus: dict[int, tuple] = {}
-    focused: list[int] = []
-    if not pending:
-        return focus, focused
-    for table, children in seated.items():
-        facts = [fact for pk in children for fact in pending.get(pk, [])]
-        cut = practice.table_focus(session.game, session.variant, facts) if facts else None
-        if not cut:
-            continue
-        focus[table] = cut
-        focused += [pk for pk in children if set(pending.get(pk, [])) & set(cut)]
-    return focus, focused

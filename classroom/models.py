@@ -123,7 +123,7 @@ class ClassSession(models.Model):
     # calm table or no clock (accounts.Accommodations) get tables of their own.
     calm_together = models.BooleanField(default=False)
     # The teacher's "Seat children of similar level together": when dealing, the children are
-    # ordered by their level at the session's game (classroom.progress.selectors.levels_in_game)
+    # ordered by their level at the session's game (classroom.progress.levels.levels_in_game)
     # and neighbours in that order share a table.
     seat_by_level = models.BooleanField(default=False)
     # How the class scores (docs/rules/teams.md): each child for themselves, each table as a team

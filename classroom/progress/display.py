@@ -1,4 +1,4 @@
-"""The charts of a Progress (selectors.Progress), for the pages: inline SVG plus the words that
+"""The charts of a Progress (figures.Progress), for the pages: inline SVG plus the words that
 name and describe each chart."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from classroom.progress import charts
-from classroom.progress.selectors import Progress
+from classroom.progress.figures import Progress
 from classroom.progress.wording import operation_label, seconds_text
 
 PERCENT_TICKS = [(v, f"{v}%") for v in (0, 25, 50, 75, 100)]

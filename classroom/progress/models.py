@@ -18,7 +18,7 @@ range of days. So each attempt is counted once, when it is written, into:
   buckets (``TIME_BUCKET_EDGES_MS``), a row per student, day (week), skill and bucket that has
   answers, so a histogram is one ``GROUP BY`` (..., bucket) on both databases and a move adds to a
   few short rows (not 112 columns a row, one per bucket).
-  A median is read off the summed histogram (``selectors.median_from_histogram``): within 0.2 s
+  A median is read off the summed histogram (``figures.median_from_histogram``): within 0.2 s
   of the true median, or 5% of it past 4 s, as the pages say (the buckets are 0.1 s wide to 4 s,
   then 5% wide to two minutes). A lesson's running figures keep theirs the same way
   (``classroom.models.SessionAnswerTimes``).
@@ -42,7 +42,7 @@ def _answer_time_edges() -> tuple[int, ...]:
     tenth the page shows), then each at most 5% wider than where it starts, up to two minutes; the
     last bucket is open. A value read as its bucket's middle is within 0.1 s or 2.5% of the
     truth, and a median (the mean of one or two such values) within ``MEDIAN_BOUND_MS`` or
-    ``MEDIAN_BOUND_SHARE`` of it, whichever is larger (``selectors.median_from_histogram``)."""
+    ``MEDIAN_BOUND_SHARE`` of it, whichever is larger (``figures.median_from_histogram``)."""
     edges = list(range(50, 4000, 100))
     while edges[-1] < MEDIAN_EXACT_BELOW_MS:
         edges.append(min(edges[-1] * 105 // 1000 * 10, MEDIAN_EXACT_BELOW_MS))

@@ -22,9 +22,10 @@ from django.utils.translation import gettext as _
 from accounts.bidi import plain
 from classroom import pdf_bidi, pdf_fonts
 from classroom.progress import display, mastery
+from classroom.progress.figures import Progress
 from classroom.progress.models import MISTAKE_FIELDS
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
-from classroom.progress.selectors import Progress, StudentReport
+from classroom.progress.selectors import StudentReport
 from classroom.progress.wording import MISTAKES, median_precision_text, wording
 
 

@@ -1,28 +1,36 @@
 """Reads of the accuracy analytics, from the rollups (classroom/progress/models.py says why).
 
 Every selector runs a fixed number of queries whatever the number of students: figures are
-grouped in the database and combined here over at most students x weeks x skills rows.
+grouped in the database and combined here over at most students x weeks x skills rows, into the
+values of classroom.progress.figures. A child's own page reads classroom.progress.own; a child's
+level at a game, for seating, classroom.progress.levels.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import operator
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Q, QuerySet, Sum
-from django.utils import timezone
 
 from classroom.models import Classroom
 from classroom.progress import mastery
+from classroom.progress.figures import (
+    WEAK_SKILL_MIN_ATTEMPTS,
+    Figures,
+    MissedFact,
+    Period,
+    Progress,
+    SkillFigures,
+    StudentSummary,
+    WeekFigures,
+    skill_order,
+)
 from classroom.progress.mastery import (
-    Grid,
-    Level,
-    Mastery,
     class_fact_grids,
     fact_grids_by_student,
     skill_mastery_by_student,
@@ -40,283 +48,15 @@ from classroom.progress.models import (
     SkillDay,
     SkillWeek,
 )
-from classroom.progress.numbers import (
-    MIN_ANSWERS_TO_JUDGE,
-    judged_percent,
-    tenths_of_a_second,
-    too_few,
-)
-from classroom.progress.rollup import week_start
-from classroom.progress.wording import (
-    MISTAKES,
-    OPERATIONS,
-    RANGES,
-    WORDED_FIELDS,
-    accuracy_text,
-    change_text,
-    fact_text,
-    known_fact_text,
-    median_precision_text,
-    median_text,
-    skill_label,
-    wording,
-)
+from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE
+from classroom.progress.wording import MISTAKES, WORDED_FIELDS, wording
 from classroom.selectors import classroom_roster
 from games.catalog import game_title
 from games.models import Attempt
 
-# A student's weakest skill is only named once it rests on enough answers to mean something.
-WEAK_SKILL_MIN_ATTEMPTS = 5
 MISSED_FACTS = 10
 RECENT_MISTAKES = 10
-_MISTAKE_KEYS = tuple((kind, f"s_{column}") for kind, column in MISTAKE_FIELDS.items())
 _SUMMED = ("attempts", "correct", "elapsed_ms_sum", *MISTAKE_FIELDS.values())
-
-
-# --- periods -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Period:
-    start: datetime.date
-    end: datetime.date  # inclusive
-
-    @classmethod
-    def last_days(cls, days: int, today: datetime.date | None = None) -> Period:
-        today = today or timezone.localdate()
-        return cls(today - datetime.timedelta(days=days - 1), today)
-
-    @property
-    def days(self) -> int:
-        return (self.end - self.start).days + 1
-
-    def previous(self) -> Period:
-        """The period of the same length just before this one (growth is measured against it)."""
-        return Period(
-            self.start - datetime.timedelta(days=self.days), self.start - datetime.timedelta(days=1)
-        )
-
-    def weeks(self) -> list[datetime.date]:
-        """The Mondays of the weeks the period touches, in order."""
-        first, last = week_start(self.start), week_start(self.end)
-        return [first + datetime.timedelta(weeks=n) for n in range((last - first).days // 7 + 1)]
-
-    def bounds(self) -> tuple[datetime.datetime, datetime.datetime]:
-        """[start, end) as aware datetimes of the site's time zone, for raw attempts."""
-        tz = timezone.get_current_timezone()
-        start = datetime.datetime.combine(self.start, datetime.time.min, tzinfo=tz)
-        end = datetime.datetime.combine(
-            self.end + datetime.timedelta(days=1), datetime.time.min, tzinfo=tz
-        )
-        return start, end
-
-
-# --- figures -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Median:
-    """A median answer time read off a histogram: ``ms`` is within ``MEDIAN_BOUND_MS`` or
-    ``MEDIAN_BOUND_SHARE`` of the true median, whichever is larger; ``at_least`` when a middle
-    answer lies past the last edge, and ``ms`` is then a lower bound."""
-
-    ms: int
-    at_least: bool = False
-
-
-def median_from_histogram(histogram: Iterable[int], total_ms: int | None = None) -> Median | None:
-    """The median of the answers counted in ``histogram``: the middle answer's value, or the mean
-    of the two middle answers' for an even count (2.1 s and 9.5 s make 5.8 s), each read as the
-    middle of its bucket. Of one or two answers the median is their mean, exact when their
-    ``total_ms`` is given."""
-    counts = list(histogram)
-    total = sum(counts)
-    if not total:
-        return None
-    if total <= 2 and total_ms is not None:
-        return Median(ms=(2 * total_ms + total) // (2 * total))
-    ranks = [(total + 1) // 2, total // 2 + 1]  # 1-based; the same rank twice for an odd count
-    values, at_least, seen = [], False, 0
-    for index, count in enumerate(counts):
-        while ranks and ranks[0] <= seen + count:
-            ranks.pop(0)
-            low = TIME_BUCKET_EDGES_MS[index - 1] if index else 0
-            if index == len(TIME_BUCKET_EDGES_MS):
-                values.append(low)
-                at_least = True
-            else:
-                values.append((low + TIME_BUCKET_EDGES_MS[index]) / 2)
-        seen += count
-    return Median(ms=int(sum(values) / len(values) + 0.5), at_least=at_least)
-
-
-@dataclass
-class Figures:
-    attempts: int = 0
-    correct: int = 0
-    elapsed_ms_sum: int = 0
-    mistakes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MISTAKE_FIELDS, 0))
-    histogram: list[int] = field(default_factory=lambda: [0] * TIME_BUCKET_COUNT)
-
-    def add_row(self, row: dict) -> None:
-        """Adds a row of summed rollup columns (``s_<column>``) and its ``histogram``, bucket by
-        bucket in C (a row is added to several figures: its student's, its skill's, the
-        class's)."""
-        self.attempts += row["s_attempts"] or 0
-        self.correct += row["s_correct"] or 0
-        self.elapsed_ms_sum += row["s_elapsed_ms_sum"] or 0
-        for kind, key in _MISTAKE_KEYS:
-            self.mistakes[kind] += row[key] or 0
-        self.histogram = list(map(operator.add, self.histogram, row["histogram"]))
-
-    def add(self, other: Figures) -> None:
-        self.attempts += other.attempts
-        self.correct += other.correct
-        self.elapsed_ms_sum += other.elapsed_ms_sum
-        for kind, count in other.mistakes.items():
-            self.mistakes[kind] += count
-        self.histogram = list(map(operator.add, self.histogram, other.histogram))
-
-    @property
-    def wrong(self) -> int:
-        return self.attempts - self.correct
-
-    @property
-    def accuracy(self) -> float | None:
-        """Right answers / answers, 0..1; None without answers."""
-        return self.correct / self.attempts if self.attempts else None
-
-    @property
-    def too_few(self) -> bool:
-        return too_few(self.attempts)
-
-    @property
-    def accuracy_percent(self) -> int | None:
-        """None without answers or with too few to judge (``numbers``)."""
-        return judged_percent(self.correct, self.attempts)
-
-    @property
-    def median(self) -> Median | None:
-        return median_from_histogram(self.histogram, self.elapsed_ms_sum)
-
-    @property
-    def median_ms(self) -> int | None:
-        median = self.median
-        return None if median is None else median.ms
-
-    @property
-    def median_seconds(self) -> float | None:
-        median = self.median_ms
-        return None if median is None else tenths_of_a_second(median)
-
-    @property
-    def accuracy_text(self) -> str:
-        return accuracy_text(self.correct, self.attempts)
-
-    @property
-    def median_text(self) -> str:
-        median = self.median
-        return median_text(self.median_seconds, at_least=median is not None and median.at_least)
-
-    def mistake_rows(self) -> list[MistakeCount]:
-        return [MistakeCount(kind, MISTAKES[kind], n) for kind, n in self.mistakes.items()]
-
-
-@dataclass(frozen=True)
-class MistakeCount:
-    kind: str
-    label: str
-    count: int
-
-
-@dataclass
-class SkillFigures:
-    skill: str
-    operation: str
-    range: str
-    figures: Figures = field(default_factory=Figures)
-    mastery: Mastery | None = None  # a student's, from their latest answers on it
-    # (right, answers) on the skill in the period before, of the same length
-    previous: tuple[int, int] = (0, 0)
-
-    @property
-    def label(self) -> str:
-        return skill_label(self.skill)
-
-    @property
-    def change_points(self) -> int | None:
-        """The accuracy's change against the period before, in percentage points; None unless
-        both periods have enough answers to judge."""
-        before = judged_percent(*self.previous)
-        now = self.figures.accuracy_percent
-        return None if before is None or now is None else now - before
-
-    @property
-    def change_text(self) -> str:
-        return change_text(self.change_points, self.previous[1])
-
-
-@dataclass
-class WeekFigures:
-    week: datetime.date
-    figures: Figures = field(default_factory=Figures)
-    by_operation: dict[str, Figures] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class MissedFact:
-    fact: str
-    operation: str
-    misses: int
-
-    @property
-    def text(self) -> str:
-        return fact_text(self.fact)
-
-
-@dataclass
-class StudentSummary:
-    student: object
-    figures: Figures = field(default_factory=Figures)
-    skills: list[SkillFigures] = field(default_factory=list)
-
-    @property
-    def weakest_skill(self) -> SkillFigures | None:
-        judged = [s for s in self.skills if s.figures.attempts >= WEAK_SKILL_MIN_ATTEMPTS]
-        if not judged:
-            return None
-        return min(judged, key=lambda s: (s.figures.accuracy, _skill_order(s.skill)))
-
-
-@dataclass
-class Progress:
-    """The figures of a class or of one student over a period."""
-
-    period: Period
-    total: Figures
-    skills: list[SkillFigures]
-    weeks: list[WeekFigures]
-    missed_facts: list[MissedFact]
-    operations: list[str]  # the operations present, in display order (the trend's lines)
-    students: list[StudentSummary] = field(default_factory=list)
-    recent_mistakes: list = field(default_factory=list)
-    fact_grids: list[Grid] = field(default_factory=list)
-
-    @property
-    def median_precision(self) -> str:
-        return median_precision_text()
-
-
-# --- order ---------------------------------------------------------------------------------------
-
-
-def _skill_order(skill: str) -> tuple[int, int, str]:
-    operation, _dot, band = skill.partition(".")
-    return (
-        list(OPERATIONS).index(operation) if operation in OPERATIONS else len(OPERATIONS),
-        list(RANGES).index(band) if band in RANGES else len(RANGES),
-        skill,
-    )
 
 
 # --- queries -------------------------------------------------------------------------------------
@@ -492,7 +232,7 @@ def _skills_of(rows: Iterable[dict]) -> list[SkillFigures]:
                 row["skill"], row["operation"], row["skill"].partition(".")[2]
             )
         skill.figures.add_row(row)
-    return sorted(skills.values(), key=lambda s: _skill_order(s.skill))
+    return sorted(skills.values(), key=lambda s: skill_order(s.skill))
 
 
 def _weeks_of(period: Period, rows: Iterable[dict]) -> tuple[list[WeekFigures], list[str]]:
@@ -505,7 +245,7 @@ def _weeks_of(period: Period, rows: Iterable[dict]) -> tuple[list[WeekFigures], 
         operations.add(row["operation"])
         week.figures.add_row(row)
         week.by_operation.setdefault(row["operation"], Figures()).add_row(row)
-    ordered = sorted(operations, key=lambda op: _skill_order(f"{op}."))
+    ordered = sorted(operations, key=lambda op: skill_order(f"{op}."))
     return list(weeks.values()), ordered
 
 
@@ -713,141 +453,3 @@ def classes_with_activity(*, period: Period, teacher_time_zone: str | None = Non
     if teacher_time_zone is not None:
         classes = classes.filter(teacher__time_zone=teacher_time_zone)
     return list(classes.distinct().order_by("pk"))
-
-
-# --- a child's own page --------------------------------------------------------------------------
-
-# A child's "facts I know" look back this far: a fact unseen for a month is due for review anyway.
-OWN_LOOK_BACK_DAYS = 120
-
-
-@dataclass(frozen=True)
-class BestDay:
-    day: datetime.date
-    right: int
-
-
-@dataclass
-class OwnProgress:
-    """What a child sees of their own progress (docs/progress.md, "The child's own page"): only
-    their own answers, never a classmate's or the class's."""
-
-    week_start: datetime.date
-    today: datetime.date
-    stars: list[datetime.date]  # the days of this week with at least one right answer
-    right_this_week: int
-    right_today: int
-    learned_this_week: list[str]  # "3 + 4 = 7": known by heart now and not at the week's start
-    known: int  # facts known by heart now
-    best: BestDay | None  # the day with most right answers, ever (today counts)
-
-    @property
-    def week(self) -> list[tuple[datetime.date, bool, bool]]:
-        """Monday to Sunday: (day, a star, still to come)."""
-        days = [self.week_start + datetime.timedelta(days=n) for n in range(7)]
-        return [(day, day in self.stars, day > self.today) for day in days]
-
-    @property
-    def best_today(self) -> bool:
-        """Today is the best day yet (and beats every earlier day, not only ties it)."""
-        return bool(self.best and self.best.day == self.today and self.right_today)
-
-
-def _known_facts(student_id: int, start, end) -> dict[str, tuple[str, int, int]]:
-    """The facts (as "3 + 4") the student knows by heart as of ``end``: mastered."""
-    known = {}
-    for grid in student_fact_grids(student_id=student_id, start=start, end=end):
-        for row in grid.rows:
-            for cell in row:
-                if cell.mastery is not None and cell.mastery.level == Level.MASTERED:
-                    known[cell.fact] = (grid.table.operation, cell.first, cell.second)
-    return known
-
-
-def own_progress(*, student, today: datetime.date | None = None) -> OwnProgress:
-    """A child's week: a star for each day they answered right, the facts they came to know by
-    heart this week, and their best day. Five queries, all on the child's own rows."""
-    today = today or timezone.localdate()
-    monday = week_start(today)
-    days = dict(
-        SkillDay.objects.filter(student=student)
-        .values("day")
-        .annotate(right=Sum("correct"))
-        .order_by()
-        .values_list("day", "right")
-    )
-    best = None
-    for day, right in sorted(days.items()):
-        # The earliest day of the highest count: a later tie is not a new best.
-        if right and (best is None or right > best.right):
-            best = BestDay(day, right)
-    tz = timezone.get_current_timezone()
-    look_back = datetime.datetime.combine(
-        today - datetime.timedelta(days=OWN_LOOK_BACK_DAYS), datetime.time.min, tzinfo=tz
-    )
-    week_began = datetime.datetime.combine(monday, datetime.time.min, tzinfo=tz)
-    tomorrow = datetime.datetime.combine(
-        today + datetime.timedelta(days=1), datetime.time.min, tzinfo=tz
-    )
-    known_now = _known_facts(student.pk, look_back, tomorrow)
-    known_before = _known_facts(student.pk, look_back, week_began)
-    learned = sorted(
-        (operands for fact, operands in known_now.items() if fact not in known_before),
-    )
-    this_week = {day: right for day, right in days.items() if monday <= day <= today and right}
-    return OwnProgress(
-        week_start=monday,
-        today=today,
-        stars=sorted(this_week),
-        right_this_week=sum(this_week.values()),
-        right_today=days.get(today) or 0,
-        learned_this_week=[known_fact_text(*operands) for operands in learned],
-        known=len(known_now),
-        best=best,
-    )
-
-
-# --- levels for seating (classroom.sessions: "seat children of similar level together") ---------
-
-# How far back a child's answers count for their level at a game: a school term.
-GAME_LEVEL_DAYS = 120
-
-
-@dataclass(frozen=True, order=True)
-class GameLevel:
-    """A child's level at a game's skills: the mean mastery level (0 not started .. 4 mastered)
-    of the skills the class has answered in that game, then the share of right answers among
-    their latest answers on them (ties of level). Higher is stronger."""
-
-    mean_level: float
-    accuracy: float
-
-
-def levels_in_game(*, student_ids: list[int], game: str, now=None) -> dict[int, GameLevel]:
-    """Each child's ``GameLevel`` at ``game``'s skills, from their latest answers on those skills
-    in the last ``GAME_LEVEL_DAYS`` days (in any game: a fact is the same fact everywhere). The
-    game's skills are those the class answered in it; a class that never played it is read on
-    every skill. A child with no answers on them has no entry. Three queries for the class."""
-    if not student_ids:
-        return {}
-    end = now or timezone.now()
-    start = end - datetime.timedelta(days=GAME_LEVEL_DAYS)
-    skills = set(
-        Attempt.objects.filter(
-            user_id__in=student_ids, game=game, created_at__gte=start, created_at__lt=end
-        )
-        .values_list("skill", flat=True)
-        .distinct()
-    )
-    masteries = skill_mastery_by_student(student_ids=student_ids, start=start, end=end)
-    levels: dict[int, GameLevel] = {}
-    for student_id, by_skill in masteries.items():
-        read = [m for skill, m in by_skill.items() if not skills or skill in skills]
-        answers = sum(m.answers for m in read)
-        if not answers:
-            continue
-        levels[student_id] = GameLevel(
-            mean_level=sum(int(m.level) for m in read) / len(read),
-            accuracy=sum(m.right for m in read) / answers,
-        )
-    return levels

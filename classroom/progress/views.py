@@ -14,7 +14,7 @@ from classroom.access.services import data_access_record
 from classroom.models import Classroom, DataAccess, ProgressReport
 from classroom.practice import forms as practise_forms
 from classroom.practice.selectors import student_working_set
-from classroom.progress import activity, mastery, report_files, selectors, services, struggling
+from classroom.progress import activity, mastery, own, report_files, selectors, services, struggling
 from classroom.progress.display import dates_text, period_text, progress_charts
 from classroom.progress.forms import PeriodForm, ReportRequestForm
 from classroom.selectors import classroom_roster
@@ -191,7 +191,7 @@ def student_summary(request, classroom_id, student_id):
         sheet = {
             "progress": progress,
             "period_text": period_text(progress),
-            "own": selectors.own_progress(student=student),
+            "own": own.own_progress(student=student),
         }
     return render(
         request,
@@ -213,7 +213,7 @@ def own_progress(request):
     return render(
         request,
         "classroom/progress/own.html",
-        {"own": selectors.own_progress(student=request.user)},
+        {"own": own.own_progress(student=request.user)},
     )
 
 

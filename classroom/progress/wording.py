@@ -108,14 +108,14 @@ def seconds_text(seconds: float | None) -> str:
 
 
 def median_text(seconds: float | None, *, at_least: bool = False) -> str:
-    """A median answer time; ``at_least`` when it is a lower bound (selectors.Median)."""
+    """A median answer time; ``at_least`` when it is a lower bound (figures.Median)."""
     if at_least:
         return _("at least %(time)s") % {"time": seconds_text(seconds)}
     return seconds_text(seconds)
 
 
 def median_precision_text() -> str:
-    """What every page and report says of its medians (selectors.median_from_histogram)."""
+    """What every page and report says of its medians (figures.median_from_histogram)."""
     return _(
         "Median times are within %(seconds)s s of the exact value (within %(percent)s%% for "
         "times over %(over)s s)."

@@ -16,9 +16,10 @@ from django.utils import timezone
 from classroom.homework.selectors import assignment_report, minutes_asked
 from classroom.models import Classroom, SessionPlace
 from classroom.progress.activity import HOMEWORK, LESSON, OTHER
+from classroom.progress.figures import Figures, Period
 from classroom.progress.mastery import FLUENT_MS, TABLES, Mastery
 from classroom.progress.models import MISTAKE_FIELDS
-from classroom.progress.selectors import Figures, Period, report_progress
+from classroom.progress.selectors import report_progress
 from classroom.selectors import classroom_roster
 from games.models import Attempt, Match
 

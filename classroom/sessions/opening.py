@@ -10,7 +10,7 @@ from django.utils.translation import gettext_noop
 from classroom.bots import AT_TABLE_LEVEL, bot_name, table_level
 from classroom.models import ClassSession, SessionPlace, SessionTable
 from classroom.practice import services as practice
-from classroom.progress.selectors import levels_in_game
+from classroom.progress.levels import levels_in_game
 from classroom.sessions import push
 from games.models import Seat
 from games.services import NewMatch, SeatSpec, match_create_many

@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Q
 
 from accounts.models import Accommodations, TimeAllowance
 from classroom.models import ClassSession, SessionPlace, SessionTable
-from classroom.progress.selectors import levels_in_game
+from classroom.progress.levels import levels_in_game
 
 
 def deal(session: ClassSession, student_ids: list[int]) -> list[int]:
@@ -98,7 +98,7 @@ def _runs(sizes: list[int]) -> list[tuple[int, int]]:
 
 def _by_level(session: ClassSession, student_ids: list[int]) -> list[int]:
     """The children strongest first by their level at the session's game
-    (``classroom.progress.selectors.levels_in_game``); children with no answers on its skills yet
+    (``classroom.progress.levels.levels_in_game``); children with no answers on its skills yet
     come last, beside the weakest (their level is "not started"); ties keep the joining order."""
     levels = levels_in_game(student_ids=student_ids, game=session.game)
 

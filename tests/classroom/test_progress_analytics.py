@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import engine
 from classroom.progress import rollup
+from classroom.progress.figures import Figures, Median, Period, median_from_histogram
 from classroom.progress.models import (
     MEDIAN_BOUND_MS,
     MEDIAN_BOUND_SHARE,
@@ -24,15 +25,7 @@ from classroom.progress.models import (
     FactMissDay,
     SkillDay,
 )
-from classroom.progress.selectors import (
-    Figures,
-    Median,
-    Period,
-    _skill_rows,
-    class_progress,
-    median_from_histogram,
-    student_progress,
-)
+from classroom.progress.selectors import _skill_rows, class_progress, student_progress
 from games.models import Attempt
 from games.services import submit_move
 from tests.factories import make_attempts, make_class, make_match, make_student, make_teacher

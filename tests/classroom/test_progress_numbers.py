@@ -11,8 +11,8 @@ from django.utils import timezone, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
+from classroom.progress.figures import Figures
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE, judged_percent, percent, too_few
-from classroom.progress.selectors import Figures
 from tests.factories import make_attempts, make_class, make_student
 
 

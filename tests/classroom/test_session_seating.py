@@ -1,6 +1,6 @@
 """Seating by level (issue 25, item 4): with the teacher's "Seat children of similar level
 together", a deal orders the present children by their level at the session's game
-(classroom.progress.selectors.levels_in_game) and seats neighbours together; without it the deal
+(classroom.progress.levels.levels_in_game) and seats neighbours together; without it the deal
 is round-robin in joining order, as before."""
 
 from datetime import timedelta
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import SessionPlace
-from classroom.progress.selectors import levels_in_game
+from classroom.progress.levels import levels_in_game
 from classroom.roster.services import student_accommodations_set
 from classroom.sessions import services
 from tests.factories import make_attempts, make_class, make_session, make_student

@@ -31,9 +31,9 @@ from classroom.models import (
     SessionSkillFigures,
     SessionTable,
 )
+from classroom.progress.figures import median_from_histogram
 from classroom.progress.models import TIME_BUCKET_COUNT
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
-from classroom.progress.selectors import median_from_histogram
 from classroom.progress.wording import skill_label
 from classroom.sessions.selectors import standings
 from classroom.sessions.selectors.lists import session_title

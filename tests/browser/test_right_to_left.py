@@ -220,6 +220,36 @@ def test_a_hand_flows_from_the_right_and_the_arrows_go_the_way_the_child_sees(br
         page.context.close()
 
 
+def test_mias_claim_word_on_a_target_reads_as_printed_in_an_arabic_hand(browser, server):
+    """Two cards chosen, each target reads "¡Mía! +12": the game's name keeps its ¡ before the
+    M and its ! after the a, as the box prints it; left to the page's direction it read "!Mía¡"."""
+    page = arabic_page(browser, server, "western", f"/play/{server.made['western']['mia']}/")
+    try:
+        hand = page.locator("#play-board [data-roving='hand'] button:not([disabled])")
+        expect(hand.nth(1)).to_be_visible(timeout=20_000)
+        hand.nth(0).click()
+        hand.nth(1).click()
+        word = page.locator("#play-board .option-button.is-claim .claim-word").first
+        expect(word).to_be_visible()
+        assert word.inner_text() == "¡Mía!"
+        marks = word.evaluate(
+            """(element) => {
+              const text = element.firstChild;
+              const at = (i) => {
+                const range = document.createRange();
+                range.setStart(text, i);
+                range.setEnd(text, i + 1);
+                return range.getBoundingClientRect().left;
+              };
+              return [at(0), at(1), at(4)];
+            }"""
+        )
+        opening, m, closing = marks
+        assert opening < m < closing, marks
+    finally:
+        page.context.close()
+
+
 def test_mathable_juniors_board_stays_as_printed_and_its_columns_are_counted_from_the_right(
     browser, server
 ):

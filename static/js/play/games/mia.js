@@ -267,7 +267,11 @@ function targetButtons(card, view, ctx, { enabled }) {
           },
         },
         ready
-          ? [h("span", { class: "claim-word" }, gettext("¡Mía!")), optionFace(option, ctx)]
+          ? [
+              // The name as the box prints it, in whichever direction its words run.
+              h("span", { class: "claim-word", dir: "auto" }, gettext("¡Mía!")),
+              optionFace(option, ctx),
+            ]
           : optionFace(option, ctx),
       ),
     ),

@@ -250,6 +250,20 @@ def test_mias_claim_word_on_a_target_reads_as_printed_in_an_arabic_hand(browser,
         page.context.close()
 
 
+def test_the_keys_note_keeps_its_range_of_digits_in_order_on_an_arabic_page(browser, server):
+    """¡Mía!'s keys under the table begin "1–9: your cards": the range reads 1–9, not 9–1, in
+    the Arabic sentence around it."""
+    page = arabic_page(browser, server, "western", f"/play/{server.made['western']['mia']}/")
+    try:
+        note = page.locator("#play-keys")
+        expect(note).to_be_visible(timeout=20_000)
+        first, dash, last = note.evaluate(GLYPHS)[:3]
+        assert (first["glyph"], dash["glyph"], last["glyph"]) == ("1", "–", "9")
+        assert first["x"] < dash["x"] < last["x"], (first, dash, last)
+    finally:
+        page.context.close()
+
+
 def test_mathable_juniors_board_stays_as_printed_and_its_columns_are_counted_from_the_right(
     browser, server
 ):

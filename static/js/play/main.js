@@ -691,7 +691,11 @@ function renderKeysNote() {
   const note = $("play-keys");
   const renderer = shell.renderer;
   const gameKeys = !ctx.spectator && !ended() && renderer.keysNote ? renderer.keysNote(shell.view, ctx) : null;
-  const keys = [gameKeys, readAloud ? readAloud.keysNote() : null].filter(Boolean).join(" · ");
+  // A range of keys ("1–9") is held left to right: in an Arabic sentence it read "9–1".
+  const keys = [gameKeys, readAloud ? readAloud.keysNote() : null]
+    .filter(Boolean)
+    .join(" · ")
+    .replace(/[0-9٠-٩]+–[0-9٠-٩]+/g, (range) => ltr(range));
   const text = keys ? interpolate(gettext("Keys, while the focus is on the game table: %(keys)s"), { keys }, true) : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !text;

@@ -368,3 +368,35 @@ def _secret_kind_of(classroom) -> str:
         .values_list("student__secret_kind", flat=True)
     )
     return kinds.most_common(1)[0][0] if kinds else SecretKind.PICTURE
+
+
+def roster_syncs_forget(*, student) -> None:
+    """A deleted child's names leave the records of the roster syncs that named them, as
+    everything else about them leaves (``classroom.roster.services.student_delete``): each run
+    keeps only the other children's names. The records hold names as text (they are what the
+    teacher read), so the child's names are every name a run gave them: the name here, the
+    platform's, and the names before each rename, newest run first. A classmate of the very same
+    name is left out of those records too."""
+    person = LtiPerson.objects.filter(user=student).first()
+    if person is None:
+        return  # a child added here by hand: no sync ever named them
+    runs = list(
+        LtiRosterSync.objects.filter(course__deployment__registration_id=person.registration_id)
+    )
+    names = {student.display_name, person.imported_name} - {""}
+    for run in runs:  # newest first (the model's ordering): a rename's earlier name is theirs too
+        for before, after in run.renamed:
+            if after in names:
+                names.add(before)
+    for run in runs:
+        kept = {
+            "added": [name for name in run.added if name not in names],
+            "renamed": [pair for pair in run.renamed if not names.intersection(pair)],
+            "dropped": [name for name in run.dropped if name not in names],
+            "notes": [note for note in run.notes if not names.intersection(note[1:])],
+        }
+        changed = [field for field, value in kept.items() if value != getattr(run, field)]
+        for field in changed:
+            setattr(run, field, kept[field])
+        if changed:
+            run.save(update_fields=changed)

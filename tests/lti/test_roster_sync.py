@@ -246,6 +246,29 @@ def test_a_second_sync_takes_the_platforms_renames_but_never_the_teachers_rename
     assert "nothing needed changing" in page
 
 
+def test_a_deleted_child_leaves_no_name_in_the_syncs_records(
+    teacher, memberships, django_capture_on_commit_callbacks
+):
+    client, classroom = teacher
+    sync_now(client, classroom, django_capture_on_commit_callbacks)
+    memberships.members[2]["given_name"] = "Mía"  # renamed on the platform
+    sync_now(client, classroom, django_capture_on_commit_callbacks)
+    mia = User.objects.get(lti_person__sub="child-43")
+    assert mia.display_name == "Mía Gómez"
+
+    deleted = client.post(f"/teacher/classes/{classroom.pk}/students/{mia.pk}/delete/")
+
+    assert deleted.status_code == 302 and not User.objects.filter(pk=mia.pk).exists()
+    runs = list(LtiRosterSync.objects.filter(course__classroom=classroom))
+    recorded = repr([(r.added, r.renamed, r.dropped, r.notes) for r in runs])
+    assert "Mia" not in recorded and "Mía" not in recorded, recorded
+    # The classmates stay named, and the page shows the runs without her.
+    assert {"Leo Díaz", "Noa Pérez", "Pau Vidal"} <= set(runs[-1].added)
+    client.get(f"/teacher/classes/{classroom.pk}/")  # the message that she was deleted, read
+    page = client.get(f"/teacher/classes/{classroom.pk}/").content.decode()
+    assert "Gómez" not in page and "Noa Pérez" in page
+
+
 def test_a_child_dropped_from_the_course_leaves_the_class_and_keeps_their_answers(
     teacher, memberships, django_capture_on_commit_callbacks
 ):

@@ -11,9 +11,11 @@ from django.utils.translation import pgettext
 
 from classroom.progress import charts
 from classroom.progress.figures import Progress
-from classroom.progress.wording import operation_label, seconds_text
+from classroom.progress.wording import operation_label, percent_text, seconds_text
 
-PERCENT_TICKS = [(v, f"{v}%") for v in (0, 25, 50, 75, 100)]
+def percent_ticks() -> list[tuple[int, str]]:
+    """The percentage axis, worded when drawn (in the reader's language)."""
+    return [(v, percent_text(v)) for v in (0, 25, 50, 75, 100)]
 MOST_TICKS = 5  # gridlines after zero on the axes of counts and times, at most
 
 
@@ -115,7 +117,7 @@ def progress_charts(progress: Progress, prefix: str, widths: dict[str, int] | No
             },
             bars=accuracy_bars,
             max_value=100,
-            ticks=PERCENT_TICKS,
+            ticks=percent_ticks(),
             **sized("accuracy"),
         ),
         "time": charts.bar_chart(
@@ -140,7 +142,7 @@ def progress_charts(progress: Progress, prefix: str, widths: dict[str, int] | No
             x_labels=[week_label(w.week) for w in weeks],
             series=series,
             max_value=100,
-            ticks=PERCENT_TICKS,
+            ticks=percent_ticks(),
             **sized("trend"),
         ),
         "mistakes": charts.bar_chart(

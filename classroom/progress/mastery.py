@@ -46,6 +46,7 @@ import engine
 from accounts.bidi import ltr
 from classroom.progress.numbers import MIN_ANSWERS_TO_JUDGE as MIN_ANSWERS
 from classroom.progress.numbers import percent
+from classroom.progress.wording import percent_text
 from games.models import Attempt
 
 FLUENT_MS = 3000
@@ -290,7 +291,7 @@ class Cell:
             return ""
         if not self.judged:
             return f"{self.right}/{self.answers}"
-        return f"{self.percent}%"
+        return percent_text(self.percent)
 
     @property
     def text(self) -> str:

@@ -138,11 +138,17 @@ def _figure_cells(figures, mastery=None) -> list:
     return [
         figures.attempts,
         figures.correct,
-        figures.accuracy_text,
+        _accuracy_cell(figures),
         _seconds_cell(figures),
         *level,
         *(figures.mistakes[kind] for kind in MISTAKE_FIELDS),
     ]
+
+
+def _accuracy_cell(figures) -> str:
+    """The share as a spreadsheet reads a percentage in any language ("86%"); words when too few."""
+    value = figures.accuracy_percent
+    return figures.accuracy_text if value is None else f"{value}%"
 
 
 def _seconds_cell(figures) -> str:

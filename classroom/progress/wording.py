@@ -94,11 +94,16 @@ def known_fact_text(operation: str, left: int, right: int) -> str:
     return ltr(f"{left} × {right} = {left * right}")
 
 
+def percent_text(value: int) -> str:
+    """A share as its language writes it: "86%", French and German "86 %" (no-break space)."""
+    return _("%(percent)s%%") % {"percent": value}
+
+
 def accuracy_text(right: int, answers: int) -> str:
     if too_few(answers):
         return _("too few answers")
     value = percent(right, answers)
-    return "—" if value is None else f"{value}%"
+    return "—" if value is None else percent_text(value)
 
 
 def seconds_text(seconds: float | None) -> str:

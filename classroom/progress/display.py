@@ -13,9 +13,12 @@ from classroom.progress import charts
 from classroom.progress.figures import Progress
 from classroom.progress.wording import operation_label, percent_text, seconds_text
 
+
 def percent_ticks() -> list[tuple[int, str]]:
     """The percentage axis, worded when drawn (in the reader's language)."""
     return [(v, percent_text(v)) for v in (0, 25, 50, 75, 100)]
+
+
 MOST_TICKS = 5  # gridlines after zero on the axes of counts and times, at most
 
 

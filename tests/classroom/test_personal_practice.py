@@ -286,6 +286,32 @@ def test_why_each_fact_was_chosen_reads_in_the_language_of_whoever_reads_the_pag
     assert "wrong twice last week" in again.content.decode()
 
 
+def test_the_teacher_reads_why_a_mastered_fact_and_a_fact_placed_by_its_turnaround_are_due(
+    client, classroom
+):
+    """Every way a fact comes into a child's set has its reason on the assignment's page: a
+    mastered fact back for its monthly review, and one being learned that its turnaround, right
+    and quick, moved to review (docs/progress.md, "A fact and its turnaround")."""
+    ana = make_student(classroom, "Ana", kind="", secret=None)
+    first = timezone.localdate() - datetime.timedelta(days=34)
+
+    def on(days):
+        return at(first + datetime.timedelta(days=days))
+
+    make_attempts(
+        ana,
+        [(6, "+", 7, 13, 1500, on(0)), (6, "+", 7, 13, 1500, on(1))]
+        + [(6, "+", 7, 13, 1400 + n, on(4)) for n in range(3)]
+        + [(3, "+", 4, 8, 2500, on(0)), (4, "+", 3, 7, 1500, on(1))],
+    )
+    assignment = assign(classroom, ["add_or_multiply"], 1, title="Facts")
+    client.force_login(classroom.teacher)
+    html = client.get(reverse("classroom:homework_detail", args=[assignment.pk])).content.decode()
+    assert "mastered, due for its monthly review: last right and quick on" in html
+    assert "due for review: right and quick as" in html
+    assert "4 + 3" in html
+
+
 def test_each_childs_facts_fold_under_a_line_saying_how_many_were_practised_and_moved(
     client, classroom
 ):

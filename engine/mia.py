@@ -1,25 +1,40 @@
 """¡Mía! — "¿Te sumas o te restas?" (rulebook seeds/000, RULINGS 1; docs/rules/mia.md).
 
-The table modes (express, party, canada47) live in ``mia_multi``, the solo square (solo5, solo4,
-solo3) in ``mia_solo``; this Game sends each call to the module that owns the state's variant.
-The solo square's homework puzzles are made by ``mia_puzzles``, which deals them through this
-Game.
+One Game of two kinds of variant: the table modes (express, party, canada47), whose rules are in
+``mia_multi`` with its rounds in ``mia_rounds`` and its views, hints and bots in
+``mia_table_view``, and the solo square (solo5, solo4, solo3), whose rules are in ``mia_solo``
+and its solver, hints and bots in ``mia_solver``. Each move is declared here with ``@plays``;
+``_apply`` refuses the moves of the other kind of variant. The solo square's homework puzzles are
+made by ``mia_puzzles``, which deals them through this Game.
 """
 
 from __future__ import annotations
 
-from engine import mia_multi, mia_puzzles, mia_solo
-from engine.core import Focus, Game, Step
+from engine import mia_cards, mia_multi, mia_puzzles, mia_solo, mia_solver, mia_table_view
+from engine.core import (
+    UNKNOWN_MOVE,
+    Focus,
+    Game,
+    IllegalMove,
+    Step,
+    plays,
+    require,
+    require_int,
+)
+from engine.mia_cards import OPERATION_COUNT
+
+TABLE_MOVES = ("claim", "pass", "extra_time")
+SOLO_MOVES = ("solve", "swap")
 
 
-def _rules(state):
-    return mia_solo if state.variant in mia_solo.VARIANTS else mia_multi
+def _solo(state) -> bool:
+    return state.variant in mia_solo.VARIANTS
 
 
 def _shows(variant, fact):
     if variant in mia_solo.VARIANTS:
         return mia_solo.shows(fact)
-    return mia_multi.shows(fact, range(mia_multi.OPERATION_COUNT))
+    return mia_cards.shows(fact, range(OPERATION_COUNT))
 
 
 class Mia(Game):
@@ -32,7 +47,6 @@ class Mia(Game):
     times_recall = False
     title = "¡Mía!"
     variants = {**mia_multi.VARIANTS, **mia_solo.VARIANTS}
-    move_fields = {**mia_multi.MOVE_FIELDS, **mia_solo.MOVE_FIELDS}
     focus = Focus(
         operations=frozenset(("add", "sub")),
         variants=tuple(variants),
@@ -46,23 +60,23 @@ class Mia(Game):
         super().__init__()
         self.puzzles = mia_puzzles.puzzles_of(self)
 
-    def _setup(self, state, rng, now_ms):
-        _rules(state).setup(state, rng, now_ms)
+    def _setup(self, state, rng, now_ms, facts=()):
+        (mia_solo if _solo(state) else mia_multi).setup(state, rng, now_ms, facts)
 
     def _setup_focused(self, state, rng, now_ms, facts):
-        _rules(state).setup(state, rng, now_ms, facts)
+        self._setup(state, rng, now_ms, facts)
 
     def active(self, state):
-        return _rules(state).active(state)
+        return (mia_solo if _solo(state) else mia_multi).active(state)
 
     def legal_moves(self, state, seat):
-        return _rules(state).legal_moves(state, seat)
+        return (mia_solo if _solo(state) else mia_multi).legal_moves(state, seat)
 
     def passes_in_a_row(self, state):
-        return mia_multi.passes_in_a_row(state) if _rules(state) is mia_multi else None
+        return None if _solo(state) else mia_multi.passes_in_a_row(state)
 
     def apply(self, state, seat, move, now_ms):
-        if _rules(state) is not mia_multi or not mia_multi.window_over(state, now_ms):
+        if _solo(state) or not mia_multi.window_over(state, now_ms):
             return super().apply(state, seat, move, now_ms)
         # An Extra time window is over at its end, whether or not the server's timer has fired
         # yet: a move made after it finds the card open to every seat again.
@@ -73,33 +87,76 @@ class Mia(Game):
         return Step(step.state, events + step.events)
 
     def heard_out_of_turn(self, state, seat, move):
-        return _rules(state) is mia_multi and mia_multi.late_claim(state, seat, move)
+        return not _solo(state) and mia_multi.late_claim(state, seat, move)
 
     def _apply(self, state, rng, seat, move, now_ms, events):
-        _rules(state).apply(state, rng, seat, move, now_ms, events)
+        kind = move["type"]
+        if _solo(state):
+            if kind not in SOLO_MOVES:
+                raise IllegalMove(UNKNOWN_MOVE, f"the solo square has no move {kind!r}")
+            super()._apply(state, rng, seat, move, now_ms, events)
+            state.data["since_ms"] = now_ms  # the next decision starts now
+            mia_solo.settle(state.data, events)
+            return
+        if kind not in TABLE_MOVES:
+            raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
+        if "round" in move and require_int(move, "round") != state.data["round"]:
+            # A move made for a card that has since been solved or covered must not count against
+            # the next card (the claim race): it is never judged against the new card. A claim
+            # that lost the race for the card just won is still the child's answer to it.
+            require(
+                mia_multi.late_claim(state, seat, move),
+                mia_multi.STALE_ROUND,
+                "that operation card is no longer the one on top",
+            )
+            mia_multi.play_late_claim(state, seat, move, now_ms, events)
+            return
+        super()._apply(state, rng, seat, move, now_ms, events)
+
+    # The table's moves: "round" names the operation card the move was made for, on any move.
+    @plays("claim", fields=("cards", "option", "wild", "round"))
+    def _claim(self, state, rng, seat, move, now_ms, events):
+        mia_multi.play_claim(state, rng, seat, move, now_ms, events)
+
+    @plays("pass", fields=("round",))
+    def _pass(self, state, rng, seat, move, now_ms, events):
+        mia_multi.play_pass(state, rng, seat, move, now_ms, events)
+
+    @plays("extra_time", fields=("card", "round"))
+    def _extra_time(self, state, rng, seat, move, now_ms, events):
+        mia_multi.play_extra_time(state, rng, seat, move, now_ms, events)
+
+    # The solo square's moves.
+    @plays("solve", fields=("row", "col", "cards", "option"))
+    def _solve(self, state, rng, seat, move, now_ms, events):
+        mia_solo.play_solve(state.data, seat, move, now_ms, events)
+
+    @plays("swap", fields=("cards",))
+    def _swap(self, state, rng, seat, move, now_ms, events):
+        mia_solo.play_swap(state.data, seat, move, now_ms, events)
 
     def deadline(self, state):
-        return _rules(state).deadline(state)
+        return None if _solo(state) else mia_multi.deadline(state)
 
     def _tick(self, state, rng, now_ms, events):
-        _rules(state).tick(state, rng, now_ms, events)
+        mia_multi.tick(state, rng, now_ms, events)  # the solo square has no timer to fire
 
     def _view(self, state, seat):
-        return _rules(state).view(state, seat)
+        return (mia_solo if _solo(state) else mia_table_view).view(state, seat)
 
     def outcome(self, state):
-        return _rules(state).outcome(state)
+        return (mia_solo if _solo(state) else mia_table_view).outcome(state)
 
     def hint(self, state, seat):
-        return _rules(state).hint(state, seat)
+        return (mia_solver if _solo(state) else mia_table_view).hint(state, seat)
 
     def bot_move(self, state, seat, level, rng):
-        return _rules(state).bot_move(state, seat, level, rng)
+        return (mia_solver if _solo(state) else mia_table_view).bot_move(state, seat, level, rng)
 
     def bot_move_leaving(self, state, seat, level, rng, leave, people=frozenset()):
-        if _rules(state) is not mia_multi:  # the solo square has no other seat to leave a fact to
+        if _solo(state):  # the solo square has no other seat to leave a fact to
             return self.bot_move(state, seat, level, rng)
-        return mia_multi.bot_move_leaving(
+        return mia_table_view.bot_move_leaving(
             state, seat, level, rng, lambda move: self.answers_any(state, seat, move, leave)
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.core import attempt_event
+from engine.core import Fact, attempt_event, swap_in
 from engine.data import load
 
 
@@ -72,3 +72,59 @@ def claim_attempt(
         elapsed_ms=elapsed_ms,
         **extra,
     )
+
+
+# Card tables, read once at import: kinds, values, points and options by card id.
+NUMBER_KIND: tuple[str, ...] = tuple(c["kind"] for c in number_cards())
+NUMBER_VALUE: tuple[int | None, ...] = tuple(c.get("value") for c in number_cards())
+NUMBER_COUNT = len(NUMBER_KIND)
+OPERATION_KIND: tuple[str, ...] = tuple(c["kind"] for c in operation_cards())
+OPERATION_POINTS: tuple[int, ...] = tuple(c.get("points", 0) for c in operation_cards())
+OPERATION_OPTIONS: tuple[tuple[tuple[str, int], ...], ...] = tuple(
+    tuple((o["op"], o["target"]) for o in c.get("options", ())) for c in operation_cards()
+)
+OPERATION_COUNT = len(OPERATION_KIND)
+WILD_VALUES = range(1, 10)  # RULINGS 1: Wild = any 1-9, declared when claiming
+
+
+# --- focused deals (docs/rules/mia.md, "Focused deals") ------------------------------------------
+
+# The cards a focused deal steers: the first operation cards revealed, and the number cards that
+# make their pairs in each hand and on top of the number deck (drawn by whoever claims).
+FOCUS_REVEALS = 8
+FOCUS_HAND_PAIRS = 2
+FOCUS_DECK_PAIRS = 6
+
+
+def focus_option(fact: Fact) -> tuple[str, int] | None:
+    """The option (sign, target) a claim of ``fact`` solves, or None: not a claim of ¡Mía!."""
+    operation, a, b = fact
+    if not (1 <= a <= 9 and 1 <= b <= 9) or operation not in ("add", "sub"):
+        return None
+    if operation == "sub" and a <= b:
+        return None
+    return ("+", a + b) if operation == "add" else ("-", a - b)
+
+
+def shows(fact: Fact, cards) -> bool:
+    """Whether some operation card of ``cards`` offers the option ``fact`` solves."""
+    option = focus_option(fact)
+    return option is not None and any(option in OPERATION_OPTIONS[card] for card in cards)
+
+
+def steer_numbers(order: list[int], pairs: list[tuple[int, Fact]], rng, keep: set[int]) -> None:
+    """Puts at each (position, fact) of ``pairs`` the two number cards of the fact (at position
+    and position + 1 of ``order``, the deal order); a fact whose cards have run out is left to
+    chance."""
+    for position, (_operation, a, b) in pairs:
+        for offset, value in enumerate((a, b)):
+            swap_in(order, position + offset, lambda c, v=value: NUMBER_VALUE[c] == v, rng, keep)
+
+
+def steer_operations(order: list[int], facts: tuple[Fact, ...], reveals: int, rng) -> None:
+    """Puts at the first ``reveals`` places of ``order`` (revealed first) operation cards that
+    offer the facts' options, in turn."""
+    keep: set[int] = set()
+    for position in range(min(reveals, len(order))):
+        option = focus_option(facts[position % len(facts)])
+        swap_in(order, position, lambda c, o=option: o in OPERATION_OPTIONS[c], rng, keep)

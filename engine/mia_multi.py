@@ -1,7 +1,7 @@
 """¡Mía! table modes: Express, Party and Canada 47 (docs/rules/mia.md).
 
 Rulebook: seeds/000_6161999e8896a317.txt; binding rulings: RULINGS.md section 1. ``engine.mia``
-dispatches to this module for these variants, so it is a module of plain functions.
+plays its moves and reads its state with the functions of this module for these variants.
 
 The game is real time: every seat that has not passed and has not claimed wrongly may claim the top
 operation card at any moment, and the order in which the server applies the claims decides who was
@@ -52,47 +52,48 @@ from itertools import combinations
 
 from engine.core import (
     MALFORMED,
-    UNKNOWN_MOVE,
     Fact,
-    IllegalMove,
     Option,
-    Outcome,
     State,
     Variant,
     first_player_option,
-    outcome_from_scores,
     require,
     require_int,
-    swap_in,
     variants,
 )
 from engine.mia_cards import (
+    FOCUS_DECK_PAIRS,
+    FOCUS_HAND_PAIRS,
+    FOCUS_REVEALS,
+    NUMBER_COUNT,
+    NUMBER_KIND,
+    NUMBER_VALUE,
+    OPERATION_COUNT,
+    OPERATION_OPTIONS,
+    OPERATION_POINTS,
+    WILD_VALUES,
     claim_attempt,
     flip,
-    number_cards,
     number_face,
-    operation_cards,
-    operation_face,
-    result_of,
+    steer_numbers,
+    steer_operations,
+)
+from engine.mia_rounds import (
+    CLAIM_DRAW,
+    calm,
+    calm_answer,
+    close_if_everyone_answered,
+    draw,
+    end_game,
+    flip_if_everyone_done,
+    next_round,
+    nobody_solved,
+    start_round,
 )
 
 # --- constants -----------------------------------------------------------------------------------
 
 HAND_SIZE = 5  # rulebook: "Shuffle the number cards and deal 5 to each player."
-REFILL_TO = 2  # RULINGS 1: fewer than 2 cards at the start of a round -> draw up to 2
-CLAIM_DRAW = 2  # rulebook: "Then, they draw 2 new cards from the deck."
-WILD_VALUES = range(1, 10)  # RULINGS 1: Wild = any 1-9, declared when claiming
-
-# Card tables, read once at import: kinds, values, points and options by card id.
-NUMBER_KIND: tuple[str, ...] = tuple(c["kind"] for c in number_cards())
-NUMBER_VALUE: tuple[int | None, ...] = tuple(c.get("value") for c in number_cards())
-NUMBER_COUNT = len(NUMBER_KIND)
-OPERATION_KIND: tuple[str, ...] = tuple(c["kind"] for c in operation_cards())
-OPERATION_POINTS: tuple[int, ...] = tuple(c.get("points", 0) for c in operation_cards())
-OPERATION_OPTIONS: tuple[tuple[tuple[str, int], ...], ...] = tuple(
-    tuple((o["op"], o["target"]) for o in c.get("options", ())) for c in operation_cards()
-)
-OPERATION_COUNT = len(OPERATION_KIND)
 
 # The IllegalMove codes of this module (the base Game adds malformed, unknown_move, not_active,
 # game_over and bad_seat); every one is listed in docs/rules/mia.md.
@@ -212,50 +213,7 @@ def setup(state: State, rng, now_ms: int, focus: tuple[Fact, ...] = ()) -> None:
     }
     # rulebook: "The starting player quickly flips the top card of the operations deck". The setup
     # events are not returned by Game.new; the first view shows the revealed card.
-    _start_round(state, rng, now_ms, [])
-
-
-# --- focused deals (docs/rules/mia.md, "Focused deals") ------------------------------------------
-
-# The cards a focused deal steers: the first operation cards revealed, and the number cards that
-# make their pairs in each hand and on top of the number deck (drawn by whoever claims).
-FOCUS_REVEALS = 8
-FOCUS_HAND_PAIRS = 2
-FOCUS_DECK_PAIRS = 6
-
-
-def focus_option(fact: Fact) -> tuple[str, int] | None:
-    """The option (sign, target) a claim of ``fact`` solves, or None: not a claim of ¡Mía!."""
-    operation, a, b = fact
-    if not (1 <= a <= 9 and 1 <= b <= 9) or operation not in ("add", "sub"):
-        return None
-    if operation == "sub" and a <= b:
-        return None
-    return ("+", a + b) if operation == "add" else ("-", a - b)
-
-
-def shows(fact: Fact, cards) -> bool:
-    """Whether some operation card of ``cards`` offers the option ``fact`` solves."""
-    option = focus_option(fact)
-    return option is not None and any(option in OPERATION_OPTIONS[card] for card in cards)
-
-
-def steer_numbers(order: list[int], pairs: list[tuple[int, Fact]], rng, keep: set[int]) -> None:
-    """Puts at each (position, fact) of ``pairs`` the two number cards of the fact (at position
-    and position + 1 of ``order``, the deal order); a fact whose cards have run out is left to
-    chance."""
-    for position, (_operation, a, b) in pairs:
-        for offset, value in enumerate((a, b)):
-            swap_in(order, position + offset, lambda c, v=value: NUMBER_VALUE[c] == v, rng, keep)
-
-
-def steer_operations(order: list[int], facts: tuple[Fact, ...], reveals: int, rng) -> None:
-    """Puts at the first ``reveals`` places of ``order`` (revealed first) operation cards that
-    offer the facts' options, in turn."""
-    keep: set[int] = set()
-    for position in range(min(reveals, len(order))):
-        option = focus_option(facts[position % len(facts)])
-        swap_in(order, position, lambda c, o=option: o in OPERATION_OPTIONS[c], rng, keep)
+    start_round(state, rng, now_ms, [])
 
 
 def _steer(numbers: list[int], operations: list[int], players: int, rng, facts) -> None:
@@ -301,11 +259,6 @@ def active(state: State) -> frozenset[int]:
     )
 
 
-def calm(state: State) -> bool:
-    """Whether this is a calm table (docs/rules/mia.md, "A calm table")."""
-    return bool(state.options.get("calm"))
-
-
 def legal_moves(state: State, seat: int) -> list[dict]:
     if seat not in active(state):
         return []
@@ -339,26 +292,6 @@ def legal_moves(state: State, seat: int) -> list[dict]:
 # --- moves ---------------------------------------------------------------------------------------
 
 
-def apply(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
-    kind = move["type"]
-    play = MOVES.get(kind)
-    if play is None:
-        # engine.mia shares one move list with the solo square; its moves are not ours.
-        raise IllegalMove(UNKNOWN_MOVE, f"{state.variant} has no move {kind!r}")
-    if "round" in move and require_int(move, "round") != state.data["round"]:
-        # A move made for a card that has since been solved or covered must not count against the
-        # next card (the claim race): it is never judged against the new card. A
-        # claim that lost the race for the card just won is still the child's answer to it.
-        require(
-            late_claim(state, seat, move),
-            STALE_ROUND,
-            "that operation card is no longer the one on top",
-        )
-        _late_claim(state, seat, move, now_ms, events)
-        return
-    play(state, rng, seat, move, now_ms, events)
-
-
 def late_claim(state: State, seat: int, move: dict) -> bool:
     """Whether ``move`` is a claim on the card won just before the one on top, by a seat that
     could still claim that card when it was won and has not been heard on it since: the claim
@@ -375,7 +308,7 @@ def late_claim(state: State, seat: int, move: dict) -> bool:
     )
 
 
-def _late_claim(state: State, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+def play_late_claim(state: State, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     """A claim that lost the race: judged against the card it was made for, with the hand the
     seat held when the card was won, and recorded as the child's answer to that card; nothing
     else at the table changes (the card is won, so the claim scores nothing and costs nothing).
@@ -433,7 +366,7 @@ def _option_claimed(card: int, option: int, mirrored: bool) -> tuple[str, int]:
     return (flip(op) if mirrored else op), target
 
 
-def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+def play_claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     hand = data["hands"][seat]
     cards, option, a, b = _claimed_cards(move, hand)
@@ -466,7 +399,7 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
             "result": result,
             "correct": attempt["correct"],
         }
-        _calm_answer(state, rng, seat, answer, now_ms, events)
+        calm_answer(state, rng, seat, answer, now_ms, events)
         return
     claim = {
         "seat": seat,
@@ -494,7 +427,7 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
             # RULINGS 1: "a wrong claim ends the window".
             _close_window(state, now_ms)
             events.append({"type": "extra_time_over", "seat": seat, "reason": "wrong_claim"})
-        _flip_if_everyone_done(state, rng, now_ms, events)
+        flip_if_everyone_done(state, rng, now_ms, events)
         return
 
     # The others' claims for this card may still be on their way: each may yet be heard, as an
@@ -544,11 +477,11 @@ def _claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[d
     data["revealer"] = seat
     if state.variant == "canada47" and data["scores"][seat] >= state.options["target"]:
         # RULINGS 1: "first to 47 (option: target) wins".
-        _end(state, "target_reached", events)
+        end_game(state, "target_reached", events)
         return
-    _draw(state, rng, seat, CLAIM_DRAW, events)
+    draw(state, rng, seat, CLAIM_DRAW, events)
     if data["over"] is None:
-        _next_round(state, rng, now_ms, events)
+        next_round(state, rng, now_ms, events)
 
 
 def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
@@ -592,7 +525,7 @@ def passes_in_a_row(state: State) -> list[int]:
     return list(state.data.get("passing") or [0] * state.players)
 
 
-def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
+def play_pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     # RULINGS 1: "Nobody can solve: each player may pass".
     data["passed"][seat] = True
@@ -601,14 +534,14 @@ def _pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[di
         # A calm table: nobody learns before the card closes whether a seat passed or claimed,
         # only that it is done with the card (docs/rules/mia.md, "A calm table").
         events.append({"type": "answered", "seat": seat, "round": data["round"]})
-        _close_if_everyone_answered(state, rng, now_ms, events)
+        close_if_everyone_answered(state, rng, now_ms, events)
         return
     events.append({"type": "passed", "seat": seat, "round": data["round"]})
     window = data["window"]
     if window is not None and window["seat"] == seat:
         _close_window(state, now_ms)
         events.append({"type": "extra_time_over", "seat": seat, "reason": "passed"})
-    _flip_if_everyone_done(state, rng, now_ms, events)
+    flip_if_everyone_done(state, rng, now_ms, events)
 
 
 def _waited(state: State, seat: int) -> int:
@@ -630,123 +563,9 @@ def _close_window(state: State, now_ms: int) -> None:
             waited[other] += shut
 
 
-# --- the calm table (docs/rules/mia.md, "A calm table") -----------------------------------------
-
-
-def _calm_answer(
-    state: State, rng, seat: int, answer: dict, now_ms: int, events: list[dict]
+def play_extra_time(
+    state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]
 ) -> None:
-    """A claim at a calm table: the two cards are laid face down in front of the seat with its
-    answer until the card closes; the table only learns that the seat answered."""
-    data = state.data
-    hand = data["hands"][seat]
-    for card in answer["cards"]:
-        hand.remove(card)
-    data["answers"][seat] = answer
-    events.append({"type": "answered", "seat": seat, "round": data["round"]})
-    _close_if_everyone_answered(state, rng, now_ms, events)
-
-
-def _close_if_everyone_answered(state: State, rng, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    answers = data["answers"]
-    if all(data["passed"][s] or answers[s] is not None for s in range(state.players)):
-        _calm_close(state, rng, now_ms, events)
-
-
-def _calm_close(state: State, rng, now_ms: int, events: list[dict]) -> None:
-    """Every seat answered or passed: the answers are turned up. Every right answer scores (the
-    pile's points, or in Canada 47 the target of the option it solved) and its two cards are
-    discarded; a wrong answer's cards are set aside as in the race (RULINGS 1). The right seats
-    draw 2 each, then the next card is revealed; when nobody was right the revealer piles a new
-    card on top (RULINGS 1, "Nobody can solve")."""
-    data = state.data
-    players = state.players
-    closing = data["round"]
-    answers = data["answers"]
-    pile = data["pile"]
-    right = [s for s in range(players) if answers[s] is not None and answers[s]["correct"]]
-    pile_points = sum(OPERATION_POINTS[c] for c in pile)
-    points = [0] * players
-    for seat, answer in enumerate(answers):
-        if answer is None:
-            continue
-        if answer["correct"]:
-            data["number_discard"].extend(answer["cards"])
-            # RULINGS 1: Canada 47 scores the target of the option solved; the other modes the
-            # points on the cards (the whole pile).
-            points[seat] = answer["target"] if state.variant == "canada47" else pile_points
-            data["scores"][seat] += points[seat]
-            data["credited"][seat] += len(pile)
-        else:
-            # RULINGS 1, wrong claim: set aside until the end of the next round.
-            data["aside"][seat].append({"cards": sorted(answer["cards"]), "back": closing + 1})
-    data["answers"] = [None] * players
-    solutions = [
-        {
-            "seat": seat,
-            "option": answers[seat]["option"],
-            "values": answers[seat]["values"],
-            "op": answers[seat]["op"],
-            "target": answers[seat]["target"],
-            "result": answers[seat]["result"],
-        }
-        for seat in right
-    ]
-    data["last_closed"] = {"round": closing, "right": right, "points": points}
-    events.append(
-        {
-            "type": "card_closed",
-            "round": closing,
-            "right": right,
-            "solutions": solutions,
-            "points": points,
-            "cards_taken": len(pile) if right else 0,
-            "scores": list(data["scores"]),
-        }
-    )
-    if not right:
-        if _calm_express_over(state, events):
-            return
-        _nobody_solved(state, rng, now_ms, events, "all_passed")
-        return
-    # The card is solved: its pile is shared out as points (it is no one's to take), and the
-    # Mirrors waiting for it are used (RULINGS 1: "Discard it once used").
-    data["operation_discard"].extend(pile)
-    data["pile"] = []
-    data["operation_discard"].extend(data["mirrors"])
-    data["mirrors"] = []
-    revealer = data["revealer"]
-    # No one was first, so the next card is revealed in turn, by the next seat clockwise.
-    data["revealer"] = (revealer + 1) % players
-    if state.variant == "canada47" and any(
-        score >= state.options["target"] for score in data["scores"]
-    ):
-        # RULINGS 1: "first to 47 (option: target) wins"; reached together, ties share.
-        _end(state, "target_reached", events)
-        return
-    for offset in range(players):
-        seat = (revealer + offset) % players
-        if seat in right:
-            # RULINGS 1, right claim: "draws 2".
-            _draw(state, rng, seat, CLAIM_DRAW, events)
-            if data["over"] is not None:
-                return
-    if _calm_express_over(state, events):
-        return
-    _next_round(state, rng, now_ms, events)
-
-
-def _calm_express_over(state: State, events: list[dict]) -> bool:
-    """Express ends when the number deck runs out (RULINGS 1); at a calm table an Extra time
-    draw may empty it while others are still answering, and the game then ends as the card
-    closes, never before."""
-    if state.variant == "express" and not state.data["numbers"] and state.data["over"] is None:
-        _end(state, "number_deck_empty", events)
-    return state.data["over"] is not None
-
-
-def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
     data = state.data
     card = require_int(move, "card")
     hand = data["hands"][seat]
@@ -762,26 +581,14 @@ def _extra_time(state: State, rng, seat: int, move: dict, now_ms: int, events: l
         events.append(
             {"type": "extra_time", "seat": seat, "card": number_face(card), "until": None}
         )
-        _draw(state, rng, seat, 1, events, end=False)
+        draw(state, rng, seat, 1, events, end=False)
         return
     until = now_ms + state.options["extra_time_seconds"] * 1000
     data["window"] = {"seat": seat, "opened_at": now_ms, "until": until}
     # The pass timeout never cuts a window short: "During this time no other player can solve it."
     data["flip_at"] = max(data["flip_at"], until)
     events.append({"type": "extra_time", "seat": seat, "card": number_face(card), "until": until})
-    _draw(state, rng, seat, 1, events)
-
-
-# The moves of the table game, by type; engine.mia accepts these and the solo square's.
-MOVES = {"claim": _claim, "pass": _pass, "extra_time": _extra_time}
-MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
-# The keys each move may carry besides its type (engine.core.plays): "round" names the operation
-# card the move was made for, on any move.
-MOVE_FIELDS: dict[str, tuple[str, ...]] = {
-    "claim": ("cards", "option", "wild", "round"),
-    "pass": ("round",),
-    "extra_time": ("card", "round"),
-}
+    draw(state, rng, seat, 1, events)
 
 
 # --- timers --------------------------------------------------------------------------------------
@@ -824,404 +631,4 @@ def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
                 _passed_on(state, seat)
                 events.append({"type": "timed_out", "seat": seat, "round": data["round"]})
         # RULINGS 1: "after 20 s (option), the same revealer flips a new operation card".
-        _nobody_solved(state, rng, now_ms, events, "time_up")
-
-
-# --- rounds --------------------------------------------------------------------------------------
-
-
-def _flip_if_everyone_done(state: State, rng, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    if all(p or w for p, w in zip(data["passed"], data["locked"], strict=True)):
-        # RULINGS 1: "when every player has passed ... the same revealer flips a new operation
-        # card"; a seat that claimed wrongly cannot claim this card, so it counts as done.
-        _nobody_solved(state, rng, now_ms, events, "all_passed")
-
-
-def _nobody_solved(state: State, rng, now_ms: int, events: list[dict], reason: str) -> None:
-    data = state.data
-    events.append(
-        {
-            "type": "nobody_solved",
-            "reason": reason,
-            "round": data["round"],
-            "pile_count": len(data["pile"]),
-        }
-    )
-    # rulebook: "the player who revealed the operation card will flip a new one and place it on
-    # top of the previous one" — the revealer does not change.
-    _next_round(state, rng, now_ms, events)
-
-
-def _next_round(state: State, rng, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    ending = data["round"]
-    # RULINGS 1: the set-aside cards come back "when that round ends" (the round after the mistake).
-    for seat, batches in enumerate(data["aside"]):
-        if not batches:
-            continue
-        back = [b for b in batches if b["back"] <= ending]
-        if back:
-            data["aside"][seat] = [b for b in batches if b["back"] > ending]
-            returned = [card for b in back for card in b["cards"]]
-            data["hands"][seat].extend(returned)
-            data["hands"][seat].sort()
-            # The cards were thrown face up, so everybody already saw them: no secret revealed.
-            events.append(
-                {
-                    "type": "cards_returned",
-                    "seat": seat,
-                    "cards": [number_face(c) for c in returned],
-                }
-            )
-    _start_round(state, rng, now_ms, events)
-
-
-def _start_round(state: State, rng, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    revealer = data["revealer"]
-    while True:
-        if not data["operations"]:
-            # RULINGS 1: Party "ends when the operation deck runs out"; Express and Canada 47 have
-            # nothing left to play either (docs/rules/mia.md, decisions).
-            _end(state, "operation_deck_empty", events)
-            return
-        card = data["operations"].pop()
-        kind = OPERATION_KIND[card]
-        if kind == "operation":
-            break
-        events.append({"type": "revealed", "seat": revealer, "card": operation_face(card)})
-        if kind == "recycling":
-            _recycle(state, rng, events)
-            data["operation_discard"].append(card)
-        elif kind == "twister":
-            _twist(state, events)
-            data["operation_discard"].append(card)
-        else:
-            # RULINGS 1, Mirror: waits for the next solved card, carried over action cards. Two
-            # pending Mirrors reverse the symbols twice, i.e. not at all (docs/rules/mia.md).
-            data["mirrors"].append(card)
-            events.append({"type": "mirror", "mirrored": len(data["mirrors"]) % 2 == 1})
-
-    players = state.players
-    data["pile"].append(card)
-    data["round"] += 1
-    data["revealed_at"] = now_ms
-    # A calm table has no flip timer (docs/rules/mia.md, "A calm table").
-    data["flip_at"] = None if calm(state) else now_ms + state.options["pass_timeout_seconds"] * 1000
-    data["passed"] = [False] * players
-    data["locked"] = [False] * players
-    data["window"] = None
-    data["waited"] = [0] * players
-    if calm(state):
-        data["answers"] = [None] * players
-    mirrored = len(data["mirrors"]) % 2 == 1
-    events.append(
-        {
-            "type": "revealed",
-            "seat": revealer,
-            "card": operation_face(card, mirrored),
-            "mirrored": mirrored,
-            "round": data["round"],
-            "pile_count": len(data["pile"]),
-            "flip_at": data["flip_at"],
-        }
-    )
-    # RULINGS 1: "A player with fewer than 2 cards in hand at the start of a round draws up to 2."
-    for offset in range(players):
-        seat = (revealer + offset) % players
-        short = REFILL_TO - len(data["hands"][seat])
-        if short > 0:
-            _draw(state, rng, seat, short, events)
-            if data["over"] is not None:
-                return
-
-
-def _recycle(state: State, rng, events: list[dict]) -> None:
-    """RULINGS 1, Recycling: all at once, using the hands as they were, each player takes 2 random
-    cards from the player on their right (the previous seat)."""
-    hands = state.data["hands"]
-    players = state.players
-    given = []
-    for seat in range(players):
-        hand = hands[seat]
-        given.append(rng.sample(hand, min(2, len(hand))))
-    for seat in range(players):
-        for card in given[seat]:
-            hands[seat].remove(card)
-    for seat in range(players):
-        # seat + 1 has this seat on its right, so it takes this seat's cards.
-        receiver = (seat + 1) % players
-        hands[receiver].extend(given[seat])
-    for hand in hands:
-        hand.sort()
-    # Only the counts: which cards moved is each receiver's own secret.
-    events.append({"type": "recycling", "given": [len(g) for g in given]})
-
-
-def _twist(state: State, events: list[dict]) -> None:
-    """RULINGS 1, Twister: each player passes the whole hand to the player on their right (the
-    previous seat); set-aside cards are not hands and stay put."""
-    hands = state.data["hands"]
-    state.data["hands"] = hands[1:] + hands[:1]  # seat s now holds what seat s + 1 held
-    events.append({"type": "twister", "hand_counts": [len(h) for h in state.data["hands"]]})
-
-
-def _draw(
-    state: State, rng, seat: int, count: int, events: list[dict], *, end: bool = True
-) -> None:
-    data = state.data
-    stack = data["numbers"]
-    hand = data["hands"][seat]
-    drawn = 0
-    for _ in range(count):
-        if not stack:
-            if state.variant == "express" or not data["number_discard"]:
-                break
-            # RULINGS 1: Party and Canada 47 reshuffle the number discards into a new deck.
-            stack.extend(data["number_discard"])
-            data["number_discard"] = []
-            rng.shuffle(stack)
-            events.append({"type": "numbers_reshuffled", "count": len(stack)})
-        hand.append(stack.pop())
-        drawn += 1
-    if drawn:
-        hand.sort()
-        # How many, never which: the faces are the drawer's secret.
-        events.append({"type": "drew", "seat": seat, "count": drawn})
-    if end and state.variant == "express" and not stack and data["over"] is None:
-        # RULINGS 1: "Express (2-4 players) ends when the number deck runs out".
-        _end(state, "number_deck_empty", events)
-
-
-def _end(state: State, reason: str, events: list[dict]) -> None:
-    data = state.data
-    data["over"] = reason
-    data["window"] = None
-    result = outcome_from_scores(data["scores"])
-    events.append(
-        {"type": "game_over", "reason": reason, "scores": result.scores, "winners": result.winners}
-    )
-
-
-# --- seeing and results --------------------------------------------------------------------------
-
-
-def view(state: State, seat: int | None) -> dict:
-    data = state.data
-    pile = data["pile"]
-    mirrored = len(data["mirrors"]) % 2 == 1
-    window = data["window"]
-    top = operation_face(pile[-1], mirrored) if pile else None
-    calm_table = calm(state)
-    answers = data.get("answers") or [None] * state.players
-    hand_counts = [len(h) for h in data["hands"]]
-    passed = [s for s, p in enumerate(data["passed"]) if p]
-    if calm_table:
-        # Until the card closes, a seat sees of the others only that they are done with it: not
-        # whether they passed or claimed, nor their cards (held face down count as in hand).
-        hand_counts = [
-            count + (len(answers[s]["cards"]) if answers[s] is not None and s != seat else 0)
-            for s, count in enumerate(hand_counts)
-        ]
-        passed = [s for s in passed if s == seat]
-    return {
-        "hand": None if seat is None else [number_face(c) for c in data["hands"][seat]],
-        "hand_counts": hand_counts,
-        # The set-aside cards were thrown face up on the table: public (docs/rules/mia.md).
-        "set_aside": [
-            [
-                {"cards": [number_face(c) for c in b["cards"]], "back_after_round": b["back"]}
-                for b in batches
-            ]
-            for batches in data["aside"]
-        ],
-        "top": top,
-        "pile_count": len(pile),
-        "pile_points": sum(OPERATION_POINTS[c] for c in pile),
-        "mirrored": mirrored,
-        "mirrors_pending": len(data["mirrors"]),
-        "numbers_left": len(data["numbers"]),
-        "operations_left": len(data["operations"]),
-        "number_discard_count": len(data["number_discard"]),
-        "operation_discard_count": len(data["operation_discard"]),
-        "scores": list(data["scores"]),
-        "won_counts": [
-            len(w) + c
-            for w, c in zip(data["won"], data.get("credited") or [0] * state.players, strict=True)
-        ],
-        "target": state.options.get("target"),
-        "round": data["round"],
-        "revealer": data["revealer"],
-        "revealed_at": data["revealed_at"],
-        "flip_at": None if data["over"] else data["flip_at"],
-        "passed": passed,
-        "locked_out": [s for s, w in enumerate(data["locked"]) if w],
-        "window": None if window is None else {"seat": window["seat"], "until": window["until"]},
-        "over_reason": data["over"],
-        # The calm table (docs/rules/mia.md): who is done with the card, the seat's own answer
-        # (None, {"passed": true} or the claim and whether it was right), the card closed last.
-        "calm": calm_table,
-        "answered": [s for s in range(state.players) if answers[s] is not None or data["passed"][s]]
-        if calm_table
-        else [],
-        "answer": _own_answer(state, seat) if calm_table else None,
-        "last_closed": data.get("last_closed") if calm_table else None,
-    }
-
-
-def _own_answer(state: State, seat: int | None) -> dict | None:
-    if seat is None:
-        return None
-    data = state.data
-    answer = data["answers"][seat]
-    if answer is None:
-        return {"passed": True} if data["passed"][seat] else None
-    return {**answer, "cards": [number_face(c) for c in answer["cards"]]}
-
-
-def outcome(state: State) -> Outcome | None:
-    if state.data["over"] is None:
-        return None
-    # RULINGS 1: "Most points wins; ties share."
-    return outcome_from_scores(state.data["scores"])
-
-
-# --- help and bots -------------------------------------------------------------------------------
-
-
-def _wild_pairs(op: str, target: int) -> tuple[int, int] | None:
-    """Two Wild values that make ``target`` (the first found), or None."""
-    for v in WILD_VALUES:
-        w = target - v if op == "+" else v + target
-        if w in WILD_VALUES:
-            return v, w
-    return None
-
-
-def _right_claims(state: State, seat: int) -> list[tuple[dict, int]]:
-    """Every right claim the seat can make now (one wild value per pair and option), each with the
-    number of Wild cards it spends."""
-    data = state.data
-    if seat not in active(state) or not data["pile"]:
-        return []
-    top = data["pile"][-1]
-    mirrored = len(data["mirrors"]) % 2 == 1
-    current = data["round"]
-    usable = [c for c in data["hands"][seat] if NUMBER_KIND[c] != "extra_time"]
-    found: list[tuple[dict, int]] = []
-    for first, second in combinations(usable, 2):
-        wild_first = NUMBER_KIND[first] == "wild"
-        wild_second = NUMBER_KIND[second] == "wild"
-        for option, (op, target) in enumerate(OPERATION_OPTIONS[top]):
-            if mirrored:
-                op = flip(op)
-            move = {"type": "claim", "cards": [first, second], "option": option, "round": current}
-            if wild_first and wild_second:
-                pair = _wild_pairs(op, target)
-                if pair is not None:
-                    found.append(({**move, "wild": list(pair)}, 2))
-                continue
-            if wild_first or wild_second:
-                known = NUMBER_VALUE[second if wild_first else first]
-                for value in WILD_VALUES:
-                    if result_of(known, value, op) == target:
-                        found.append(({**move, "wild": value}, 1))
-                        break
-                continue
-            if result_of(NUMBER_VALUE[first], NUMBER_VALUE[second], op) == target:
-                found.append((move, 0))
-    return found
-
-
-def hint(state: State, seat: int) -> dict | None:
-    """A right claim, sparing Wild cards when possible; None when the seat cannot solve now."""
-    claims = _right_claims(state, seat)
-    if not claims:
-        return None
-    return min(claims, key=lambda item: item[1])[0]
-
-
-def _flexibility(cards: list[int]) -> int:
-    """How many different results the cards can still make: a hand that reaches more targets
-    solves more future cards (the strong bot keeps such hands)."""
-    values = [NUMBER_VALUE[c] for c in cards if NUMBER_KIND[c] == "number"]
-    wilds = sum(1 for c in cards if NUMBER_KIND[c] == "wild")
-    results = set()
-    for a, b in combinations(values, 2):
-        results.add(("+", a + b))
-        results.add(("-", abs(a - b)))
-    return len(results) + 20 * wilds  # a Wild in hand solves almost anything
-
-
-def bot_move(state: State, seat: int, level: str, rng) -> dict | None:
-    moves = legal_moves(state, seat)
-    if not moves:
-        return None
-    if level == "random":
-        if calm(state):
-            # No timer will move a calm table on: a bot that waited would keep the card open for
-            # ever, so it answers (right, wrong or pass) once its thinking time is over.
-            return rng.choice(moves)
-        # Uniform over the legal moves (wrong claims, passes, Extra time) plus one more choice:
-        # waiting, as a real child sometimes just looks at the card (lets the timers fire).
-        pick = rng.randrange(len(moves) + 1)
-        return moves[pick] if pick < len(moves) else None
-    data = state.data
-    current = data["round"]
-    claims = _right_claims(state, seat)
-    if level == "easy":
-        # Plain play: the first right claim found, otherwise pass.
-        return claims[0][0] if claims else {"type": "pass", "round": current}
-    if claims:
-        hand = data["hands"][seat]
-
-        def value(item: tuple[dict, int]) -> tuple[int, int, int]:
-            move, wilds = item
-            _op, target = OPERATION_OPTIONS[data["pile"][-1]][move["option"]]
-            # Canada 47 scores the target solved; the other modes score the pile, whatever option.
-            gained = target if state.variant == "canada47" else 0
-            rest = [c for c in hand if c not in move["cards"]]
-            return gained, -wilds, _flexibility(rest)
-
-        return max(claims, key=value)[0]
-    if data["window"] is None:
-        # No solution: an Extra time card trades itself for a fresh card and an exclusive window
-        # in which to use it.
-        for move in moves:
-            if move["type"] == "extra_time":
-                return move
-    return {"type": "pass", "round": current}
-
-
-# --- bots in focused practice (docs/rules/mia.md, "Bots in focused practice") ------------------
-
-
-def _another_seat_answered(state: State, seat: int) -> bool:
-    """Whether another seat is done with the top card: passed or claimed wrong (locked out of it,
-    RULINGS 1)."""
-    data = state.data
-    return any(
-        data["passed"][other] or data["locked"][other]
-        for other in range(state.players)
-        if other != seat
-    )
-
-
-def bot_move_leaving(state: State, seat: int, level: str, rng, answers) -> dict | None:
-    """The bot's move when facts are left to a child (``answers(move)`` says whether a move would
-    answer one; docs/rules/mia.md, "Bots in focused practice"). A claim that answers one waits
-    until another seat is done with the card (it passed or claimed wrong); then the bot claims
-    it. It claims no other option of the card instead: any claim takes the card from the child.
-    So the child has first chance, and the card's timer (RULINGS 1: a new card "after 20 s")
-    moves the game on: it never stalls on the bot. In its own Extra time window nobody else may
-    claim, so the bot claims. At a calm table a bot's answer takes nothing from the child (every
-    right answer scores) and a bot never waits there (no timer would move the table on): it
-    answers as it would."""
-    move = bot_move(state, seat, level, rng)
-    if move is None or move["type"] != "claim" or calm(state) or not answers(move):
-        return move
-    window = state.data["window"]
-    if (window is not None and window["seat"] == seat) or _another_seat_answered(state, seat):
-        return move
-    return None
+        nobody_solved(state, rng, now_ms, events, "time_up")

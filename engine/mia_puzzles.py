@@ -23,9 +23,9 @@ from engine.mia_solo import (
     _right_solves,
     _solving_pairs,
     open_cells,
-    search,
     stars_for,
 )
+from engine.mia_solver import search
 
 
 @dataclass(frozen=True)

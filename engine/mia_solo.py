@@ -25,11 +25,10 @@ State ``data`` (JSON):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from engine import core, mia_multi
+from engine import core, mia_cards
 from engine.core import IllegalMove, Outcome, Variant, require, require_int
 from engine.mia_cards import claim_attempt, number_cards, number_face, operation_cards, result_of
 from engine.mia_cards import operation_face as _operation_face
@@ -207,7 +206,7 @@ def setup(state, rng, now_ms: int, focus: tuple = ()) -> None:
 
 def shows(fact) -> bool:
     """Whether a solo square can hold a card that a claim of ``fact`` solves."""
-    return mia_multi.shows(fact, solo_operation_ids())
+    return mia_cards.shows(fact, solo_operation_ids())
 
 
 def _steer(operations: list[int], numbers: list[int], size: int, rng, facts) -> None:
@@ -216,27 +215,17 @@ def _steer(operations: list[int], numbers: list[int], size: int, rng, facts) -> 
     turn, the hand holds the pairs of the first facts and the deck gives the next facts' pairs,
     two by two, while their cards last. The same cards as ever, only their order is steered
     (RULINGS 1 Solo); whether the square can be cleared is the puzzle maker's to check."""
-    mia_multi.steer_operations(operations, facts, size * size, rng)
-    pairs = [(2 * j, facts[j % len(facts)]) for j in range(mia_multi.FOCUS_HAND_PAIRS)]
+    mia_cards.steer_operations(operations, facts, size * size, rng)
+    pairs = [(2 * j, facts[j % len(facts)]) for j in range(mia_cards.FOCUS_HAND_PAIRS)]
     pairs += [
-        (position, facts[(mia_multi.FOCUS_HAND_PAIRS + j) % len(facts)])
+        (position, facts[(mia_cards.FOCUS_HAND_PAIRS + j) % len(facts)])
         for j, position in enumerate(range(HAND_SIZE + 1, len(numbers) - 1, 2))
     ]
-    mia_multi.steer_numbers(numbers, pairs, rng, set())
+    mia_cards.steer_numbers(numbers, pairs, rng, set())
 
 
 def active(state) -> frozenset:
     return frozenset() if state.data["result"] is not None else frozenset((0,))
-
-
-def deadline(state) -> None:
-    """The solo square has no timer: the player thinks as long as they like."""
-    return None
-
-
-def tick(state, rng, now_ms: int, events: list) -> None:
-    """Never called (deadline is always None); defined for the module protocol."""
-    return None
 
 
 def _two_hand_cards(move: dict, hand: list) -> tuple[int, int]:
@@ -262,17 +251,7 @@ def _draw(data: dict, count: int) -> int:
     return len(drawn)
 
 
-def apply(state, rng, seat: int, move: dict, now_ms: int, events: list) -> None:
-    kind = move["type"]
-    play = MOVES.get(kind)
-    if play is None:
-        raise IllegalMove(core.UNKNOWN_MOVE, f"the solo square has no move {kind!r}")
-    play(state.data, seat, move, now_ms, events)
-    state.data["since_ms"] = now_ms  # the next decision starts now
-    _settle(state.data, events)
-
-
-def _apply_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
+def play_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
     size = data["size"]
     grid = data["grid"]
     row = require_int(move, "row", 0, size - 1)
@@ -357,7 +336,7 @@ def _apply_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -
             events.append({"type": "cards_opened", "cells": newly})
 
 
-def _apply_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
+def play_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
     first, second = _two_hand_cards(move, data["hand"])
     # RULINGS 1 Solo: "swap 2 cards of your choice for 2 from the deck"; the deck must hold 2.
     require(len(data["deck"]) >= SWAP_SIZE, DECK_SHORT, "the deck has fewer than 2 cards left")
@@ -380,16 +359,6 @@ def _apply_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) ->
     )
 
 
-# The solo square's moves, by type.
-MOVES = {"solve": _apply_solve, "swap": _apply_swap}
-MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
-# The keys each move may carry besides its type (engine.core.plays).
-MOVE_FIELDS: dict[str, tuple[str, ...]] = {
-    "solve": ("row", "col", "cards", "option"),
-    "swap": ("cards",),
-}
-
-
 def _right_solve_exists(data: dict) -> bool:
     size, grid = data["size"], data["grid"]
     values = _number_values()
@@ -399,7 +368,7 @@ def _right_solve_exists(data: dict) -> bool:
     return any(not pairs.isdisjoint(solving[grid[cell]]) for cell in open_cells(size, _mask(grid)))
 
 
-def _settle(data: dict, events: list) -> None:
+def settle(data: dict, events: list) -> None:
     """Decide the end. RULINGS 1 Solo: "won when the square is empty"; "lost when the number deck
     cannot refill": our reading is when no right solve is left and the deck cannot give a swap
     (fewer than 2 cards), so a player plays the hand out after the deck runs dry."""
@@ -525,237 +494,3 @@ def _right_solves(data: dict) -> list[dict]:
                     }
                 )
     return moves
-
-
-# --- the solver ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What ``search`` found. ``moves`` is None when no clearing line was found; ``exact`` says
-    the search was complete (so ``swaps`` is the true minimum, or None means no line at all)."""
-
-    moves: list[dict] | None
-    swaps: int | None
-    exact: bool
-    nodes: int
-    dead_ends: int
-
-
-class _OutOfNodes(Exception):
-    pass
-
-
-def _without(hand: tuple[int, ...], i: int, j: int, drawn: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sorted(hand[:i] + hand[i + 1 : j] + hand[j + 1 :] + drawn))
-
-
-def _distinct_pairs(hand: tuple[int, ...]):
-    """Index pairs (i < j) of a sorted hand, one per distinct pair of values."""
-    seen = set()
-    for i in range(len(hand)):
-        for j in range(i + 1, len(hand)):
-            pair = (hand[i], hand[j])
-            if pair not in seen:
-                seen.add(pair)
-                yield i, j, pair
-
-
-class _Search:
-    """Iterative deepening on the number of swaps over positions (mask, hand values, swaps used).
-
-    With perfect knowledge of the deck the position is all that matters: the deck has advanced by
-    2 cards per solve and per swap, so (mask, hand, swaps) fixes it. ``failed`` remembers the
-    largest swap budget a position was proved to fail with; it is shared by all depths."""
-
-    def __init__(self, size, cards, hand, deck, node_limit, total_node_limit):
-        self.size = size
-        self.cards = cards  # cell -> operation card id (None when empty)
-        self.deck = deck  # values, next first
-        self.start_hand = hand
-        self.node_limit = node_limit
-        self.total_node_limit = total_node_limit
-        self.nodes = 0  # positions expanded at the current budget
-        self.total_nodes = 0
-        self.dead_ends = 0
-        self.failed: dict[tuple[int, tuple[int, ...], int], int] = {}
-        self.full = sum(1 << c for c, card in enumerate(cards) if card is not None)
-
-    def most_useful_swaps(self) -> int:
-        """Each solve uses 2 cards and each swap throws 2 away, while the pool (hand + deck) only
-        shrinks; so the swaps a clearing line can afford are (pool - 2 * cards left) / 2, and no
-        budget beyond that (or beyond what the deck can give) is worth searching."""
-        pool = len(self.start_hand) + len(self.deck)
-        spare = pool - 2 * self.full.bit_count()
-        return min(len(self.deck) // SWAP_SIZE, spare // SWAP_SIZE) if spare >= 0 else -1
-
-    def run(self, max_swaps: int):
-        """The first (fewest swaps) line found, with an exactness flag."""
-        exact = True
-        for budget in range(min(max_swaps, self.most_useful_swaps()) + 1):
-            self.dead_ends = 0
-            self.nodes = 0
-            try:
-                line = self._dfs(self.full, self.start_hand, 0, budget)
-            except _OutOfNodes:
-                # This budget was not searched through: a line found later may not be minimal.
-                exact = False
-                if self.total_node_limit is not None and self.total_nodes >= self.total_node_limit:
-                    break
-                continue
-            if line is not None:
-                return line, budget, exact
-        return None, None, exact
-
-    def _dfs(self, mask, hand, swaps, budget):
-        if mask == 0:
-            return []
-        key = (mask, hand, swaps)
-        if self.failed.get(key, -1) >= budget:
-            return None
-        self.nodes += 1
-        self.total_nodes += 1
-        if (self.node_limit is not None and self.nodes > self.node_limit) or (
-            self.total_node_limit is not None and self.total_nodes > self.total_node_limit
-        ):
-            raise _OutOfNodes
-        deck = self.deck
-        cleared = (self.full & ~mask).bit_count()
-        position = min(len(deck), DRAW_AFTER_SOLVE * (cleared + swaps))
-        drawn = tuple(deck[position : position + DRAW_AFTER_SOLVE])
-        solving = _solving_pairs()
-        pairs = list(_distinct_pairs(hand))
-        for cell in open_cells(self.size, mask):
-            card_pairs = solving[self.cards[cell]]
-            for i, j, pair in pairs:
-                if pair in card_pairs:
-                    rest = self._dfs(
-                        mask & ~(1 << cell), _without(hand, i, j, drawn), swaps, budget
-                    )
-                    if rest is not None:
-                        return [("solve", cell, pair, card_pairs[pair]), *rest]
-        if budget > 0 and len(deck) - position >= SWAP_SIZE:
-            for i, j, pair in pairs:
-                rest = self._dfs(mask, _without(hand, i, j, drawn), swaps + 1, budget - 1)
-                if rest is not None:
-                    return [("swap", pair), *rest]
-        self.failed[key] = budget
-        self.dead_ends += 1
-        return None
-
-
-def _to_moves(data: dict, line) -> list[dict]:
-    """Turn a line of (cell, value pair) steps into real moves with card ids, by replaying it."""
-    size = data["size"]
-    values = _number_values()
-    hand = list(data["hand"])
-    deck = list(data["deck"])
-    moves = []
-    for step in line:
-        pair = step[2] if step[0] == "solve" else step[1]
-        first = next(c for c in hand if values[c] == pair[0])
-        second = next(c for c in hand if values[c] == pair[1] and c != first)
-        if hand.index(second) < hand.index(first):
-            first, second = second, first  # in hand order, as legal_moves lists them
-        if step[0] == "solve":
-            cell = step[1]
-            moves.append(
-                {
-                    "type": "solve",
-                    "row": cell // size,
-                    "col": cell % size,
-                    "cards": [first, second],
-                    "option": step[3],
-                }
-            )
-        else:
-            moves.append({"type": "swap", "cards": [first, second]})
-        hand.remove(first)
-        hand.remove(second)
-        hand += deck[:2]
-        del deck[:2]
-    return moves
-
-
-def search(
-    state,
-    *,
-    max_swaps: int | None = None,
-    node_limit: int | None = 200_000,
-    total_node_limit: int | None = None,
-) -> SearchResult:
-    """Find a line that clears the square with the fewest swaps, reading the deck order.
-
-    ``node_limit`` bounds the positions searched at each swap budget and ``total_node_limit`` all
-    of them (None: no bound). When a budget runs out of nodes the search goes on with the next
-    one and the result is marked inexact: a line it finds clears the square, but maybe not with
-    the fewest swaps, and None then means "none found", not "none exists"."""
-    data = state.data
-    if data["result"] == "won":
-        return SearchResult([], 0, True, 0, 0)
-    if data["result"] == "lost":
-        return SearchResult(None, None, True, 0, 0)
-    values = _number_values()
-    deck = tuple(values[c] for c in data["deck"])
-    hand = tuple(sorted(values[c] for c in data["hand"]))
-    solver = _Search(data["size"], list(data["grid"]), hand, deck, node_limit, total_node_limit)
-    line, swaps, exact = solver.run(len(deck) if max_swaps is None else max_swaps)
-    moves = None if line is None else _to_moves(data, line)
-    return SearchResult(moves, swaps, exact, solver.total_nodes, solver.dead_ends)
-
-
-def solve(
-    state, *, node_limit: int | None = 200_000, total_node_limit: int | None = 1_000_000
-) -> list[dict] | None:
-    """A move sequence that clears the square with the fewest swaps, or None when none was found.
-    Every step of it is a right solve or a swap; replaying it with ``apply`` wins the game. The
-    limits are far above what deals need (a few thousand positions at most, see the doc)."""
-    return search(state, node_limit=node_limit, total_node_limit=total_node_limit).moves
-
-
-# --- hints and bots ------------------------------------------------------------------------------
-
-# A hint must come back at once: at most 20,000 positions (about 0.2 s here) even from a spoiled
-# position; a winnable one is almost always found in fewer than 100.
-_HINT_NODE_LIMIT = 5_000
-_HINT_TOTAL_NODE_LIMIT = 20_000
-
-
-def hint(state, seat) -> dict | None:
-    """A right move on a winning line when the solver finds one; otherwise any right solve, or a
-    swap when no solve is right (being stuck, the swap is the right move); None when over."""
-    data = state.data
-    if data["result"] is not None or seat != 0:
-        return None
-    found = search(
-        state, node_limit=_HINT_NODE_LIMIT, total_node_limit=_HINT_TOTAL_NODE_LIMIT
-    ).moves
-    if found:
-        return found[0]
-    right = _right_solves(data)
-    if right:
-        return right[0]
-    if len(data["deck"]) >= SWAP_SIZE and len(data["hand"]) >= 2:
-        return {"type": "swap", "cards": data["hand"][:2]}
-    return None
-
-
-def bot_move(state, seat, level: str, rng) -> dict | None:
-    """random: any legal move, uniformly (wrong solves included); easy: the first right solve
-    found, else swap the first two cards; strong: the solver's next move (it reads the deck)."""
-    data = state.data
-    if data["result"] is not None or seat != 0:
-        return None
-    if level == "random":
-        moves = legal_moves(state, seat)
-        return rng.choice(moves) if moves else None
-    if level == "easy":
-        right = _right_solves(data)
-        if right:
-            return right[0]
-        if len(data["deck"]) >= SWAP_SIZE:
-            return {"type": "swap", "cards": data["hand"][:2]}
-        return None
-    if level == "strong":
-        return hint(state, seat)
-    raise ValueError(f"unknown bot level {level!r}")

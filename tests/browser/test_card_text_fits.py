@@ -23,7 +23,7 @@ SETUP = """
 import json
 import engine
 from django.urls import reverse
-from engine import mia_multi, sum as sum_game
+from engine import mia_cards, sum as sum_game
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
 teacher = make_teacher()
@@ -60,7 +60,7 @@ def deal_into_hand(match, wanted, piles):
 
 mia = make_match(game="mia", variant="express", players=[ana, ben], teacher=teacher,
                  options={"pass_timeout_seconds": 240})
-kinds = mia_multi.NUMBER_KIND
+kinds = mia_cards.NUMBER_KIND
 wild = [i for i, kind in enumerate(kinds) if kind == "wild"][:1]
 extra = [i for i, kind in enumerate(kinds) if kind == "extra_time"][:2]
 deal_into_hand(mia, wild + extra, ["numbers"])

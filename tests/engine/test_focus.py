@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 import engine
-from engine import mia_puzzles, mia_solo
+from engine import mia_puzzles, mia_solo, mia_solver
 from engine.core import FACT_OPERATIONS, SetupError, attempt_fact, same_fact
 from engine.simulate import bot_chooser, play, random_legal
 from tests.engine.helpers import assert_json_round_trip, assert_no_secret_keys
@@ -213,7 +213,7 @@ def test_the_focus_facts_are_the_natural_moves(slug):
 def test_a_focused_mia_deal_holds_the_pairs_and_reveals_their_card():
     game = engine.get_game("mia")
     focus = (("add", 3, 4), ("sub", 9, 4))
-    from engine.mia_multi import NUMBER_VALUE, OPERATION_OPTIONS
+    from engine.mia_cards import NUMBER_VALUE, OPERATION_OPTIONS
 
     for seed in range(20):
         state = game.new("express", 3, seed, focus=focus)
@@ -242,7 +242,7 @@ def test_a_focused_puzzle_is_seeded_clearable_and_claims_the_focus_facts(size):
         shares.append(mia_puzzles.focus_share(facts, focus) * len(facts))
         claims += len(facts)
         plain = game.new(puzzle.variant, 1, seed)
-        line = mia_solo.search(plain, node_limit=50_000).moves or []
+        line = mia_solver.search(plain, node_limit=50_000).moves or []
         plain_facts = mia_puzzles.solution_facts(plain, line)
         plain_shares.append(mia_puzzles.focus_share(plain_facts, focus) * len(plain_facts))
         plain_claims += len(plain_facts)

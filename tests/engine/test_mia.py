@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from engine import mia_multi
+from engine import mia, mia_cards
 from engine.core import IllegalMove, SetupError
 from engine.simulate import arena, bot_chooser, play, play_random
 from tests.engine.helpers import (
@@ -148,7 +148,7 @@ def assert_conserved(state):
     ]
     assert sorted(operations) == list(range(OPERATION_COUNT))
     if state.variant != "canada47":
-        points = [sum(mia_multi.OPERATION_POINTS[c] for c in won) for won in data["won"]]
+        points = [sum(mia_cards.OPERATION_POINTS[c] for c in won) for won in data["won"]]
         assert data["scores"] == points
 
 
@@ -210,7 +210,7 @@ def test_rulebook_deal_five_each_and_starting_player_reveals():
     assert [len(h) for h in data["hands"]] == [5, 5, 5, 5]
     assert data["round"] == 1
     top = data["pile"][-1]
-    assert mia_multi.OPERATION_KIND[top] == "operation"
+    assert mia_cards.OPERATION_KIND[top] == "operation"
     assert data["revealer"] == 0
     assert len(data["numbers"]) == NUMBER_COUNT - 20
     assert GAME.active(state) == frozenset({0, 1, 2, 3})
@@ -584,12 +584,11 @@ def test_structural_move_errors(move, code):
     assert GAME.dump(state) == before
 
 
-def test_module_refuses_solo_moves_itself():
-    # engine.mia shares one move list between table and solo modes: the table module must refuse
-    # a solo move even when the shared list accepts it.
-    state = claim_position().clone()
+def test_table_refuses_solo_moves():
+    # engine.mia declares the moves of both kinds of variant: a table refuses the solo square's.
+    state = claim_position()
     with pytest.raises(IllegalMove) as error:
-        mia_multi.apply(state, state.random(), 0, {"type": "solve"}, 0, [])
+        GAME.apply(state, 0, {"type": "solve"}, 0)
     assert error.value.code == "unknown_move"
 
 
@@ -764,12 +763,12 @@ def test_ruling_recycling_each_takes_two_random_cards_from_the_right():
     )
     step = everyone_passes(state)
     hands = step.state.data["hands"]
-    values = [sorted(mia_multi.NUMBER_VALUE[c] for c in hand) for hand in hands]
+    values = [sorted(mia_cards.NUMBER_VALUE[c] for c in hand) for hand in hands]
     # Seat s's right is seat s - 1: seat 0 takes from seat 2, seat 1 from seat 0, seat 2 from 1.
     assert values == [[1, 1, 1, 3, 3], [1, 1, 2, 2, 2], [2, 2, 3, 3, 3]]
     assert of_type(step.events, "recycling")[0] == {"type": "recycling", "given": [2, 2, 2]}
     assert RECYCLING[0] in step.state.data["operation_discard"]
-    assert mia_multi.OPERATION_KIND[step.state.data["pile"][-1]] == "operation"
+    assert mia_cards.OPERATION_KIND[step.state.data["pile"][-1]] == "operation"
     assert_conserved(step.state)
 
 
@@ -779,7 +778,7 @@ def test_ruling_recycling_uses_the_hands_as_they_were():
         players=3, hands=[FIVE_ONES, [n(2)], FIVE_THREES], next_operations=(RECYCLING[1],)
     )
     step = everyone_passes(state)
-    values = [sorted(mia_multi.NUMBER_VALUE[c] for c in h) for h in step.state.data["hands"]]
+    values = [sorted(mia_cards.NUMBER_VALUE[c] for c in h) for h in step.state.data["hands"]]
     assert values == [[1, 1, 1, 3, 3], [1, 1], [2, 3, 3, 3]]
     assert of_type(step.events, "recycling")[0]["given"] == [2, 1, 2]
 
@@ -974,7 +973,7 @@ def test_ruling_canada47_target_is_an_option():
 def test_ruling_canada47_difference_of_zero_cannot_arise_with_this_deck():
     # "a difference of 0 scores 0": no option of the deck has target 0 (Mirror keeps targets),
     # so every right claim scores its target, at least 1.
-    targets = {t for options in mia_multi.OPERATION_OPTIONS for _, t in options}
+    targets = {t for options in mia_cards.OPERATION_OPTIONS for _, t in options}
     assert min(targets) >= 1
 
 
@@ -1159,7 +1158,7 @@ def test_random_play_reaches_every_kind_of_move_and_event():
             endings.add(done.state.data["over"])
             right += sum(1 for e in done.events if e["type"] == "attempt" and e["correct"])
             wrong += sum(1 for e in done.events if e["type"] == "attempt" and not e["correct"])
-    assert moves == set(mia_multi.MOVE_TYPES)
+    assert moves == set(mia.TABLE_MOVES)
     assert right > 0 and wrong > 0
     assert {"recycling", "twister", "mirror", "cards_returned", "extra_time_over"} <= events
     # Bots that wait let the timers fire; good players empty the Express number deck.

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import mia_multi
+from engine import mia
 from engine.core import IllegalMove
 from engine.simulate import bot_chooser, play, random_legal
 from tests.engine.helpers import assert_json_round_trip, play_and_check, replay
@@ -358,6 +358,6 @@ def test_random_play_at_a_calm_table_reaches_every_move_and_the_calm_events():
         assert done.outcome is not None
         moves |= {m["type"] for _, m, _ in done.moves}
         events |= {e["type"] for e in done.events}
-    assert moves == set(mia_multi.MOVE_TYPES)
+    assert moves == set(mia.TABLE_MOVES)
     assert {"answered", "card_closed", "nobody_solved"} <= events
     assert not events & {"claim_won", "wrong_claim", "passed", "timed_out", "late_claim"}

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from engine import mia_puzzles, mia_solo
+from engine import mia, mia_puzzles, mia_solo, mia_solver
 from engine.core import IllegalMove, SetupError
 from engine.mia_cards import number_cards, operation_cards
 from engine.simulate import arena, bot_chooser, play, random_legal
@@ -190,7 +190,7 @@ def test_solo_variants_are_listed_with_one_player_and_no_options():
         variant = GAME.variants[name]
         assert (variant.min_players, variant.max_players) == (1, 1)
         assert dict(variant.options) == {}
-    assert mia_solo.MOVE_TYPES == ("solve", "swap")
+    assert mia.SOLO_MOVES == ("solve", "swap")
 
 
 # --- which cards are open ------------------------------------------------------------------------
@@ -613,12 +613,11 @@ def test_illegal_bad_seat_and_game_over():
     rejected(done, move, "game_over")
 
 
-def test_unknown_module_move_type_is_refused_by_the_module_itself():
-    """mia.Mia lets through every move type of both modes; the solo module refuses the others."""
+def test_the_solo_square_refuses_table_moves():
+    """mia.Mia declares the moves of both kinds of variant; the solo square refuses the table's."""
     state = GAME.new(variant="solo3", players=1, seed=5)
-    copy = state.clone()
     with pytest.raises(IllegalMove) as error:
-        mia_solo.apply(copy, copy.random(), 0, {"type": "claim"}, 0, [])
+        GAME.apply(state, 0, {"type": "claim"}, 0)
     assert error.value.code == "unknown_move"
 
 
@@ -858,7 +857,7 @@ def test_solver_finds_the_fewest_swaps_checked_against_an_independent_search():
     needing_swaps = 0
     for seed in range(260):
         state = GAME.new(variant="solo3", players=1, seed=seed)
-        found = mia_solo.search(state, node_limit=None)
+        found = mia_solver.search(state, node_limit=None)
         assert found.exact
         expected = oracle_fewest_swaps(state)
         assert found.swaps == expected, seed
@@ -873,30 +872,30 @@ def test_solver_finds_the_fewest_swaps_checked_against_an_independent_search():
 @given(seed=st.integers(0, 2**31), variant=st.sampled_from(SOLO))
 def test_property_solver_line_clears_the_square(seed, variant):
     state = GAME.new(variant=variant, players=1, seed=seed)
-    found = mia_solo.search(state)
+    found = mia_solver.search(state)
     assert found.moves is not None  # every deal tried so far can be cleared
     done = play_line(state, found.moves)
     assert done.data["result"] == "won"
     assert done.data["swaps"] == found.swaps == sum(m["type"] == "swap" for m in found.moves)
-    assert mia_solo.solve(state) == found.moves
+    assert mia_solver.solve(state) == found.moves
 
 
 def test_solver_from_the_middle_of_a_game_and_after_the_end():
     state = GAME.new(variant="solo4", players=1, seed=21)
-    line = mia_solo.solve(state)
+    line = mia_solver.solve(state)
     halfway = play_line(state, line[:6])
-    rest = mia_solo.solve(halfway)
+    rest = mia_solver.solve(halfway)
     assert play_line(halfway, rest).data["result"] == "won"
-    assert mia_solo.solve(play_line(state, line)) == []
+    assert mia_solver.solve(play_line(state, line)) == []
     lost = position([[PLUS8_PLUS9, X, X], [X, X, X], [X, X, X]], hand=[1, 1, 1, 2, 2], deck=[1, 1])
     lost = GAME.apply(lost, 0, swap_move(lost, [2, 2]), 0).state
-    assert mia_solo.solve(lost) is None
+    assert mia_solver.solve(lost) is None
 
 
 def test_solver_proves_a_hopeless_position_has_no_line():
     grid = [[PLUS8_PLUS9, PLUS6_PLUS7, X], [X, X, X], [X, X, X]]
     state = position(grid, hand=[1, 1, 1, 1, 2], deck=[2, 2, 1, 2])
-    found = mia_solo.search(state)
+    found = mia_solver.search(state)
     assert found.moves is None and found.exact
     assert oracle_fewest_swaps(state) is None
 
@@ -905,7 +904,7 @@ def test_solver_never_swaps_with_a_single_card_left_in_the_deck():
     """Swapping the last card (a 7) in would make 1 + 7 = 8, but a swap needs two cards."""
     grid = [[PLUS8_PLUS9, X, X], [X, X, X], [X, X, X]]
     state = position(grid, hand=[1, 1, 1, 2, 2], deck=[7])
-    found = mia_solo.search(state)
+    found = mia_solver.search(state)
     assert found.moves is None and found.exact
     assert oracle_fewest_swaps(state) is None
 
@@ -913,7 +912,7 @@ def test_solver_never_swaps_with_a_single_card_left_in_the_deck():
 def test_hint_is_a_right_move_on_a_winning_line():
     for variant in SOLO:
         state = GAME.new(variant=variant, players=1, seed=8)
-        fewest = mia_solo.search(state).swaps
+        fewest = mia_solver.search(state).swaps
         while GAME.outcome(state) is None:
             move = GAME.hint(state, 0)
             assert move in GAME.legal_moves(state, 0)
@@ -958,7 +957,7 @@ def test_generate_puzzles_gives_rated_clearable_deals_reproducibly(size):
         done = play_line(state, list(puzzle.solution))
         assert done.data["result"] == "won"
         assert done.data["swaps"] == puzzle.swaps
-        assert mia_solo.search(state).swaps == puzzle.swaps
+        assert mia_solver.search(state).swaps == puzzle.swaps
     assert mia_puzzles.generate_puzzles(GAME, size, 0, seed=1) == []
 
 

@@ -753,7 +753,7 @@ def test_a_bot_in_a_focused_mia_race_waits_for_the_child_then_claims(table, sett
     answer a focus fact waits through its wake-up, the child claims the card; at a table where
     the child passes instead, the bot then claims it. Seed 0 deals a card both can solve as
     3 + 4."""
-    from engine import mia_multi
+    from engine import mia_table_view
 
     settings.GAMES_BOT_DELAY_SCALE = 0.01
     _, ana, _ben = table
@@ -781,7 +781,7 @@ def test_a_bot_in_a_focused_mia_race_waits_for_the_child_then_claims(table, sett
     match, rules, state, due = focused_match()
     hers = next(
         move
-        for move, _wilds in mia_multi._right_claims(state, 0)
+        for move, _wilds in mia_table_view._right_claims(state, 0)
         if rules.answers_any(state, 0, move, [("add", 3, 4)])
     )
     submit_move(match_id=match.pk, user=ana, move=hers, at_ms=due + 100)

@@ -19,13 +19,15 @@ GAMES = tuple(game.slug for game in engine.list_games())
 CLIENT_CODES = {"busy", "timeout", "disconnected", "spectator"}
 
 
-def _codes_raised(path: Path) -> set[str]:
+def _codes_raised(path: Path, *defining: Path) -> set[str]:
     """The codes a module refuses moves with: ``require(cond, CODE, ...)`` and
-    ``IllegalMove(CODE, ...)``, CODE a string or a module constant naming one."""
+    ``IllegalMove(CODE, ...)``, CODE a string or a constant naming one, of the module or of the
+    ``defining`` modules it imports its constants from."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     constants = {
         target.id: node.value.value
-        for node in ast.walk(tree)
+        for source in (tree, *(ast.parse(p.read_text(encoding="utf-8")) for p in defining))
+        for node in ast.walk(source)
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
@@ -68,7 +70,7 @@ def _answered(script: Path, function: str) -> set[str]:
 
 
 SHARED = (
-    _codes_raised(ROOT / "engine/core.py")
+    _codes_raised(ROOT / "engine/core.py", ROOT / "engine/state.py")
     | _codes_raised(ROOT / "accounts/sockets.py")  # every socket's (the flood limit)
     | {code for path in (ROOT / "games").rglob("*.py") for code in _codes_raised(path)}
 )

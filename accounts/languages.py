@@ -25,7 +25,7 @@ def language_choices(empty_label=NOT_CHOSEN) -> list[tuple[str, str]]:
 class LanguageSelect(forms.Select):
     """A menu of the site's languages: each option named in itself says so (``lang``) to a
     screen reader, and ``translate="no"`` to a browser's translator (and to the page-text checks
-    of tests/test_page_texts_marked.py, which read such a name as no text of the site's)."""
+    of tests/site/test_page_texts_marked.py, which read such a name as no text of the site's)."""
 
     def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
         option = super().create_option(name, value, label, selected, index, subindex, attrs)

@@ -1,6 +1,6 @@
 """Every page type a visitor, a teacher, a child, a family and the projector see, with the data
 that fills them, and the files a teacher downloads: for the checks that walk them all in every
-language (tests/test_page_texts_marked.py in-process, tests/browser/
+language (tests/site/test_page_texts_marked.py in-process, tests/browser/
 test_every_page_in_every_language.py in Chromium). Every game has a table still playing and one
 played to its end.
 

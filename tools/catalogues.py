@@ -2,8 +2,8 @@
 (``make messages`` runs it after ``makemessages``; a catalogue new to ``makemessages`` comes with
 Django's own plural forms, which may differ, or none), and a header that is no longer a template:
 its own title, the project's name and no fuzzy mark (a translation platform, and the checks of
-tests/test_i18n.py, read a fuzzy header as a translation still to be checked). Only a header that
-differs is rewritten, so a catalogue already right is left byte for byte.
+tests/site/test_i18n.py, read a fuzzy header as a translation still to be checked). Only a header
+that differs is rewritten, so a catalogue already right is left byte for byte.
 
     python -m tools.catalogues
 """

@@ -1,5 +1,5 @@
-"""The test-only game Count to ten (tests/test_adding_a_game.py) played on the real play page: the
-page imports its renderer by slug and loads its stylesheet, both from tests/static
+"""The test-only game Count to ten (tests/games/test_adding_a_game.py) played on the real play
+page: the page imports its renderer by slug and loads its stylesheet, both from tests/static
 (tests/settings.py), and a child plays it to the end against a bot."""
 
 import pytest

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from config.local_network import default_route_address, machine_addresses
 from tests.classroom.test_roster_cards import pdf_text
+from tests.config.test_make_run import free_port
 from tests.factories import make_class, make_session, make_student
-from tests.test_make_run import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHOOL_NETWORK_ADDRESS = "10.20.30.40"

@@ -1,5 +1,5 @@
 """Count to ten: a game for the tests alone, added as docs/adding-a-game.md says (its tests are
-tests/test_adding_a_game.py). Players take turns counting on by one or two and say the number
+tests/games/test_adding_a_game.py). Players take turns counting on by one or two and say the number
 they reach; whoever reaches the goal wins. Saying it is the arithmetic: a wrong number is an
 attempt gone wrong, and the count goes on from the right one, as a table would correct it.
 

@@ -5,8 +5,8 @@ import pytest
 from axes.models import AccessFailureLog
 from django.test import Client
 
+from tests.accounts.test_throttling import secret_url, signed_in, student_post, wrong
 from tests.factories import make_class, make_student, make_teacher
-from tests.test_throttling import secret_url, signed_in, student_post, wrong
 
 pytestmark = pytest.mark.django_db
 NGINX = "172.18.0.5"  # REMOTE_ADDR: every request reaches the server from the proxy

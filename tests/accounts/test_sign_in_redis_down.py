@@ -8,9 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
+from tests.accounts.test_throttling import SCHOOL, signed_in, student_post, wrong
 from tests.factories import TEACHER_PASSWORD, make_class, make_student
 from tests.games.test_redis_restart import OwnRedis
-from tests.test_throttling import SCHOOL, signed_in, student_post, wrong
 
 pytestmark = pytest.mark.django_db
 

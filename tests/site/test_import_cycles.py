@@ -5,7 +5,7 @@ services <-> tasks were such cycles). A cycle hides which module is the lower on
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "games", "classroom", "accounts", "config")
 
 

@@ -3,7 +3,8 @@ the page says its direction, arithmetic keeps its own inside right-to-left sente
 digits are shown, and a child's digits are read in either set wherever they type a number.
 
 The browser half (the rendered order of an expression, the arrows, the scans) is
-tests/browser/test_right_to_left.py; the style sheets' check tests/test_direction_safe_styles.py.
+tests/browser/test_right_to_left.py; the style sheets' check
+tests/site/test_direction_safe_styles.py.
 """
 
 import json

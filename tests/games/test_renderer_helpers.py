@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RENDERERS = sorted((ROOT / "static/js/play/games").glob("*.js"))
 OWN_COPIES = {
     "an interpolate helper": re.compile(r"interpolate\(\w+, \w+, true\)"),

@@ -30,7 +30,7 @@ from classroom.progress import wording
 from tests.page_types import every_page_type
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(600)]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPEN, CLOSE = "⟦", "⟧"
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 WORD = re.compile(r"[^\W\d_]{2,}")

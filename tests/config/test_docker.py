@@ -4,7 +4,7 @@ from pathlib import Path
 
 import yaml
 
-DOCKER = Path(__file__).resolve().parent.parent / "docker"
+DOCKER = Path(__file__).resolve().parents[2] / "docker"
 APP_SERVICES = {"migrate", "web1", "web2", "worker", "beat"}
 
 

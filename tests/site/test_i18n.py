@@ -21,7 +21,7 @@ from tests.factories import make_attempts, make_class, make_student, make_teache
 from tests.languages import COMPLETE
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # django.po: templates and Python; djangojs.po: the play pages' modules (served by /jsi18n/).
 CATALOGUES = {"django": 50, "djangojs": 50}  # domain -> entries it has at least
 

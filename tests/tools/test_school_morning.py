@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import copy_database, embedded_environment
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_tool(args, environment, timeout):

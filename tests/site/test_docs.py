@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 PACKAGES = ("accounts", "classroom", "games", "engine", "config", "tools")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")

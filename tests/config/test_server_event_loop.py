@@ -18,7 +18,7 @@ import pytest
 from tools.loadtest.servers import DAPHNE, free_port
 from tools.processes import stop
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 30
 
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ENV = {
     "DJANGO_ENV": "production",
     "SECRET_KEY": "k8#Qv2!mZr7@pL4$wX9^tB1&nC6*hJ3(eF5)yU0-sD8+aG2=oI7~",

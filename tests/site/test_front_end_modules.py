@@ -4,7 +4,7 @@ reconnecting module (static/js/live-socket.js), which the pages import."""
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "static/js").rglob("*.js"))
 
 

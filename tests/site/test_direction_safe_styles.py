@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHEETS = sorted((ROOT / "static/css").rglob("*.css"))
 SCRIPTS = sorted((ROOT / "static/js").rglob("*.js"))
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))

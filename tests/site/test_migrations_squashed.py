@@ -1,8 +1,8 @@
 """Each app's migrations are squashed into one that builds today's tables directly. A fresh
-database migrated with it has the schema the replaced migrations made (tests/squashed_schema.json,
-recorded from them on SQLite and PostgreSQL before they were removed); a database that applied the
-replaced migrations runs nothing; one part-way through them is refused with what to do
-(accounts/migration_history.py)."""
+database migrated with it has the schema the replaced migrations made
+(tests/site/squashed_schema.json, recorded from them on SQLite and PostgreSQL before they were
+removed); a database that applied the replaced migrations runs nothing; one part-way through them
+is refused with what to do (accounts/migration_history.py)."""
 
 import io
 import json
@@ -21,7 +21,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
 from tests.conftest import OUTER_VARIABLES, ROOT, embedded_environment
-from tests.schema_dump import schema_at
+from tests.site.schema_dump import schema_at
 
 SQUASHED = {
     "accounts": "0001_squashed_0007_user_languages_db_default",

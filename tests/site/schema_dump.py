@@ -4,8 +4,8 @@ and constraints, and on PostgreSQL the functions the migrations create. Read fro
 own catalogue (sqlite_master, pg_catalog), so it says what the database holds, not what Django
 thinks it should.
 
-``python -m tests.schema_dump DATABASE_URL`` prints it as JSON (tests/squashed_schema.json holds
-the schema the migrations made before they were squashed)."""
+``python -m tests.site.schema_dump DATABASE_URL`` prints it as JSON
+(tests/site/squashed_schema.json holds the schema the migrations made before they were squashed)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from tests.factories import make_attempts, make_class, make_session, make_studen
 
 pytestmark = pytest.mark.django_db
 NBSP = "\u00a0"
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def french_teacher():

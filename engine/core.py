@@ -147,9 +147,8 @@ class Game:
     # Move type -> the method that plays it, gathered from the methods marked ``@plays``; ``apply``
     # refuses any other type (UNKNOWN_MOVE) before it looks at the state.
     moves: Mapping[str, MoveHandler] = {}
-    # Move type -> the keys a move of that type may carry besides "type" (``@plays(fields=)``),
-    # unless a game that plays its moves elsewhere lists them itself (¡Mía! hands each move to the
-    # rules of the variant's own module). ``apply`` refuses any other type and any other key.
+    # Move type -> the keys a move of that type may carry besides "type" (``@plays(fields=)``).
+    # ``apply`` refuses any other type and any other key.
     move_fields: Mapping[str, frozenset[str]] = {}
     # The types ``apply`` accepts: those of ``move_fields``.
     move_types: tuple[str, ...] = ()
@@ -189,13 +188,7 @@ class Game:
         }
         if declared:
             cls.moves = {**cls.moves, **declared}
-        if "move_fields" not in vars(cls):
-            cls.move_fields = {
-                move_type: method.move_fields for move_type, method in cls.moves.items()
-            }
-        cls.move_fields = {
-            move_type: frozenset(fields) for move_type, fields in cls.move_fields.items()
-        }
+        cls.move_fields = {move_type: method.move_fields for move_type, method in cls.moves.items()}
         cls.move_types = tuple(cls.move_fields)
 
     # -- setup

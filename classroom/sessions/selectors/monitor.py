@@ -21,6 +21,7 @@ from typing import NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+import classroom.sessions.selectors.standings as standings
 from accounts.models import PublicName, TimeAllowance
 from accounts.public_names import name_others_see, told_apart
 from classroom.accommodations import badges as accommodation_badges
@@ -35,7 +36,6 @@ from classroom.progress.figures import median_from_histogram
 from classroom.progress.models import TIME_BUCKET_COUNT
 from classroom.progress.numbers import judged_percent, percent, tenths_of_a_second, too_few
 from classroom.progress.wording import skill_label
-from classroom.sessions.selectors import standings
 from classroom.sessions.selectors.lists import session_title
 from classroom.sessions.selectors.tables import STALL_SECONDS, table_rows
 from games.models import Seat

@@ -1,7 +1,8 @@
 """¡Mía! table modes: Express, Party and Canada 47 (docs/rules/mia.md).
 
 Rulebook: seeds/000_6161999e8896a317.txt; binding rulings: RULINGS.md section 1. ``engine.mia``
-plays its moves and reads its state with the functions of this module for these variants.
+plays the moves (claim, pass, Extra time) and sets up, times and reads the table with the functions
+of this module.
 
 The game is real time: every seat that has not passed and has not claimed wrongly may claim the top
 operation card at any moment, and the order in which the server applies the claims decides who was
@@ -70,23 +71,14 @@ from engine.mia_cards import (
     NUMBER_VALUE,
     OPERATION_COUNT,
     OPERATION_OPTIONS,
-    OPERATION_POINTS,
     WILD_VALUES,
     claim_attempt,
     flip,
-    number_face,
     steer_numbers,
     steer_operations,
 )
 from engine.mia_rounds import (
-    CLAIM_DRAW,
     calm,
-    calm_answer,
-    close_if_everyone_answered,
-    draw,
-    end_game,
-    flip_if_everyone_done,
-    next_round,
     nobody_solved,
     start_round,
 )
@@ -316,10 +308,10 @@ def play_late_claim(state: State, seat: int, move: dict, now_ms: int, events: li
     at leisure to collect right answers."""
     last = state.data["last_won"]
     require(now_ms <= last["until"], STALE_ROUND, "that operation card's time is over")
-    _cards, option, a, b = _claimed_cards(move, last["hands"][seat])
-    op, target = _option_claimed(last["card"], option, last["mirrored"])
+    _cards, option, a, b = claimed_cards(move, last["hands"][seat])
+    op, target = option_claimed(last["card"], option, last["mirrored"])
     last["heard"].append(seat)
-    _answered(state, seat)
+    answered(state, seat)
     events.append(
         claim_attempt(
             seat=seat,
@@ -335,7 +327,7 @@ def play_late_claim(state: State, seat: int, move: dict, now_ms: int, events: li
     events.append({"type": "late_claim", "seat": seat, "round": last["round"]})
 
 
-def _claimed_cards(move: dict, hand: list[int]) -> tuple[list[int], int, int, int]:
+def claimed_cards(move: dict, hand: list[int]) -> tuple[list[int], int, int, int]:
     """The claim's two cards, its option and the two values they stand for, checked against
     ``hand`` (the hand the claim was made with)."""
     cards = move.get("cards")
@@ -360,128 +352,10 @@ def _claimed_cards(move: dict, hand: list[int]) -> tuple[list[int], int, int, in
     return cards, option, a, b
 
 
-def _option_claimed(card: int, option: int, mirrored: bool) -> tuple[str, int]:
+def option_claimed(card: int, option: int, mirrored: bool) -> tuple[str, int]:
     op, target = OPERATION_OPTIONS[card][option]
     # RULINGS 1, Mirror: '+' and '-' swapped on the next card solved.
     return (flip(op) if mirrored else op), target
-
-
-def play_claim(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    hand = data["hands"][seat]
-    cards, option, a, b = _claimed_cards(move, hand)
-    _answered(state, seat)
-
-    top = data["pile"][-1]
-    mirrored = len(data["mirrors"]) % 2 == 1
-    op, target = _option_claimed(top, option, mirrored)
-    window = data["window"]
-    # Attempt time runs from when the claimer could act on the card (issue 22): from the opening
-    # of its own Extra time window, or from the reveal less the time another seat's window shut
-    # it out (docs/rules/mia.md, "Timing from when the child could act").
-    if window and window["seat"] == seat:
-        started = window["opened_at"]
-    else:
-        started = data["revealed_at"] + _waited(state, seat)
-    extra = {"calm": True} if calm(state) else {}
-    attempt = claim_attempt(
-        seat=seat, a=a, b=b, op=op, target=target, elapsed_ms=now_ms - started, **extra
-    )
-    events.append(attempt)
-    result = attempt["expected"]
-    if calm(state):
-        answer = {
-            "cards": list(cards),
-            "option": option,
-            "values": [a, b],
-            "op": op,
-            "target": target,
-            "result": result,
-            "correct": attempt["correct"],
-        }
-        calm_answer(state, rng, seat, answer, now_ms, events)
-        return
-    claim = {
-        "seat": seat,
-        "cards": [number_face(c) for c in cards],
-        "values": [a, b],
-        "option": option,
-        "op": op,
-        "target": target,
-        "result": result,
-        "round": data["round"],
-    }
-    for card in cards:
-        hand.remove(card)
-
-    if not attempt["correct"]:
-        # RULINGS 1, wrong claim: the two cards are set aside until the end of the next round, the
-        # seat is out for this card, the others go on claiming at once.
-        data["aside"][seat].append({"cards": sorted(cards), "back": data["round"] + 1})
-        data["locked"][seat] = True
-        shown = f"{max(a, b)} - {min(a, b)}" if op == "-" else f"{a} + {b}"
-        events.append(
-            {**claim, "type": "wrong_claim", "reason": f"{shown} = {result}, not {target}"}
-        )
-        if window is not None and window["seat"] == seat:
-            # RULINGS 1: "a wrong claim ends the window".
-            _close_window(state, now_ms)
-            events.append({"type": "extra_time_over", "seat": seat, "reason": "wrong_claim"})
-        flip_if_everyone_done(state, rng, now_ms, events)
-        return
-
-    # The others' claims for this card may still be on their way: each may yet be heard, as an
-    # answer that is not scored (docs/rules/mia.md, decision "A right answer that loses the
-    # race"). Only the seats that could claim it when it was won, with the hands they held then.
-    racing = active(state)
-    data["last_won"] = {
-        "round": data["round"],
-        "card": top,
-        "mirrored": mirrored,
-        "revealed_at": data["revealed_at"],
-        "until": data["flip_at"],
-        "waited": {str(other): ms for other, ms in enumerate(data.get("waited") or []) if ms},
-        "hands": [
-            list(data["hands"][other]) if other != seat and other in racing else None
-            for other in range(state.players)
-        ],
-        "heard": [],
-    }
-    # RULINGS 1, right claim: take the whole pile, discard the two cards, draw 2, reveal the next.
-    taken = data["pile"]
-    data["pile"] = []
-    data["won"][seat].extend(taken)
-    if state.variant == "canada47":
-        # RULINGS 1: Canada 47 scores the target of the option solved (x2/x3 ignored).
-        gained = target
-    else:
-        # rulebook, Scoring: each card is worth 1 point, special cards 2 and 3 (whole pile taken).
-        gained = sum(OPERATION_POINTS[c] for c in taken)
-    data["scores"][seat] += gained
-    # RULINGS 1: Mirror is discarded once used.
-    data["operation_discard"].extend(data["mirrors"])
-    data["mirrors"] = []
-    data["window"] = None
-    data["number_discard"].extend(cards)
-    events.append(
-        {
-            **claim,
-            "type": "claim_won",
-            "points": gained,
-            "cards_taken": len(taken),
-            "score": data["scores"][seat],
-        }
-    )
-    # rulebook: "The player who completes the operation correctly will be in charge of lifting the
-    # next operation card."
-    data["revealer"] = seat
-    if state.variant == "canada47" and data["scores"][seat] >= state.options["target"]:
-        # RULINGS 1: "first to 47 (option: target) wins".
-        end_game(state, "target_reached", events)
-        return
-    draw(state, rng, seat, CLAIM_DRAW, events)
-    if data["over"] is None:
-        next_round(state, rng, now_ms, events)
 
 
 def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
@@ -510,13 +384,13 @@ def _declared_values(cards: list[int], move: dict) -> tuple[int, int]:
     return values[0], values[1]
 
 
-def _answered(state: State, seat: int) -> None:
+def answered(state: State, seat: int) -> None:
     passing = state.data.get("passing")
     if passing is not None:  # a game stored before passes were counted has none
         passing[seat] = 0
 
 
-def _passed_on(state: State, seat: int) -> None:
+def passed_on(state: State, seat: int) -> None:
     data = state.data
     data.setdefault("passing", [0] * state.players)[seat] += 1
 
@@ -525,31 +399,12 @@ def passes_in_a_row(state: State) -> list[int]:
     return list(state.data.get("passing") or [0] * state.players)
 
 
-def play_pass(state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]) -> None:
-    data = state.data
-    # RULINGS 1: "Nobody can solve: each player may pass".
-    data["passed"][seat] = True
-    _passed_on(state, seat)
-    if calm(state):
-        # A calm table: nobody learns before the card closes whether a seat passed or claimed,
-        # only that it is done with the card (docs/rules/mia.md, "A calm table").
-        events.append({"type": "answered", "seat": seat, "round": data["round"]})
-        close_if_everyone_answered(state, rng, now_ms, events)
-        return
-    events.append({"type": "passed", "seat": seat, "round": data["round"]})
-    window = data["window"]
-    if window is not None and window["seat"] == seat:
-        _close_window(state, now_ms)
-        events.append({"type": "extra_time_over", "seat": seat, "reason": "passed"})
-    flip_if_everyone_done(state, rng, now_ms, events)
-
-
-def _waited(state: State, seat: int) -> int:
+def waited_ms(state: State, seat: int) -> int:
     waited = state.data.get("waited")  # a game stored before it was counted has none
     return waited[seat] if waited else 0
 
 
-def _close_window(state: State, now_ms: int) -> None:
+def close_window(state: State, now_ms: int) -> None:
     """Ends the open Extra time window: every other seat was shut out of the card while it was
     open, and that time is not part of its answer's time (issue 22: time a fact from when the
     child could act on it)."""
@@ -561,34 +416,6 @@ def _close_window(state: State, now_ms: int) -> None:
     for other in range(state.players):
         if other != window["seat"]:
             waited[other] += shut
-
-
-def play_extra_time(
-    state: State, rng, seat: int, move: dict, now_ms: int, events: list[dict]
-) -> None:
-    data = state.data
-    card = require_int(move, "card")
-    hand = data["hands"][seat]
-    require(card in hand, CARD_NOT_IN_HAND, f"card {card} is not in your hand")
-    require(NUMBER_KIND[card] == "extra_time", NOT_EXTRA_TIME, "that card is not Extra time")
-    require(data["window"] is None, WINDOW_OPEN, "your Extra time window is already open")
-    # RULINGS 1, Extra time: an exclusive window; the card is discarded and one is drawn at once.
-    hand.remove(card)
-    data["number_discard"].append(card)
-    if calm(state):
-        # A calm table has no race to hold off and no clock to stop: the card opens no window,
-        # it is traded for a fresh number card (docs/rules/mia.md, "A calm table").
-        events.append(
-            {"type": "extra_time", "seat": seat, "card": number_face(card), "until": None}
-        )
-        draw(state, rng, seat, 1, events, end=False)
-        return
-    until = now_ms + state.options["extra_time_seconds"] * 1000
-    data["window"] = {"seat": seat, "opened_at": now_ms, "until": until}
-    # The pass timeout never cuts a window short: "During this time no other player can solve it."
-    data["flip_at"] = max(data["flip_at"], until)
-    events.append({"type": "extra_time", "seat": seat, "card": number_face(card), "until": until})
-    draw(state, rng, seat, 1, events)
 
 
 # --- timers --------------------------------------------------------------------------------------
@@ -615,7 +442,7 @@ def end_window_on_time(state: State, events: list[dict]) -> None:
     then and no longer, however late the timer or the next move comes."""
     window = state.data["window"]
     # rulebook: "Once the time is up, any player can solve the operation."
-    _close_window(state, window["until"])
+    close_window(state, window["until"])
     events.append({"type": "extra_time_over", "seat": window["seat"], "reason": "time_up"})
 
 
@@ -628,7 +455,7 @@ def tick(state: State, rng, now_ms: int, events: list[dict]) -> None:
         # a card it sat out, as a pass is (docs/rules/mia.md, "Passes and time-outs").
         for seat in range(state.players):
             if not data["passed"][seat] and not data["locked"][seat]:
-                _passed_on(state, seat)
+                passed_on(state, seat)
                 events.append({"type": "timed_out", "seat": seat, "round": data["round"]})
         # RULINGS 1: "after 20 s (option), the same revealer flips a new operation card".
         nobody_solved(state, rng, now_ms, events, "time_up")

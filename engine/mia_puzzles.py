@@ -18,10 +18,10 @@ from engine.mia_solo import (
     SIZES,
     SWAP_SIZE,
     THREE_STARS_MAX_SWAPS,
-    _mask,
-    _number_values,
     _right_solves,
     _solving_pairs,
+    mask_of,
+    number_values,
     open_cells,
     stars_for,
 )
@@ -72,10 +72,10 @@ def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
     (no events, no copies of the state), returning the win rate and the mean swap score."""
     data = state.data
     size = data["size"]
-    values = _number_values()
+    values = number_values()
     solving = _solving_pairs()
     cards = data["grid"]
-    start_mask = _mask(cards)
+    start_mask = mask_of(cards)
     start_hand = [values[c] for c in data["hand"]]
     deck = [values[c] for c in data["deck"]]
     wins = 0
@@ -118,7 +118,7 @@ def _plain_score(state, lines: int, rng: random.Random) -> tuple[float, float]:
 
 def _choices_along(game: core.Game, state, moves: list[dict]) -> float:
     """Mean number of distinct right solves (cell and value pair) offered along a line."""
-    values = _number_values()
+    values = number_values()
     counts = []
     for move in moves:
         right = {
@@ -163,7 +163,7 @@ def _rated(game, variant, seed, state, found, focus) -> Puzzle:
 
 def solution_facts(state, moves) -> list[core.Fact]:
     """The facts a line's solves claim, as the attempts name them (a difference larger first)."""
-    values = _number_values()
+    values = number_values()
     grid, size = state.data["grid"], state.data["size"]
     facts: list[core.Fact] = []
     for move in moves:

@@ -6,10 +6,11 @@ may be solved only when it is open (an outermost card, never joined to the rest 
 solving it discards the two number cards and draws 2. When stuck the player swaps 2 cards for 2
 from the deck, and the swaps used decide the stars.
 
-This module is a set of plain functions that ``engine.mia.Mia`` calls for the solo variants. It
-also holds the solver (``solve``, ``search``), which may read the whole deal (the deck order is
-fixed by the seed) and which the hint and the bots use; the puzzle maker, which rates and picks
-deals for homework, is ``engine.mia_puzzles``.
+This module holds the solo square's setup, geometry, end and view, which ``engine.mia.Mia`` uses
+for the solo variants; the Game plays the solve and swap moves itself. The solver, which may read
+the whole deal (the deck order is fixed by the seed) and which the hint and the bots use, is
+``engine.mia_solver``; the puzzle maker, which rates and picks deals for homework, is
+``engine.mia_puzzles``.
 
 State ``data`` (JSON):
     size      N
@@ -29,8 +30,8 @@ from functools import cache
 from itertools import combinations
 
 from engine import core, mia_cards
-from engine.core import IllegalMove, Outcome, Variant, require, require_int
-from engine.mia_cards import claim_attempt, number_cards, number_face, operation_cards, result_of
+from engine.core import IllegalMove, Outcome, Variant, require
+from engine.mia_cards import number_cards, number_face, operation_cards, result_of
 from engine.mia_cards import operation_face as _operation_face
 
 VARIANTS: dict[str, Variant] = core.variants(
@@ -76,7 +77,7 @@ def solo_number_ids() -> tuple[int, ...]:
 
 
 @cache
-def _number_values() -> tuple[int | None, ...]:
+def number_values() -> tuple[int | None, ...]:
     return tuple(card.get("value") for card in number_cards())
 
 
@@ -102,7 +103,7 @@ def _operation_face_cached(card_id: int) -> dict:
     return _operation_face(card_id)
 
 
-def _op_face(card_id: int) -> dict:
+def op_face(card_id: int) -> dict:
     # Views are rebuilt on every move; a shallow copy of a cached face keeps that cheap while no
     # caller can change the cached one by editing its view.
     return dict(_operation_face_cached(card_id))
@@ -168,7 +169,7 @@ def open_cells(size: int, mask: int) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def _mask(grid: list) -> int:
+def mask_of(grid: list) -> int:
     mask = 0
     for cell, card in enumerate(grid):
         if card is not None:
@@ -228,7 +229,7 @@ def active(state) -> frozenset:
     return frozenset() if state.data["result"] is not None else frozenset((0,))
 
 
-def _two_hand_cards(move: dict, hand: list) -> tuple[int, int]:
+def two_hand_cards(move: dict, hand: list) -> tuple[int, int]:
     cards = move.get("cards")
     if (
         not isinstance(cards, list)
@@ -242,7 +243,7 @@ def _two_hand_cards(move: dict, hand: list) -> tuple[int, int]:
     return first, second
 
 
-def _draw(data: dict, count: int) -> int:
+def draw_cards(data: dict, count: int) -> int:
     """Draw up to ``count`` cards from the top of the deck; returns how many came."""
     deck = data["deck"]
     drawn = deck[:count]
@@ -251,121 +252,15 @@ def _draw(data: dict, count: int) -> int:
     return len(drawn)
 
 
-def play_solve(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
-    size = data["size"]
-    grid = data["grid"]
-    row = require_int(move, "row", 0, size - 1)
-    col = require_int(move, "col", 0, size - 1)
-    option_index = require_int(move, "option", 0, 1)
-    first, second = _two_hand_cards(move, data["hand"])
-    cell = row * size + col
-    card_id = grid[cell]
-    require(card_id is not None, EMPTY_CELL, "there is no card on that square")
-    mask_before = _mask(grid)
-    open_before = open_cells(size, mask_before)
-    require(cell in open_before, BLOCKED_CARD, "that card is not open yet")
-
-    values = _number_values()
-    a, b = values[first], values[second]
-    option = operation_cards()[card_id]["options"][option_index]
-    op, target = option["op"], option["target"]
-    attempt = claim_attempt(
-        seat=seat,
-        a=a,
-        b=b,
-        op=op,
-        target=target,
-        elapsed_ms=now_ms - data["since_ms"],
-        row=row,
-        col=col,
-        card=card_id,
-        option=option_index,
-    )
-    events.append(attempt)
-    numbers = [number_face(first), number_face(second)]
-    if not attempt["correct"]:
-        # Our decision (RULINGS 1 names no penalty for solo): a wrong solve is recorded and
-        # counted; the card stays on the square and both number cards stay in hand.
-        data["mistakes"] += 1
-        events.append(
-            {
-                "type": "wrong_solve",
-                "seat": seat,
-                "row": row,
-                "col": col,
-                "card": _op_face(card_id),
-                "numbers": numbers,
-                "op": op,
-                "target": target,
-                "result": attempt["expected"],
-                "why": f"{max(a, b) if op == '-' else a} {op} {min(a, b) if op == '-' else b}"
-                f" = {attempt['expected']}, not {target}",
-                "mistakes": data["mistakes"],
-            }
-        )
-        return
-
-    # RULINGS 1 Solo: "Solve: remove the card and the two number cards, draw 2."
-    grid[cell] = None
-    data["solved"].append(card_id)
-    hand = data["hand"]
-    hand.remove(first)
-    hand.remove(second)
-    data["discard"] += [first, second]
-    events.append(
-        {
-            "type": "solved",
-            "seat": seat,
-            "row": row,
-            "col": col,
-            "card": _op_face(card_id),
-            "option": option_index,
-            "numbers": numbers,
-            "cleared": len(data["solved"]),
-            "left": size * size - len(data["solved"]),
-        }
-    )
-    if any(c is not None for c in grid):
-        drawn = _draw(data, DRAW_AFTER_SOLVE)
-        events.append(
-            {"type": "drew", "seat": seat, "count": drawn, "deck_count": len(data["deck"])}
-        )
-        now_open = open_cells(size, mask_before & ~(1 << cell))
-        newly = [[c // size, c % size] for c in now_open if c not in open_before]
-        if newly:
-            events.append({"type": "cards_opened", "cells": newly})
-
-
-def play_swap(data: dict, seat: int, move: dict, now_ms: int, events: list) -> None:
-    first, second = _two_hand_cards(move, data["hand"])
-    # RULINGS 1 Solo: "swap 2 cards of your choice for 2 from the deck"; the deck must hold 2.
-    require(len(data["deck"]) >= SWAP_SIZE, DECK_SHORT, "the deck has fewer than 2 cards left")
-    hand = data["hand"]
-    hand.remove(first)
-    hand.remove(second)
-    # Swapped cards go to the face-up discard, never back into the deck: the deck only shrinks,
-    # which is what makes "lost when the number deck cannot refill" reachable.
-    data["discard"] += [first, second]
-    _draw(data, SWAP_SIZE)
-    data["swaps"] += 1
-    events.append(
-        {
-            "type": "swapped",
-            "seat": seat,
-            "numbers": [number_face(first), number_face(second)],
-            "swaps": data["swaps"],
-            "deck_count": len(data["deck"]),
-        }
-    )
-
-
 def _right_solve_exists(data: dict) -> bool:
     size, grid = data["size"], data["grid"]
-    values = _number_values()
+    values = number_values()
     hand_values = sorted(values[c] for c in data["hand"])
     pairs = set(combinations(hand_values, 2))
     solving = _solving_pairs()
-    return any(not pairs.isdisjoint(solving[grid[cell]]) for cell in open_cells(size, _mask(grid)))
+    return any(
+        not pairs.isdisjoint(solving[grid[cell]]) for cell in open_cells(size, mask_of(grid))
+    )
 
 
 def settle(data: dict, events: list) -> None:
@@ -425,14 +320,14 @@ def view(state, seat) -> dict:
     data = state.data
     size, grid = data["size"], data["grid"]
     square = [
-        [None if card is None else _op_face(card) for card in grid[r * size : (r + 1) * size]]
+        [None if card is None else op_face(card) for card in grid[r * size : (r + 1) * size]]
         for r in range(size)
     ]
     playing = data["result"] is None
     shown = {
         "size": size,
         "square": square,
-        "open": [[c // size, c % size] for c in open_cells(size, _mask(grid))] if playing else [],
+        "open": [[c // size, c % size] for c in open_cells(size, mask_of(grid))] if playing else [],
         "hand_count": len(data["hand"]),
         "deck_count": len(data["deck"]),
         "discard": [number_face(c) for c in data["discard"]],
@@ -464,7 +359,7 @@ def legal_moves(state, seat) -> list[dict]:
     pairs = list(combinations(hand, 2))
     moves = [
         {"type": "solve", "row": cell // size, "col": cell % size, "cards": [x, y], "option": o}
-        for cell in open_cells(size, _mask(data["grid"]))
+        for cell in open_cells(size, mask_of(data["grid"]))
         for x, y in pairs
         for o in (0, 1)
     ]
@@ -475,10 +370,10 @@ def legal_moves(state, seat) -> list[dict]:
 
 def _right_solves(data: dict) -> list[dict]:
     size, grid, hand = data["size"], data["grid"], data["hand"]
-    values = _number_values()
+    values = number_values()
     solving = _solving_pairs()
     moves = []
-    for cell in open_cells(size, _mask(grid)):
+    for cell in open_cells(size, mask_of(grid)):
         pairs = solving[grid[cell]]
         for x, y in combinations(hand, 2):
             a, b = values[x], values[y]

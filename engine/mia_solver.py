@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from engine.mia_solo import (
     DRAW_AFTER_SOLVE,
     SWAP_SIZE,
-    _number_values,
     _right_solves,
     _solving_pairs,
     legal_moves,
+    number_values,
     open_cells,
 )
 
@@ -138,7 +138,7 @@ class _Search:
 def _to_moves(data: dict, line) -> list[dict]:
     """Turn a line of (cell, value pair) steps into real moves with card ids, by replaying it."""
     size = data["size"]
-    values = _number_values()
+    values = number_values()
     hand = list(data["hand"])
     deck = list(data["deck"])
     moves = []
@@ -186,7 +186,7 @@ def search(
         return SearchResult([], 0, True, 0, 0)
     if data["result"] == "lost":
         return SearchResult(None, None, True, 0, 0)
-    values = _number_values()
+    values = number_values()
     deck = tuple(values[c] for c in data["deck"])
     hand = tuple(sorted(values[c] for c in data["hand"]))
     solver = _Search(data["size"], list(data["grid"]), hand, deck, node_limit, total_node_limit)

@@ -13,7 +13,7 @@ transaction takes two round trips instead of four (``transaction``):
 
 or one, for a write decided on what its caller already knew of the row (``transaction_at_once``:
 ``BEGIN``, a check under the row lock that the row is as the caller knew it, the writes and the
-``COMMIT``; games/services/writes.py, ``_KnownMatches``).
+``COMMIT``; games/services/runner.py, ``_KnownMatches``).
 
 The connections bind parameters on the client, as Django's do, so a query of several statements
 goes out in PostgreSQL's simple protocol in one message. psycopg's transaction blocks would send

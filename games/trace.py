@@ -7,7 +7,7 @@ shares) at each boundary it crosses:
 
     received    the socket's ``receive`` (games/consumers.py)
     checked     flood limit, wire and shape checked
-    turn_asked  the match's turn asked for (games/services/writes.py, ``_turn_of``)
+    turn_asked  the match's turn asked for (games/services/runner.py, ``_turn_of``)
     turn        the turn held
     known       decided on the match as this process last wrote it (no read: one round trip)
     connection  a connection drawn from the pool (games/async_db.py)

@@ -1,17 +1,18 @@
 """The writes of live play, along one path. A player's move (``submit_move``), the timers and bots
 (``match_wake``) and the teacher's pause, resume, added time and stop are each one ``_MatchWrite``
-(``games.services.writes``): one short transaction that locks the match row with its seats (one
-statement, ``_LockStatement`` in ``games.services.sql``), decides from what it read, writes what
-it decided (the state with its MoveRecord and Attempts, and the teaching layer's roll-ups:
-``games.hooks``) and sends its news after the commit (``games.delivery``). One runner takes it
-to the database: ``write_match`` on Django's connection, ``write_match_async`` from a server's
-event loop (on PostgreSQL on the loop's own connections, else on a thread). Races (two claims
-on one ¡Mía! card from any number of processes) are decided by the lock: the first to hold it
-wins, the others are checked against the state it left.
+(its kinds in ``games.services.writes``): one short transaction that locks the match row with its
+seats (one statement, ``_LockStatement`` in ``games.services.sql``), decides from what it read,
+writes what it decided (the state with its MoveRecord and Attempts, and the teaching layer's
+roll-ups: ``games.hooks``) and sends its news after the commit (``games.delivery``). One runner
+(``games.services.runner``) takes it to the database: ``write_match`` on Django's connection,
+``write_match_async`` from a server's event loop (on PostgreSQL on the loop's own connections, else
+on a thread). Races (two claims on one ¡Mía! card from any number of processes) are decided by the
+lock: the first to hold it wins, the others are checked against the state it left.
 
-Its parts: ``creation`` (new matches, at their children's pace), ``writes`` (what changes a
-playing match), ``bots`` (when each bot acts), ``sql`` (the statements a write sends). This
-package is their one public name: ``from games.services import ...``.
+Its parts: ``creation`` (new matches, at their children's pace), ``writes`` (what changes a playing
+match), ``runner`` (how a write reaches the database), ``bots`` (when each bot acts), ``sql`` (the
+statements a write sends). This package is their one public name: ``from games.services import
+...``.
 """
 
 from games.services.bots import BOT_DELAY_SECONDS

@@ -1,7 +1,7 @@
 """The SQL of a match's write, all of it, written once per process per connection: the lock
 statement, the writes, and how they are framed in a transaction on the event loop's own
 connections (``opening``, ``closing``). Those connections (``games.async_db``) and Django's
-(``games.services.writes``) only send what is written here, with the statements the layers
+(``games.services.runner``) only send what is written here, with the statements the layers
 above add (``games.hooks``)."""
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class _LockStatement:
         columns.append(column_of(user_model, "time_zone", "u"))
         # On PostgreSQL, the row version read (xmin) and the id this transaction writes under,
         # which the row's xmin will be once it commits an UPDATE: what a process knows of the
-        # match after this write (games.services.writes._KnownMatches).
+        # match after this write (games.services.runner._KnownMatches).
         self.versioned = conn.vendor == "postgresql"
         if self.versioned:
             columns += ["m.xmin::text", CURRENT_XID]
@@ -174,7 +174,7 @@ class _Writes:
     Attempts (their record found by match and version, so nothing waits for the record's id),
     UPDATE the match (or only its count of connected players). No statement returns a row or a
     count, so they can all go to the server at once (``closing``, and on Django's connection
-    ``games.services.writes._pipelined``); each value is prepared by its model field, as the ORM
+    ``games.services.runner._pipelined``); each value is prepared by its model field, as the ORM
     would (``get_db_prep_save``)."""
 
     _cache: dict[str, _Writes] = {}

@@ -1,6 +1,6 @@
 """A player's move on a match this server process wrote last is decided on the match as that
 write left it, and sent as one message: the check that the row is unchanged (under its row
-lock), the writes and the COMMIT (games/services/writes.py, ``_KnownMatches``). Written anywhere
+lock), the writes and the COMMIT (games/services/runner.py, ``_KnownMatches``). Written anywhere
 else meanwhile, the match is read again under its lock and the move decided on that, as every
 write was before: these tests play the same moves both ways and compare what was stored."""
 
@@ -16,7 +16,7 @@ from django.db import connections
 import engine
 from games import async_db, services
 from games.models import Attempt, Match, MoveRecord
-from games.services import writes
+from games.services import runner, writes
 from tests.factories import make_class, make_match, make_student
 
 pytestmark = [
@@ -241,7 +241,7 @@ async def _elsewhere(function, *args, **kwargs):
 
     def call():
         try:
-            with mock.patch.object(writes._known_matches, "forget"):
+            with mock.patch.object(runner._known_matches, "forget"):
                 return function(*args, **kwargs)
         finally:
             connections.close_all()  # this thread's own connection, made for the call
@@ -252,8 +252,8 @@ async def _elsewhere(function, *args, **kwargs):
 def test_a_process_keeps_no_finished_match_and_at_most_its_size(table, monkeypatch):
     """A finished match takes no more moves: keeping it would only hold memory. And a process
     keeps at most ``SIZE`` matches, dropping the one it wrote longest ago."""
-    monkeypatch.setattr(writes._KnownMatches, "SIZE", 2)
-    known = writes._KnownMatches()
+    monkeypatch.setattr(runner._KnownMatches, "SIZE", 2)
+    known = runner._KnownMatches()
     matches = [
         make_match(game="add_up", variant="standard", players=table, seed=n) for n in range(3)
     ]
@@ -283,14 +283,14 @@ def test_the_copy_of_a_match_is_made_after_its_news_has_gone_out(table, monkeypa
     is made gets it all the same."""
     match = make_match(game="add_up", variant="standard", players=table, seed=21)
     order = []
-    as_read = writes._LockStatement.as_read
+    as_read = runner._LockStatement.as_read
 
     def copied(lock, match):
         order.append("copy")
         return as_read(lock, match)
 
-    monkeypatch.setattr(writes._LockStatement, "as_read", copied)
-    known = writes._KnownMatches()
+    monkeypatch.setattr(runner._LockStatement, "as_read", copied)
+    known = runner._KnownMatches()
 
     def written():
         write = writes._PlayerMove(match.pk, user=table[0], move={}, client_id="c", at_ms=None)

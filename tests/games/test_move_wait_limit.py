@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Match, MoveRecord
-from games.services.writes import _turn_of
+from games.services.runner import _turn_of
 from tests.games.test_consumers import a_table, connect, receive_state
 
 pytestmark = pytest.mark.django_db(transaction=True)

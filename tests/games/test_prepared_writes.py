@@ -72,11 +72,11 @@ def test_a_moves_news_goes_out_before_its_connection_prepares_what_it_sent(
 ):
     """A connection new to the pool prepares a move's statements, a round trip each, after the
     move: its news does not wait for them."""
-    from games.services import writes
+    from games.services import runner
 
     happened = []
     preparing = async_db._prepare
-    telling = writes._MatchWrite.tell
+    telling = runner._MatchWrite.tell
 
     async def prepare(conn, texts):
         happened.append("prepare")
@@ -87,7 +87,7 @@ def test_a_moves_news_goes_out_before_its_connection_prepares_what_it_sent(
         telling(write)
 
     monkeypatch.setattr(async_db, "_prepare", prepare)
-    monkeypatch.setattr(writes._MatchWrite, "tell", tell)
+    monkeypatch.setattr(runner._MatchWrite, "tell", tell)
     classroom = make_class()
     players = [make_student(classroom, "Ana"), make_student(classroom, "Ben")]
     match = make_match(game="add_up", variant="standard", players=players, seed=3)

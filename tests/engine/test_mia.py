@@ -1230,14 +1230,18 @@ def test_property_illegal_moves_raise_and_leave_the_state_untouched(mode, seed, 
                 {"card_not_in_hand", "duplicate_card"},
             )
         )
+    # Before the state's next deadline: after it an Extra time window would be over and every
+    # seat free to act again (Mia.apply ends it on time).
+    due = GAME.deadline(state)
+    now = 10**9 if due is None else due - 1
     for move, codes in bad_moves:
         with pytest.raises(IllegalMove) as error:
-            GAME.apply(state, seat, move, 10**9)
+            GAME.apply(state, seat, move, now)
         assert error.value.code in codes
     idle = [s for s in range(players) if s not in actors]
     for s in idle:
         with pytest.raises(IllegalMove) as error:
-            GAME.apply(state, s, PASS, 10**9)
+            GAME.apply(state, s, PASS, now)
         assert error.value.code == "not_active"
     assert GAME.dump(state) == before
 

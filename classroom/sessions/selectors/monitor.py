@@ -80,7 +80,7 @@ class _Room(NamedTuple):
 
     @property
     def has_matches(self) -> bool:
-        return bool(self.bot_seats)
+        return any(table.match_id for table in self.tables)
 
 
 def _read_room(session: ClassSession) -> _Room:

@@ -161,7 +161,7 @@ def test_the_button_puts_the_courses_learners_in_the_class(
     assert "Learning platform" in first and "Sync the roster now" in first
     assert "has not been synced" in first
     # Its children arrive from the platform: the empty class says so, not "import a list".
-    assert "They arrive when they open the tool from the course" in first
+    assert "They arrive from the learning platform" in first
     assert "import a list from a spreadsheet" not in first
     assert 'id="lti-grades"' in first  # the grades' part, in the same section
 

@@ -79,10 +79,13 @@ def frame_origins(request) -> tuple[str, ...]:
 def _launched_session_origins(request) -> tuple[str, ...]:
     # The health probes read no session (accounts/middleware.py); a request with no session
     # cookie has no session to read.
+    # Nor does a page that found the database down: a second read would wait its connect timeout
+    # again before the "try again in a minute" page leaves.
     if (
         request.path_info in settings.HEALTH_PROBE_PATHS
         or settings.SESSION_COOKIE_NAME not in request.COOKIES
         or not hasattr(request, "session")
+        or hasattr(request, "database_outage")
     ):
         return ()
     try:
@@ -93,6 +96,8 @@ def _launched_session_origins(request) -> tuple[str, ...]:
 
 
 def _launched_session(request) -> bool:
+    if hasattr(request, "database_outage"):
+        return False
     try:
         return bool(hasattr(request, "session") and request.session.get(SESSION_KEY))
     except DATABASE_OUTAGES:

@@ -32,9 +32,8 @@ connection pool does.
 
 The connections come from a psycopg pool per event loop, made with Django's own connection
 parameters and adapters (JSON as text, time zones), so rows read here convert exactly as the ORM's
-do. The pool hands out the connection returned last (``MostRecentFirstPool``). SQLite, which the
-embedded set-up uses, has no such driver: there moves stay on Django's synchronous path
-(``games.consumers``).
+do. The pool is psycopg_pool's own, as it comes. SQLite, which the embedded set-up uses, has no
+such driver: there moves stay on Django's synchronous path (``games.consumers``).
 
 Every wait on PostgreSQL here ends within ``DATABASE_WAIT_S``: past it the connection is cut, so
 a hung database answers a move ``try_again`` instead of holding it (``accounts.database_waits``).
@@ -405,21 +404,6 @@ async def _pool() -> AsyncConnectionPool:
     return await asyncio.shield(made)
 
 
-class MostRecentFirstPool(AsyncConnectionPool):
-    """psycopg's pool, but it hands out the idle connection returned last, not the one returned
-    first. A commit on a connection idle for 11 ms costs 1.3 ms, against 0.2 ms back to back,
-    for PostgreSQL's backend and the VM's core must wake (docs/capacity.md, "Where a move's time
-    goes"); handed out in turn, each of a process's eight or so connections idles eight moves
-    long. The connection idle longest stays at the far end, where the pool's shrinking closes
-    connections. psycopg_pool has no option for the order (SQLAlchemy's is ``pool_use_lifo``), so
-    this overrides the one method that picks, under the pool's lock; the version is pinned and
-    tests/games/test_async_db.py fails if the order is not kept."""
-
-    async def _get_ready_connection(self, timeout: float | None):
-        self._pool.rotate(1)  # the connection returned last, at the right end, now goes first
-        return await super()._get_ready_connection(timeout)
-
-
 def _new_pool() -> AsyncConnectionPool:
     wrapper = connections["default"]
     params = wrapper.get_connection_params()
@@ -437,7 +421,7 @@ def _new_pool() -> AsyncConnectionPool:
             with _deadline(conn):  # a connection that hangs here is dropped, not waited for
                 await conn.execute(set_time_zone, [timezone_name])
 
-    return MostRecentFirstPool(
+    return AsyncConnectionPool(
         kwargs=params,
         min_size=1,
         max_size=settings.GAMES_MOVE_CONNECTIONS,

@@ -90,9 +90,8 @@ def commit_round_trip_ms(
 def paced_commit_ms(rate: float, processes: int, seconds: float = 4.0) -> dict[str, float]:
     """The commit of ``commit_round_trip_ms`` at the moves' pace: ``rate`` commits a second in
     all, as the load's moves reach PostgreSQL, on one connection per server process in turn, each
-    idle as long as a process's move connection is between two of its moves (the pool hands out
-    the connection returned last, games/async_db.py); for about ``seconds`` (20 to 200
-    samples)."""
+    idle as long as a process's move connection is between two of its moves; for about
+    ``seconds`` (20 to 200 samples)."""
     gap_s = 1 / rate
     return commit_round_trip_ms(
         samples=max(20, min(200, int(seconds / gap_s))), gap_s=gap_s, connections=processes

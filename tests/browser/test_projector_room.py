@@ -233,7 +233,9 @@ def test_the_ranking_shows_names_as_chosen_the_top_places_and_the_class_total(br
         # The teacher's panel, on a phone and a tablet.
         for width, height in [(390, 844), (820, 1180)]:
             teacher.set_viewport_size({"width": width, "height": height})
-            teacher.locator("[data-projector-settings]").scroll_into_view_if_needed()
+            # One call in the page: the live part is redrawn on every tick, so an element found
+            # in one step may be detached by the next.
+            teacher.locator("[data-projector-settings]").evaluate("(form) => form.scrollIntoView()")
             teacher.screenshot(path=str(SHOTS / f"teacher-panel-{width}x{height}.png"))
     finally:
         room.context.close()

@@ -5,15 +5,14 @@ the centre. A right equation moves its number cards to the player's completed pi
 player to empty their hand wins at once, otherwise the largest completed pile wins when the number
 deck cannot give a new centre card.
 
-Cards are ids 0..194 (RULINGS 2: 119 number cards, 76 operation cards). The state keeps ids only;
-the face of an id is a constant table below, so the state stays small and fast to clone.
+The Game here sets up, plays the moves (declared with ``@plays``) and shows the table. The cards
+and the reading of a row of them as an equation are ``engine.sum_cards``; the equation search, the
+hints and the bots are ``engine.sum_search``.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from functools import lru_cache
-
+from engine import sum_search
 from engine.core import (
     MALFORMED,
     Fact,
@@ -32,63 +31,26 @@ from engine.core import (
     swap_in,
     variants,
 )
-
-# --- the cards (RULINGS 2) -----------------------------------------------------------------------
-
-# RULINGS 2: "119 number cards (1 and 2 fourteen times, 3-9 thirteen times each)".
-NUMBER_COPIES = {1: 14, 2: 14, **dict.fromkeys(range(3, 10), 13)}
-# RULINGS 2: "+ - x ÷ seventeen each and two of each wild card".
-OPERATIONS = ("+", "-", "x", "÷")
-OPERATION_COPIES = 17
-WILDS = ("propagation", "neutralization", "radicalization", "rotation")
-WILD_COPIES = 2
-
-NUMBER, OPERATION, WILD = "number", "operation", "wild"
-
-
-def _build_faces() -> tuple[tuple, tuple]:
-    faces: list[int | str] = []
-    kinds: list[str] = []
-    for value, copies in NUMBER_COPIES.items():
-        faces += [value] * copies
-        kinds += [NUMBER] * copies
-    for op in OPERATIONS:
-        faces += [op] * OPERATION_COPIES
-        kinds += [OPERATION] * OPERATION_COPIES
-    for wild in WILDS:
-        faces += [wild] * WILD_COPIES
-        kinds += [WILD] * WILD_COPIES
-    return tuple(faces), tuple(kinds)
-
-
-FACE, KIND = _build_faces()  # FACE[id]: 1..9, "+", "-", "x", "÷" or a wild's name
-CARD_COUNT = len(FACE)
-NUMBER_IDS = tuple(i for i in range(CARD_COUNT) if KIND[i] == NUMBER)
-OPERATION_IDS = tuple(i for i in range(CARD_COUNT) if KIND[i] != NUMBER)  # wilds included
-assert len(NUMBER_IDS) == 119 and len(OPERATION_IDS) == 76  # RULINGS 2
-
-# The equation search works on counts, not ids: RANK[id] is the card's slot in a 13-long count
-# vector (values 1..9 then + - x ÷); wilds have no slot because they never enter an equation.
-SLOTS = 13
-OP_SLOT = {op: 9 + i for i, op in enumerate(OPERATIONS)}
-MINUS_SLOT = OP_SLOT["-"]
-RANK = tuple(
-    FACE[i] - 1 if KIND[i] == NUMBER else OP_SLOT[FACE[i]] if KIND[i] == OPERATION else -1
-    for i in range(CARD_COUNT)
+from engine.sum_cards import (
+    CARD_VIEW,
+    DRAWS_PER_TURN,
+    FACE,
+    HAND_NUMBERS,
+    HAND_OPERATIONS,
+    KIND,
+    NUMBER,
+    NUMBER_IDS,
+    OPERATION,
+    OPERATION_IDS,
+    SOURCES,
+    WILD,
+    NotAnExpression,
+    evaluate,
+    expression_text,
+    operator_label,
+    parse,
 )
-_CARD_VIEW = tuple(
-    {"id": i, "kind": NUMBER, "value": FACE[i]}
-    if KIND[i] == NUMBER
-    else {"id": i, "kind": OPERATION, "op": FACE[i]}
-    if KIND[i] == OPERATION
-    else {"id": i, "kind": WILD, "wild": FACE[i]}
-    for i in range(CARD_COUNT)
-)
-
-HAND_NUMBERS = 4  # rulebook: "Everyone starts with 7 cards, 4 from the Numbers deck
-HAND_OPERATIONS = 3  # and 3 from the Operations deck."
-DRAWS_PER_TURN = 2  # rulebook: "They can draw up to 2 cards per turn"
-SOURCES = {"numbers": "numbers", "operations": "operations"}  # move "from" -> state pile key
+from engine.sum_search import fewest_cards_equation, hand_counts, tokens_to_cards, wrong_equation
 
 # IllegalMove codes of this game (documented in docs/rules/sum.md).
 NOT_AN_EXPRESSION = "not_an_expression"
@@ -105,292 +67,6 @@ NEEDS_ANOTHER_CARD = "needs_another_card"
 BAD_TARGET = "bad_target"
 ROTATION_PENDING = "rotation_pending"
 NO_ROTATION = "no_rotation"
-
-
-# --- expressions ---------------------------------------------------------------------------------
-
-
-class NotAnExpression(ValueError):
-    """The cards, in this order, do not read as an expression (a structural error)."""
-
-
-def parse(faces: list) -> tuple[list[int], list[str], list[str], list[int]]:
-    """Read card faces as ``operand (op operand)*``; returns operand values, binary operators,
-    the operands' written forms and the faces used as pairs. A pair is written as the one number
-    it stands for (seeds/001: "Two number 2 cards can be used as a 4"): brackets would read as a
-    card the game does not have.
-
-    RULINGS 2: "a '-' card in front of a number makes it negative, two equal number cards side by
-    side may act as one number worth their sum"; "at least one operation card".
-    """
-    operands: list[int] = []
-    written: list[str] = []
-    operators: list[str] = []
-    pairs: list[int] = []
-    i, n = 0, len(faces)
-    if n == 0:
-        raise NotAnExpression("an equation needs cards")
-    while True:
-        negative = False
-        if faces[i] == "-" and i + 1 < n and isinstance(faces[i + 1], int):
-            negative = True  # a '-' in front of a number, not between two operands
-            i += 1
-        if not isinstance(faces[i], int):
-            raise NotAnExpression("two operation cards in a row, or an operation card first")
-        value = faces[i]
-        text = str(value)
-        i += 1
-        if i < n and isinstance(faces[i], int):
-            if faces[i] != value:
-                raise NotAnExpression("two different number cards side by side")
-            pairs.append(value)  # a pair acts as one number worth their sum
-            value += value
-            text = str(value)
-            i += 1
-            if i < n and isinstance(faces[i], int):
-                raise NotAnExpression("three number cards side by side")
-        operands.append(-value if negative else value)
-        written.append(f"-{text}" if negative else text)
-        if i == n:
-            break
-        operators.append(faces[i])
-        i += 1
-        if i == n:
-            raise NotAnExpression("an equation cannot end with an operation card")
-    if not operators and not written[0].startswith("-"):
-        raise NotAnExpression("an equation uses at least one operation card")
-    return operands, operators, written, pairs
-
-
-def evaluate(operands: list[int], operators: list[str]) -> int | None:
-    """Standard precedence (x ÷ before + -, left to right), no brackets; None when a division is
-    not exact (RULINGS 2: "every division exact")."""
-    total = 0
-    term = operands[0]
-    for op, value in zip(operators, operands[1:], strict=True):
-        if op == "x":
-            term *= value
-        elif op == "÷":
-            if term % value:  # divisors are never 0: cards are 1-9, pairs 2-18
-                return None
-            term //= value
-        else:
-            total += term
-            term = value if op == "+" else -value
-    return total + term
-
-
-def expression_text(written: list[str], operators: list[str]) -> str:
-    parts = [written[0]]
-    for op, text in zip(operators, written[1:], strict=True):
-        parts += [op, text]
-    return "".join(parts)
-
-
-def operator_label(operators: list[str]) -> str:
-    """The attempt's operator: the one operation used, "mixed" for several; a lone negated number
-    counts as "-"."""
-    kinds = set(operators)
-    if len(kinds) == 1:
-        return operators[0]
-    return "mixed" if kinds else "-"
-
-
-# --- searching a hand for equations (hints and bots) ---------------------------------------------
-
-# An equation is searched as tokens (1..9 and operation signs) over a hand's count vector, so that
-# identical cards are never tried twice; tokens become card ids only at the end. A search grows
-# prefixes ``operand (op operand)*`` kept as (sum of finished terms, current term) and, at every
-# prefix, solves for the one last operand that would make the equation right, so it looks one
-# operand further than it enumerates.
-FEWEST_BUDGET = 200  # prefixes a hint may grow: plenty for the short equations hints look for
-MOST_BUDGET = 250  # prefixes the strong bot's search for long equations may grow
-
-
-@lru_cache(maxsize=16384)
-def _operands(rem: tuple) -> tuple:
-    """Every operand the cards ``rem`` can form: (value, tokens, remaining counts)."""
-    found = []
-    for value in range(1, 10):
-        have = rem[value - 1]
-        for size in (1, 2)[: min(have, 2)]:  # RULINGS 2: a pair of equal cards is one number
-            left = list(rem)
-            left[value - 1] -= size
-            tokens = (value,) * size
-            found.append((value * size, tokens, tuple(left)))
-            if left[MINUS_SLOT]:  # RULINGS 2: a '-' card in front of a number makes it negative
-                left[MINUS_SLOT] -= 1
-                found.append((-value * size, ("-", *tokens), tuple(left)))
-    return tuple(found)
-
-
-@lru_cache(maxsize=16384)
-def _operand_by_value(rem: tuple, most: bool) -> dict:
-    """value -> (tokens, remaining counts) of the operand with the fewest (or most) cards."""
-    table: dict[int, tuple] = {}
-    for value, tokens, left in _operands(rem):
-        kept = table.get(value)
-        if kept is None or (len(tokens) > len(kept[0]) if most else len(tokens) < len(kept[0])):
-            table[value] = (tokens, left)
-    return table
-
-
-@lru_cache(maxsize=16384)
-def _after_operator(rem: tuple) -> tuple:
-    """(operator, counts without that operator card) for each operator the cards hold."""
-    found = []
-    for op in OPERATIONS:
-        slot = OP_SLOT[op]
-        if rem[slot]:
-            left = list(rem)
-            left[slot] -= 1
-            found.append((op, tuple(left)))
-    return tuple(found)
-
-
-def _extend(acc: int, term: int, op: str, value: int) -> tuple[int, int] | None:
-    """(sum of finished terms, current term) after ``op value``; None for an inexact division."""
-    if op == "x":
-        return acc, term * value
-    if op == "÷":
-        return None if term % value else (acc, term // value)
-    return acc + term, value if op == "+" else -value
-
-
-def _closing_value(acc: int, term: int, op: str, target: int) -> int | None:
-    """The operand that, after ``op``, makes the prefix (acc, term) equal ``target``."""
-    if op == "+":
-        return target - acc - term
-    if op == "-":
-        return acc + term - target
-    rest = target - acc  # what the current term must become
-    if op == "x":
-        return rest // term if rest and rest % term == 0 else None
-    return term // rest if rest and term % rest == 0 else None  # "÷": term ÷ v == rest
-
-
-def _closings(rem: tuple, acc: int, term: int, target: int, most: bool):
-    """Every ``op operand`` (tokens) that finishes the prefix as a right equation."""
-    for op, left in _after_operator(rem):
-        value = _closing_value(acc, term, op, target)
-        if value is not None:
-            found = _operand_by_value(left, most).get(value)
-            if found is not None:
-                yield (op, *found[0])
-
-
-def _starts(rem: tuple):
-    """First operands as prefixes (tokens, remaining counts, acc, term)."""
-    return [(tokens, left, 0, value) for value, tokens, left in _operands(rem)]
-
-
-@lru_cache(maxsize=4096)
-def fewest_cards_equation(rem: tuple, target: int) -> tuple | None:
-    """A right equation with the fewest cards (tokens), or None. Prefixes grow cheapest first and
-    the search stops once no longer prefix can beat the best equation found."""
-    best: tuple | None = None
-    buckets: dict[int, list] = defaultdict(list)
-    for tokens, left, acc, term in _starts(rem):
-        buckets[len(tokens)].append((tokens, left, acc, term))
-    seen = set()
-    for cost in range(1, sum(rem) + 1):
-        if best is not None and cost + 2 >= len(best):
-            break  # every equation from here on has at least cost + 2 cards
-        for tokens, left, acc, term in buckets.pop(cost, ()):
-            key = (left, acc, term)
-            if key in seen:
-                continue
-            seen.add(key)
-            if len(seen) > FEWEST_BUDGET:
-                return best
-            for closing in _closings(left, acc, term, target, most=False):
-                if best is None or cost + len(closing) < len(best):
-                    best = tokens + closing
-            for op, after_op in _after_operator(left):
-                for value, more, after in _operands(after_op):
-                    step = _extend(acc, term, op, value)
-                    if step is not None:
-                        buckets[cost + 1 + len(more)].append(((*tokens, op, *more), after, *step))
-    return best
-
-
-@lru_cache(maxsize=4096)
-def most_cards_equation(rem: tuple, target: int) -> tuple | None:
-    """A right equation with as many cards as a bounded search finds, or None. Depth first,
-    trying first the continuations that keep the value closest to the target, since those are
-    the ones a later operand can still close."""
-    total = sum(rem)
-    best: tuple | None = None
-    stack = sorted(_starts(rem), key=lambda p: -abs(p[3] - target))
-    seen = set()
-    while stack and len(seen) < MOST_BUDGET:
-        tokens, left, acc, term = stack.pop()
-        key = (left, acc, term)
-        if key in seen:
-            continue
-        seen.add(key)
-        for closing in _closings(left, acc, term, target, most=True):
-            if best is None or len(tokens) + len(closing) > len(best):
-                best = tokens + closing
-        if best is not None and len(best) == total:
-            break  # the whole hand: nothing can be longer
-        children = []
-        for op, after_op in _after_operator(left):
-            for value, more, after in _operands(after_op):
-                step = _extend(acc, term, op, value)
-                if step is not None:
-                    children.append(((*tokens, op, *more), after, *step))
-        children.sort(key=lambda p: -abs(p[2] + p[3] - target))
-        stack += children
-    return best or fewest_cards_equation(rem, target)
-
-
-def hand_counts(hand: list[int]) -> tuple:
-    counts = [0] * SLOTS
-    for card in hand:
-        slot = RANK[card]
-        if slot >= 0:
-            counts[slot] += 1
-    return tuple(counts)
-
-
-def tokens_to_cards(tokens: tuple, hand: list[int]) -> list[int]:
-    """Card ids of ``hand`` spelling ``tokens`` (lowest ids first, so the choice is stable)."""
-    by_slot: dict[int, list[int]] = defaultdict(list)
-    for card in sorted(hand):
-        by_slot[RANK[card]].append(card)
-    cursor = dict.fromkeys(by_slot, 0)
-    cards = []
-    for token in tokens:
-        slot = token - 1 if isinstance(token, int) else OP_SLOT[token]
-        cards.append(by_slot[slot][cursor[slot]])
-        cursor[slot] += 1
-    return cards
-
-
-def wrong_equation(hand: list[int], target: int) -> list[int] | None:
-    """A short well-formed equation whose value is not ``target`` (for the legal-move sample):
-    the first of ``a op b``, ``a a op b`` (a pair) and ``-a`` that the hand can make wrong."""
-    numbers = sorted(c for c in hand if KIND[c] == NUMBER)
-    first_of_op: dict[str, int] = {}
-    for card in sorted(hand):
-        if KIND[card] == OPERATION:
-            first_of_op.setdefault(FACE[card], card)
-    for op, op_card in first_of_op.items():
-        for i, a in enumerate(numbers):
-            for j, b in enumerate(numbers):
-                if i != j and evaluate([FACE[a], FACE[b]], [op]) != target:
-                    return [a, op_card, b]
-            for j in range(i + 1, len(numbers)):
-                if FACE[numbers[j]] != FACE[a]:
-                    continue
-                pair = [a, numbers[j]]
-                for b in numbers:
-                    if b not in pair and evaluate([2 * FACE[a], FACE[b]], [op]) != target:
-                        return [*pair, op_card, b]
-    if "-" in first_of_op and numbers:
-        return [first_of_op["-"], numbers[0]]  # a negative number never equals a centre card
-    return None
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -877,7 +553,7 @@ class Sum(Game):
             fresh = data["fresh"] if seat == data["turn"] else ()
             cards = []
             for card in sorted(hand):
-                shown = dict(_CARD_VIEW[card])
+                shown = dict(CARD_VIEW[card])
                 if KIND[card] == WILD:
                     shown["drawn_this_turn"] = card in fresh
                 cards.append(shown)
@@ -895,18 +571,9 @@ class Sum(Game):
     # -- help and bots
 
     def hint(self, state, seat):
-        data = state.data
-        if (
-            seat not in self.active(state)
-            or data["rotation"] is not None
-            or data["wrong"] >= state.options["wrong_limit"]
-        ):
+        if seat not in self.active(state):
             return None
-        hand = data["hands"][seat]
-        tokens = fewest_cards_equation(hand_counts(hand), FACE[data["centre"]])
-        if tokens is None:
-            return None
-        return {"type": "equation", "cards": tokens_to_cards(tokens, hand)}
+        return sum_search.hint(state, seat)
 
     def bot_move(self, state, seat, level, rng):
         if seat not in self.active(state):
@@ -915,123 +582,13 @@ class Sum(Game):
             moves = self.legal_moves(state, seat)
             return rng.choice(moves) if moves else None
         if level == "easy":
-            return self._easy_move(state, seat)
-        return self._strong_move(state, seat)
+            return sum_search.easy_move(state, seat, self.legal_moves)
+        return sum_search.strong_move(state, seat)
 
     def bot_alternatives(self, state, seat, level, rng):
-        """Bots in focused practice (docs/rules/sum.md): instead of an equation that answers a fact
-        left to the child, the strong bot's other right equation (the most cards), else a draw,
-        else the end of the turn after the draws (seeds/001); the centre card stays for the next
-        seat."""
-        data = state.data
-        if seat not in self.active(state) or data["rotation"] is not None:
+        if seat not in self.active(state):
             return []
-        hand = data["hands"][seat]
-        moves = []
-        if level == "strong":
-            best = most_cards_equation(hand_counts(hand), FACE[data["centre"]])
-            if best is not None:
-                moves.append({"type": "equation", "cards": tokens_to_cards(best, hand)})
-        if data["drawn"] < DRAWS_PER_TURN:
-            source = _scarcer_source(data, hand)
-            if source is not None:
-                moves.append({"type": "draw", "from": source})
-        if self._may_end_turn(data):
-            moves.append({"type": "end_turn"})
-        return moves
-
-    def _easy_move(self, state, seat):
-        """Plain play: the right equation with the fewest cards as soon as there is one;
-        otherwise draw from the deck whose kind the hand has fewer of, then play any usable wild,
-        then end the turn."""
-        data = state.data
-        hand = data["hands"][seat]
-        if data["rotation"] is not None:
-            return {"type": "rotate", "card": min(hand)}
-        right = self.hint(state, seat)
-        if right is not None:
-            return right
-        if data["drawn"] < DRAWS_PER_TURN:
-            source = _scarcer_source(data, hand)
-            if source is not None:
-                return {"type": "draw", "from": source}
-        for move in self.legal_moves(state, seat):
-            if move["type"] == "wild":
-                return move
-        return {"type": "end_turn"}
-
-    def _strong_move(self, state, seat):
-        """Good play: shed as many cards as possible. Wilds go first (each one leaves the hand),
-        an equation that empties the hand is played at once, otherwise the bot draws its 2 cards
-        first (an equation ends the turn, so the draws can only lengthen it) and then plays the
-        right equation with the most cards."""
-        data = state.data
-        hand = data["hands"][seat]
-        target = FACE[data["centre"]]
-        best = most_cards_equation(hand_counts(hand), target)
-        in_best = tokens_to_cards(best, hand) if best else []
-        spare = [c for c in hand if c not in in_best]
-        if data["rotation"] is not None:
-            return {"type": "rotate", "card": min(spare or hand, key=_giveaway_rank)}
-        usable = {}
-        for card in hand:
-            if KIND[card] == WILD and card not in data["fresh"]:
-                usable.setdefault(FACE[card], card)
-        may_equate = best is not None and data["wrong"] < state.options["wrong_limit"]
-        if may_equate and not spare:
-            return {"type": "equation", "cards": in_best}  # the whole hand: a win
-        if "propagation" in usable:  # every opponent takes a card, one leaves my hand
-            return {"type": "wild", "card": usable["propagation"]}
-        if "neutralization" in usable:
-            others = [c for c in spare if c != usable["neutralization"]]
-            if others:  # return a card my best equation does not need: two cards leave my hand
-                return {
-                    "type": "wild",
-                    "card": usable["neutralization"],
-                    "target": min(others, key=_return_rank),
-                }
-        if best is None and "radicalization" in usable:  # no equation: try another centre card
-            return {"type": "wild", "card": usable["radicalization"]}
-        if "rotation" in usable and len(spare) > 1:  # pass on a card my equation does not need
-            return {"type": "wild", "card": usable["rotation"]}
-        if data["drawn"] < DRAWS_PER_TURN:
-            source = _scarcer_source(data, hand)
-            if source is not None:
-                return {"type": "draw", "from": source}
-        if may_equate:
-            return {"type": "equation", "cards": in_best}
-        if "radicalization" in usable:  # the equation is out of reach: one card fewer anyway
-            return {"type": "wild", "card": usable["radicalization"]}
-        return {"type": "end_turn"}
-
-
-def _scarcer_source(data, hand) -> str | None:
-    """The deck to draw from for a balanced hand: an equation of n numbers needs about n - 1
-    operation cards, so draw an operation card when they are fewer than the numbers less one."""
-    numbers = sum(KIND[c] == NUMBER for c in hand)
-    operations = sum(KIND[c] == OPERATION for c in hand)
-    order = ("operations", "numbers") if operations < numbers - 1 else ("numbers", "operations")
-    for source in order:
-        if data[source]:
-            return source
-    return None
-
-
-def _giveaway_rank(card: int) -> tuple:
-    """Order of the cards a strong bot passes on in Rotation: hard operations first, wilds last
-    (a wild helps whoever holds it)."""
-    face = FACE[card]
-    if KIND[card] == OPERATION:
-        return (0, "÷x-+".index(face))
-    if KIND[card] == NUMBER:
-        return (1, -face)
-    return (2, card)
-
-
-def _return_rank(card: int) -> tuple:
-    """Order of the cards a strong bot returns with Neutralization: wilds it cannot play this turn
-    first, then hard operations, then big numbers (numbers it keeps may still fill its pile)."""
-    return _giveaway_rank(card) if KIND[card] != WILD else (-1, card)
+        return sum_search.alternatives(state, seat, level, self._may_end_turn(state.data))
 
 
 GAME = Sum()

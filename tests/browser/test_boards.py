@@ -25,6 +25,7 @@ from django.db.utils import ConnectionHandler
 from playwright.sync_api import expect
 
 import engine
+import engine.sum_cards
 from tests.browser.conftest import add_session_cookie
 from tests.factories import make_class, make_student, make_teacher, session_cookie_for
 
@@ -232,10 +233,10 @@ def test_sum_board_draws_and_makes_the_hinted_equation_by_tapping(open_table):
     page = table.page
     version, state = table.state()
     centre = state.data["centre"]
-    expect(page.locator("[data-centre]")).to_have_text(str(engine.sum.FACE[centre]))
+    expect(page.locator("[data-centre]")).to_have_text(str(engine.sum_cards.FACE[centre]))
 
     # A refused move: one operation card alone is no equation; the page says so, nothing moves.
-    operation = next(c for c in state.data["hands"][0] if engine.sum.KIND[c] == "operation")
+    operation = next(c for c in state.data["hands"][0] if engine.sum_cards.KIND[c] == "operation")
     table.key(f"hand-{operation}").click()
     expect(table.key(f"hand-{operation}")).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Check my equation").click()
@@ -264,7 +265,7 @@ def test_sum_board_draws_and_makes_the_hinted_equation_by_tapping(open_table):
     page.get_by_role("button", name="Check my equation").click()
     table.wait_for_version_above(version)
     _, after = table.state()
-    kept = sum(engine.sum.KIND[c] == "number" for c in move["cards"])
+    kept = sum(engine.sum_cards.KIND[c] == "number" for c in move["cards"])
     assert len(after.data["piles"][0]) == kept
     assert after.data["centre"] != centre
     expect(page.locator(".sum-hand-cards > li")).to_have_count(9 - len(move["cards"]))

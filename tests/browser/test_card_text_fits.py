@@ -23,7 +23,7 @@ SETUP = """
 import json
 import engine
 from django.urls import reverse
-from engine import mia_cards, sum as sum_game
+from engine import mia_cards, sum_cards
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
 teacher = make_teacher()
@@ -67,8 +67,8 @@ deal_into_hand(mia, wild + extra, ["numbers"])
 
 sum_match = make_match(game="sum", variant="standard", players=[ana, ben], teacher=teacher)
 wilds = []
-for name in sum_game.WILDS:
-    wilds.append(next(i for i, face in enumerate(sum_game.FACE) if face == name))
+for name in sum_cards.WILDS:
+    wilds.append(next(i for i, face in enumerate(sum_cards.FACE) if face == name))
 deal_into_hand(sum_match, wilds[:3], ["operations"])
 other_sum = make_match(game="sum", variant="standard", players=[ana, ben], teacher=teacher)
 deal_into_hand(other_sum, wilds[3:] + wilds[:2], ["operations"])

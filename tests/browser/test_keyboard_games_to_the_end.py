@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 import engine
 from engine import mathable_junior as mj
-from engine import sum as sum_rules
+from engine import sum_cards as sum_rules
 from tests.browser.conftest import add_session_cookie
 from tests.browser.test_keyboard_play import FOCUS, READ_TABLE, TAB_ORDER, WATCH_THE_FOCUS
 from tests.browser.test_live_play import right_claim

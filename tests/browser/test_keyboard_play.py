@@ -931,7 +931,7 @@ def test_sum_draws_by_tab_and_enter(browser, server):
 def test_sum_equation_by_tab_arrows_and_enter(browser, server):
     """Three cards of the hand in the equation's order, then "Check my equation": the arrows
     inside the hand, a Tab past the equation's cards and one to the check button."""
-    from engine import sum as sum_rules
+    from engine import sum_cards as sum_rules
     from tests.browser.test_keyboard_games_to_the_end import short_equation
 
     match_id = server.made["by_keys"]["sum_equation"]

@@ -284,7 +284,7 @@ def test_a_sum_deal_focused_on_times_tables_holds_no_other_operation(seed):
     deck's next cards (until a right equation shuffles the used ones back in): a times-table
     set dealt a hand with a - or a ÷ card, and half of the practice bench's SUM answers were
     differences and quotients, no table fact."""
-    from engine.sum import FACE, HAND_NUMBERS, KIND, OPERATION
+    from engine.sum_cards import FACE, HAND_NUMBERS, KIND, OPERATION
 
     game = engine.get_game("sum")
     focus = (("mul", 2, 3), ("mul", 3, 3), ("mul", 2, 4))

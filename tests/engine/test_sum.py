@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from engine import simulate
 from engine.core import IllegalMove, SetupError
-from engine.sum import FACE, GAME, KIND, NUMBER, NUMBER_IDS, OPERATION_IDS
+from engine.sum import GAME
+from engine.sum_cards import FACE, KIND, NUMBER, NUMBER_IDS, OPERATION_IDS
 from tests.engine import helpers
 
 ALL_CARDS = list(range(len(FACE)))

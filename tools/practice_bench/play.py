@@ -35,7 +35,7 @@ from engine import bots
 from engine.core import attempt_fact
 from engine.mia_cards import number_cards, operation_cards, result_of
 from engine.mia_solo import open_cells
-from engine.sum import DRAWS_PER_TURN, FACE, KIND, NUMBER, OPERATION, SOURCES
+from engine.sum_cards import DRAWS_PER_TURN, FACE, KIND, NUMBER, OPERATION, SOURCES
 from tools.practice_bench.learner import Outcome
 
 BOT_LEVEL = "easy"

@@ -5,12 +5,9 @@ racks of 5, a tile scores its value x the equations it completes. ``back``: the 
 face-up tiles each placed on a square printed with its own number, 1 point per tile that completes
 an equation.
 
-Equation geometry (RULINGS 4): a tile on square S completes an equation with the two tiles lying
-next to S in one straight line on one side (up, down, left or right): its value is a+b or |a-b|.
-So each square has at most four "lines" (near, far); they are precomputed once at import.
-
-The board is a flat row-major list of 100 ints, 0 for an empty square (tiles are 1-20), which keeps
-the state small to clone. The pot is an unordered list; a draw takes a seeded-random element.
+The Game here sets up, plays the moves and shows the table. The boards, the tiles and the
+arithmetic of a square (which equations a tile completes) are ``engine.mathable_junior_board``;
+the hints and the bots are ``engine.mathable_junior_bots``.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import Counter
 
-from engine import data as engine_data
+from engine import mathable_junior_bots
 from engine.core import (
     MALFORMED,
     UNKNOWN_MOVE,
@@ -39,6 +36,36 @@ from engine.core import (
     swap_in,
     variants,
 )
+from engine.mathable_junior_board import (
+    ALL_TILES,
+    BACK_GRID,
+    BACK_HAND,
+    BACK_NUMBERS,
+    BOTH_OPERATIONS,
+    FRONT_CENTRE,
+    FRONT_DRAW_SQUARE,
+    FRONT_LABELS,
+    FRONT_LAYOUT,
+    FRONT_MULTIPLIER,
+    FRONT_OPERATIONS,
+    FULL_RACK_BONUS,
+    HIGHEST_TILE,
+    LINES,
+    LOWEST_TILE,
+    RACK_SIZE,
+    SIZE,
+    SQUARE_COUNT,
+    SQUARES_BY_NUMBER,
+    back_scoring_square,
+    board_rows,
+    closest_equation,
+    completed_equations,
+    draw_from_pot,
+    equation_json,
+    place_move,
+    square_of,
+    sub_multisets,
+)
 
 # --- stable IllegalMove codes (docs/rules/mathable_junior.md lists them) ------------------------
 TILE_NOT_IN_RACK = "tile_not_in_rack"
@@ -49,185 +76,9 @@ POT_TOO_SMALL = "pot_too_small"
 NO_EXTRA_DRAW = "no_extra_draw"
 POT_EMPTY = "pot_empty"
 
-# --- the boards and the tiles --------------------------------------------------------------------
-_DATA = engine_data.load("mathable_junior")
-SIZE = 10
-SQUARE_COUNT = SIZE * SIZE
-RACK_SIZE = 5  # RULINGS 4 (front): racks of 5
-BACK_HAND = 3  # RULINGS 4 (back): each player holds 3 face-up tiles
-FULL_RACK_BONUS = 25  # RULINGS 4: +25 when you began the turn with 5 tiles and placed them all
 # Project decision (neither rulebook nor rulings): a child may retry a wrong drop, but at most this
 # many times a turn, so every turn (and random play) ends; mirrors SUM's "3 wrong equations a turn".
 WRONG_DROPS_PER_TURN = 3
-LOWEST_TILE, HIGHEST_TILE = 1, 20
-
-
-def _tile_set(spec: dict[str, int]) -> tuple[int, ...]:
-    """RULINGS 4: "60 tiles: 1-10 five times each, 11-20 once each" from the data file's spec."""
-    tiles = []
-    for span, copies in spec.items():
-        low, high = (int(part) for part in span.split("-"))
-        tiles.extend(value for value in range(low, high + 1) for _ in range(copies))
-    return tuple(sorted(tiles))
-
-
-ALL_TILES = _tile_set(_DATA["tiles"])
-
-
-def _neighbour_lines(square: int) -> tuple[tuple[int, int], ...]:
-    """(near, far) squares of each straight line of two squares next to ``square``: up, down,
-    left, right. Never diagonal, and never one tile on each side (a gap X _ Y is not a line)."""
-    row, col = divmod(square, SIZE)
-    lines = []
-    for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        far_row, far_col = row + 2 * d_row, col + 2 * d_col
-        if 0 <= far_row < SIZE and 0 <= far_col < SIZE:
-            lines.append(((row + d_row) * SIZE + col + d_col, far_row * SIZE + far_col))
-    return tuple(lines)
-
-
-LINES = tuple(_neighbour_lines(square) for square in range(SQUARE_COUNT))
-# The squares whose lines go through a square: only their equations change when it is filled.
-DEPENDENTS = tuple(
-    tuple(other for other in range(SQUARE_COUNT) if any(square in line for line in LINES[other]))
-    for square in range(SQUARE_COUNT)
-)
-
-NEIGHBOURS = tuple(
-    tuple(
-        (row + d_row) * SIZE + col + d_col
-        for row, col in (divmod(square, SIZE),)
-        for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1))
-        if 0 <= row + d_row < SIZE and 0 <= col + d_col < SIZE
-    )
-    for square in range(SQUARE_COUNT)
-)
-
-FRONT_LAYOUT = tuple(tuple(row) for row in _DATA["front_layout"])
-_FRONT_LABELS = tuple(label for row in FRONT_LAYOUT for label in row)
-# RULINGS 4: on a '+' or '-' square only equations of that operation count; elsewhere both do.
-FRONT_OPERATIONS = tuple(
-    (label != "-", label != "+") for label in _FRONT_LABELS
-)  # (addition allowed, subtraction allowed)
-FRONT_MULTIPLIER = tuple(2 if label == "2X" else 1 for label in _FRONT_LABELS)
-FRONT_DRAW_SQUARE = tuple(label in ("+", "-") for label in _FRONT_LABELS)
-# RULINGS 4: "centre squares printed 1 2 / 3 4; setup puts tiles 1, 2, 3, 4 from the pot on them".
-FRONT_CENTRE = {square: int(label) for square, label in enumerate(_FRONT_LABELS) if label.isdigit()}
-
-BACK_GRID = tuple(tuple(row) for row in _DATA["back_grid"])
-BACK_NUMBERS = tuple(number for row in BACK_GRID for number in row)
-SQUARES_BY_NUMBER = {
-    value: tuple(sq for sq, number in enumerate(BACK_NUMBERS) if number == value)
-    for value in range(LOWEST_TILE, HIGHEST_TILE + 1)
-}
-BOTH_OPERATIONS = (True, True)
-
-
-# --- arithmetic on the board ---------------------------------------------------------------------
-
-
-def completed_equations(
-    board: list[int], square: int, value: int, operations: tuple[bool, bool]
-) -> list[tuple[int, int, str]]:
-    """The equations ``value`` completes on ``square``: (first, second, operator), read as
-    "first op second = value". At most one per line, since a+b never equals |a-b| for tiles >= 1."""
-    plus, minus = operations
-    found = []
-    for near, far in LINES[square]:
-        near_value = board[near]
-        far_value = board[far]
-        if not near_value or not far_value:
-            continue
-        if plus and far_value + near_value == value:
-            found.append((far_value, near_value, "+"))
-        elif minus and abs(far_value - near_value) == value:
-            found.append((max(far_value, near_value), min(far_value, near_value), "-"))
-    return found
-
-
-def square_targets(board: list[int], square: int, operations: tuple[bool, bool]) -> dict[int, int]:
-    """Tile value -> number of equations it would complete on the empty ``square``."""
-    plus, minus = operations
-    targets: dict[int, int] = {}
-    for near, far in LINES[square]:
-        near_value = board[near]
-        far_value = board[far]
-        if not near_value or not far_value:
-            continue
-        if plus:
-            total = far_value + near_value
-            if total <= HIGHEST_TILE:
-                targets[total] = targets.get(total, 0) + 1
-        if minus:
-            difference = abs(far_value - near_value)
-            if difference:
-                targets[difference] = targets.get(difference, 0) + 1
-    return targets
-
-
-def closest_equation(
-    board: list[int], square: int, value: int, operations: tuple[bool, bool]
-) -> tuple[int, int, str, int] | None:
-    """For a wrong drop: of the equations the square's lines allow, the one whose result is
-    closest to the tile placed (first line up, down, left, right, and '+' before '-' on a tie).
-    (first, second, operator, result), or None when no line of two tiles touches the square."""
-    plus, minus = operations
-    best = None
-    best_gap = None
-    for near, far in LINES[square]:
-        near_value = board[near]
-        far_value = board[far]
-        if not near_value or not far_value:
-            continue
-        candidates = []
-        if plus:
-            candidates.append((far_value, near_value, "+", far_value + near_value))
-        if minus:
-            high, low = max(far_value, near_value), min(far_value, near_value)
-            candidates.append((high, low, "-", high - low))
-        for candidate in candidates:
-            gap = abs(candidate[3] - value)
-            if best_gap is None or gap < best_gap:
-                best, best_gap = candidate, gap
-    return best
-
-
-def _equation_json(first: int, second: int, operator: str, result: int) -> dict:
-    return {"operands": [first, second], "operator": operator, "result": result}
-
-
-def _draw_from_pot(pot: list[int], rng) -> int:
-    """A seeded-random tile from the unordered pot (swap-with-last keeps it O(1))."""
-    index = rng.below(len(pot))
-    pot[index], pot[-1] = pot[-1], pot[index]
-    return pot.pop()
-
-
-def _rows(board: list[int]) -> list[list[int | None]]:
-    return [
-        [value or None for value in board[start : start + SIZE]]
-        for start in range(0, SQUARE_COUNT, SIZE)
-    ]
-
-
-def _square(move) -> tuple[int, int, int]:
-    row = require_int(move, "row", 0, SIZE - 1)
-    col = require_int(move, "col", 0, SIZE - 1)
-    return row, col, row * SIZE + col
-
-
-def _place_move(tile: int, square: int) -> dict:
-    row, col = divmod(square, SIZE)
-    return {"type": "place", "tile": tile, "row": row, "col": col}
-
-
-def _sub_multisets(rack: list[int], largest: int) -> list[list[int]]:
-    """Every distinct non-empty sub-multiset of ``rack`` of at most ``largest`` tiles, sorted."""
-    counts = sorted(Counter(rack).items())
-    results: list[list[int]] = [[]]
-    for value, copies in counts:
-        results = [chosen + [value] * k for chosen in results for k in range(copies + 1)]
-    return sorted(chosen for chosen in results if 0 < len(chosen) <= largest)
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -358,7 +209,7 @@ class MathableJunior(Game):
             hand = BACK_HAND  # the back side starts from an empty board
         racks = []
         for _ in range(state.players):
-            rack = [_draw_from_pot(pot, rng) for _ in range(hand)]
+            rack = [draw_from_pot(pot, rng) for _ in range(hand)]
             rack.sort()
             racks.append(rack)
         if focus:
@@ -407,17 +258,17 @@ class MathableJunior(Game):
         if state.variant == "back":
             # Each tile on any empty square printed with its number; non-scoring ones included.
             return [
-                _place_move(value, square)
+                place_move(value, square)
                 for value in values
                 for square in SQUARES_BY_NUMBER[value]
                 if not board[square]
             ]
         empty = [square for square in range(SQUARE_COUNT) if not board[square]]
-        moves = [_place_move(value, square) for value in values for square in empty]
+        moves = [place_move(value, square) for value in values for square in empty]
         pot_count = len(data["pot"])
         if data["placed"] == 0 and pot_count:
             moves.extend(
-                {"type": "exchange", "tiles": tiles} for tiles in _sub_multisets(rack, pot_count)
+                {"type": "exchange", "tiles": tiles} for tiles in sub_multisets(rack, pot_count)
             )
         if data["draws"] and pot_count:
             moves.append({"type": "draw"})
@@ -438,7 +289,7 @@ class MathableJunior(Game):
     @staticmethod
     def _parse_place(data, seat, move) -> tuple[int, int, int, int]:
         tile = require_int(move, "tile", LOWEST_TILE, HIGHEST_TILE)
-        row, col, square = _square(move)
+        row, col, square = square_of(move)
         require(tile in data["racks"][seat], TILE_NOT_IN_RACK, f"you hold no {tile} tile")
         require(not data["board"][square], SQUARE_OCCUPIED, f"square {row},{col} is taken")
         return tile, row, col, square
@@ -475,8 +326,8 @@ class MathableJunior(Game):
                 "tile": tile,
                 "row": row,
                 "col": col,
-                "square": _FRONT_LABELS[square],
-                "equations": [_equation_json(a, b, op, tile) for a, b, op in found],
+                "square": FRONT_LABELS[square],
+                "equations": [equation_json(a, b, op, tile) for a, b, op in found],
                 "points": points,
                 "score": data["scores"][seat],
                 "extra_draw": FRONT_DRAW_SQUARE[square],
@@ -559,7 +410,7 @@ class MathableJunior(Game):
         )
         pot = data["pot"]
         require(len(tiles) <= len(pot), POT_TOO_SMALL, f"the pot holds only {len(pot)} tiles")
-        fresh = [_draw_from_pot(pot, rng) for _ in tiles]
+        fresh = [draw_from_pot(pot, rng) for _ in tiles]
         for value in tiles:
             rack.remove(value)
             pot.append(value)
@@ -575,7 +426,7 @@ class MathableJunior(Game):
         require(data["draws"] > 0, NO_EXTRA_DRAW, "an extra draw follows a '+' or '-' square")
         require(bool(data["pot"]), POT_EMPTY, "the pot is empty")
         data["draws"] -= 1
-        insort(data["racks"][seat], _draw_from_pot(data["pot"], rng))
+        insort(data["racks"][seat], draw_from_pot(data["pot"], rng))
         data["since"] = now_ms
         events.append({"type": "tile_drawn", "seat": seat, "pot_count": len(data["pot"])})
         if self._front_pot_and_rack_empty(data):
@@ -611,7 +462,7 @@ class MathableJunior(Game):
                 return
             # RULINGS 4: "If your rack is empty when your turn comes, refill to 5 and pass."
             # Project decision: this forced pass ends a run of passes (new tiles on the table).
-            drawn = [_draw_from_pot(pot, rng) for _ in range(min(RACK_SIZE, len(pot)))]
+            drawn = [draw_from_pot(pot, rng) for _ in range(min(RACK_SIZE, len(pot)))]
             racks[following] = sorted(drawn)
             data["passes"] = 0
             events.append(
@@ -652,7 +503,7 @@ class MathableJunior(Game):
         if found:
             events.append(right_placement_attempt(seat, found, tile, elapsed, row, col))
         else:
-            missed = _back_scoring_square(board, tile)
+            missed = back_scoring_square(board, tile)
             closest = closest_equation(board, square, tile, BOTH_OPERATIONS)
             if missed is not None and closest is not None:
                 # The tile could have scored, and the child put it next to a line of two tiles
@@ -694,7 +545,7 @@ class MathableJunior(Game):
                 "tile": tile,
                 "row": row,
                 "col": col,
-                "equations": [_equation_json(a, b, op, tile) for a, b, op in found],
+                "equations": [equation_json(a, b, op, tile) for a, b, op in found],
                 "points": points,
                 "score": data["scores"][seat],
             }
@@ -707,7 +558,7 @@ class MathableJunior(Game):
         pot = data["pot"]
         racks = data["racks"]
         # RULINGS 4 (back): "Draw 3 after the turn" (face up, so the values are public).
-        drawn = [_draw_from_pot(pot, rng) for _ in range(min(BACK_HAND, len(pot)))]
+        drawn = [draw_from_pot(pot, rng) for _ in range(min(BACK_HAND, len(pot)))]
         racks[seat] = sorted(drawn)
         events.append({"type": "turn_ended", "seat": seat, "reason": "all_placed"})
         if drawn:
@@ -746,7 +597,7 @@ class MathableJunior(Game):
         racks = data["racks"]
         view = {
             "side": state.variant,
-            "board": _rows(data["board"]),
+            "board": board_rows(data["board"]),
             "rack": list(racks[seat]) if seat is not None else None,
             "pot_count": len(data["pot"]),
             "scores": list(data["scores"]),
@@ -777,18 +628,13 @@ class MathableJunior(Game):
         return view
 
     # -- help and bots -----------------------------------------------------------------------------
+    # -- help and bots -----------------------------------------------------------------------------
 
     def hint(self, state, seat):
         data = state.data
         if data["end"] or seat != data["turn"]:
             return None
-        if state.variant == "back":
-            return _back_hint(data, seat)
-        options = _front_right_placements(data["board"], data["racks"][seat])
-        if not options:
-            return None
-        _, value, square = options[0]
-        return _place_move(value, square)
+        return mathable_junior_bots.hint(state, seat)
 
     def bot_move(self, state, seat, level, rng):
         data = state.data
@@ -797,223 +643,19 @@ class MathableJunior(Game):
         if level == "random":
             moves = self.legal_moves(state, seat)
             return rng.choice(moves) if moves else None
-        if state.variant == "back":
-            if level == "easy":
-                return _back_hint(data, seat)
-            return _back_strong(data, seat, state.options["priority"])
-        rack = data["racks"][seat]
-        if level == "easy":
-            # Plays right but plainly: the first right placement in reading order.
-            options = _front_right_placements(data["board"], rack, best_first=False)
-            if options:
-                _, value, square = options[0]
-                return _place_move(value, square)
-        else:
-            planned = _front_plan(data["board"], rack, data["full_rack"])
-            if planned is not None:
-                return _place_move(*planned)
-            if not rack:
-                # The bonus is banked; drawing now would only delay the refill to 5.
-                return {"type": "end_turn"}
-        return _front_when_stuck(data, seat, rack)
+        return mathable_junior_bots.bot_move(state, seat, level)
 
     def bot_alternatives(self, state, seat, level, rng):
-        """Bots in focused practice (docs/rules/mathable_junior.md): instead of a placement that
-        answers a fact left to the child, another right placement (in the bot's own order), else
-        what the bot does when stuck (an earned draw, an exchange, the end of its turn); the
-        square stays open for the next seat."""
         data = state.data
-        if data["end"] or seat != data["turn"] or state.variant != "front":
+        if data["end"] or seat != data["turn"]:
             return []
-        rack = data["racks"][seat]
-        options = _front_right_placements(data["board"], rack, best_first=level == "strong")
-        moves = [_place_move(value, square) for _points, value, square in options]
-        moves.append(_front_when_stuck(data, seat, rack))
-        moves.append({"type": "end_turn"})
-        return moves
-
-
-# --- bots and hints (pure functions of the state data) -------------------------------------------
-
-
-def _front_targets(board: list[int]) -> dict[int, dict[int, int]]:
-    """Empty square -> {tile value: equations it would complete there} (front operations)."""
-    targets = {}
-    for square in range(SQUARE_COUNT):
-        if not board[square]:
-            found = square_targets(board, square, FRONT_OPERATIONS[square])
-            if found:
-                targets[square] = found
-    return targets
-
-
-def _front_right_placements(board, rack, best_first=True) -> list[tuple[int, int, int]]:
-    """(points, value, square) of every right placement of a rack tile; best first, or in
-    reading order (square, then value) for the plain bot."""
-    values = set(rack)
-    options = [
-        (value * count * FRONT_MULTIPLIER[square], value, square)
-        for square, targets in _front_targets(board).items()
-        for value, count in targets.items()
-        if value in values
-    ]
-    if best_first:
-        options.sort(key=lambda option: (-option[0], option[2], option[1]))
-    else:
-        options.sort(key=lambda option: (option[2], option[1]))
-    return options
-
-
-_PLAN_NODES = 400  # search budget of the strong bot, per move
-_PLAN_BRANCHES = 6  # best placements tried at each depth
-
-
-def _front_plan(board, rack, bonus_in_reach) -> tuple[int, int] | None:
-    """Strong bot: the first placement of the best sequence of right placements this turn,
-    counting the +25 bonus when the sequence empties a rack that began the turn full. A bounded
-    depth-first search; targets are updated only around the square just filled."""
-    board = list(board)
-    best_total = 0
-    best_first = None
-    nodes = 0
-
-    def search(rack, targets, total, first):
-        nonlocal best_total, best_first, nodes
-        nodes += 1
-        value_of_line = total + (FULL_RACK_BONUS if bonus_in_reach and not rack else 0)
-        if first is not None and value_of_line > best_total:
-            best_total, best_first = value_of_line, first
-        if nodes >= _PLAN_NODES or not rack:
-            return
-        values = set(rack)
-        options = sorted(
-            (
-                (value * count * FRONT_MULTIPLIER[square], value, square)
-                for square, square_options in targets.items()
-                for value, count in square_options.items()
-                if value in values
-            ),
-            key=lambda option: (-option[0], option[2], option[1]),
-        )
-        for points, value, square in options[:_PLAN_BRANCHES]:
-            board[square] = value
-            changed = dict(targets)
-            del changed[square]
-            for other in DEPENDENTS[square]:
-                if not board[other]:
-                    found = square_targets(board, other, FRONT_OPERATIONS[other])
-                    if found:
-                        changed[other] = found
-                    else:
-                        changed.pop(other, None)
-            remaining = list(rack)
-            remaining.remove(value)
-            search(remaining, changed, total + points, first or (value, square))
-            board[square] = 0
-
-    search(list(rack), _front_targets(board), 0, None)
-    return best_first
-
-
-def _front_when_stuck(data, seat, rack) -> dict:
-    """No right placement: take an earned draw; else exchange (RULINGS 4, "instead of placing")
-    the largest tiles the pot can cover, if a tile this seat has not seen could be placed now
-    (else exchanging forever could not help, and passing lets a stuck game end); else pass."""
-    pot_count = len(data["pot"])
-    if data["draws"] and pot_count:
-        return {"type": "draw"}
-    if data["placed"] == 0 and pot_count and rack:
-        board = data["board"]
-        unseen = Counter(ALL_TILES)
-        unseen.subtract(value for value in board if value)
-        unseen.subtract(rack)
-        wanted = {value for targets in _front_targets(board).values() for value in targets}
-        if any(unseen[value] > 0 for value in wanted):
-            return {"type": "exchange", "tiles": sorted(rack)[-pot_count:]}
-    return {"type": "end_turn"}
-
-
-def _back_scoring_square(board, tile) -> int | None:
-    for square in SQUARES_BY_NUMBER[tile]:
-        if not board[square] and completed_equations(board, square, tile, BOTH_OPERATIONS):
-            return square
-    return None
-
-
-def _back_hint(data, seat) -> dict | None:
-    """A scoring placement when a tile can score; otherwise any placement is right (there is no
-    equation to get wrong), so the first one."""
-    board = data["board"]
-    rack = data["racks"][seat]
-    for value in sorted(set(rack)):
-        square = _back_scoring_square(board, value)
-        if square is not None:
-            return _place_move(value, square)
-    for value in sorted(set(rack)):
-        for square in SQUARES_BY_NUMBER[value]:
-            if not board[square]:
-                return _place_move(value, square)
-    return None
-
-
-_BACK_SCORING_TRIED = 4  # scoring squares tried per tile by the strong bot
-_BACK_QUIET_TRIED = 2  # non-scoring squares tried per tile (the fewest occupied neighbours)
-
-
-def _back_strong(data, seat, priority) -> dict | None:
-    """The order and squares that score the most points this turn; among equal plans, the one that
-    leaves the fewest of the opponents' face-up tiles a scoring square (the back side's tiles are
-    public, so this is fair play)."""
-    board = list(data["board"])
-    opponents_tiles = sorted(
-        {value for other, rack in enumerate(data["racks"]) if other != seat for value in rack}
-    )
-    best = ((-1, 0), None)
-
-    def options(value):
-        scoring, quiet = [], []
-        for square in SQUARES_BY_NUMBER[value]:
-            if board[square]:
-                continue
-            if completed_equations(board, square, value, BOTH_OPERATIONS):
-                scoring.append(square)
-            else:
-                quiet.append(square)
-        result = [(1, square) for square in scoring[:_BACK_SCORING_TRIED]]
-        if not (priority and scoring):
-            quiet.sort(key=lambda sq: (_occupied_neighbours(board, sq), sq))
-            result.extend((0, square) for square in quiet[:_BACK_QUIET_TRIED])
-        return result
-
-    def search(rack, points, first):
-        nonlocal best
-        if not rack:
-            gifts = sum(
-                1 for value in opponents_tiles if _back_scoring_square(board, value) is not None
-            )
-            if (points, -gifts) > best[0]:
-                best = ((points, -gifts), first)
-            return
-        for value in sorted(set(rack)):
-            remaining = list(rack)
-            remaining.remove(value)
-            for gained, square in options(value):
-                board[square] = value
-                search(remaining, points + gained, first or (value, square))
-                board[square] = 0
-
-    search(list(data["racks"][seat]), 0, None)
-    return _place_move(*best[1]) if best[1] is not None else None
-
-
-def _occupied_neighbours(board, square) -> int:
-    return sum(1 for neighbour in NEIGHBOURS[square] if board[neighbour])
-
-
-GAME = MathableJunior()
+        return mathable_junior_bots.alternatives(state, seat, level)
 
 
 def _wrong_answer(seat: int, closest, tile: int, elapsed: int, row: int, col: int) -> dict:
     """The attempt of a tile laid next to a line of two whose sum or difference it is not: a
     wrong answer to the line it comes closest to."""
     return _placement_attempt(seat, closest, tile, elapsed, row, col)
+
+
+GAME = MathableJunior()

@@ -21,7 +21,8 @@ import pytest
 from playwright.sync_api import expect
 
 import engine
-from engine import mathable_junior as mj
+from engine import mathable_junior_board as mj_board
+from engine import mathable_junior_bots as mj_bots
 from engine import sum_cards as sum_rules
 from tests.browser.conftest import add_session_cookie
 from tests.browser.test_keyboard_play import FOCUS, READ_TABLE, TAB_ORDER, WATCH_THE_FOCUS
@@ -354,20 +355,20 @@ def play_sum(page, child, server, match_id, deadline):
 
 
 def beside_a_line(board, square) -> bool:
-    return any(board[near] and board[far] for near, far in mj.LINES[square])
+    return any(board[near] and board[far] for near, far in mj_board.LINES[square])
 
 
 def g_presses(board, cursor: int, square: int, backwards: bool = False) -> int:
     """How many presses of G (Shift+G backwards) take the cursor to `square`: G visits the free
     squares beside two tiles in a line, in reading order after the cursor, round the board."""
     presses = 0
-    for step in range(1, mj.SQUARE_COUNT + 1):
-        here = (cursor + (-step if backwards else step)) % mj.SQUARE_COUNT
+    for step in range(1, mj_board.SQUARE_COUNT + 1):
+        here = (cursor + (-step if backwards else step)) % mj_board.SQUARE_COUNT
         if not board[here] and beside_a_line(board, here):
             presses += 1
             if here == square:
                 return presses
-    return mj.SQUARE_COUNT
+    return mj_board.SQUARE_COUNT
 
 
 CURSOR = """() => {
@@ -395,7 +396,7 @@ def play_mathable(page, child, server, match_id, deadline):
         ]
         cursor = page.evaluate(CURSOR)
         best = None
-        for _, value, square in mj._front_right_placements(data["board"], data["racks"][0]):
+        for _, value, square in mj_bots.front_right_placements(data["board"], data["racks"][0]):
             index = rack_on_page.index(value)
             for key in ("g", "Shift+G"):
                 presses = g_presses(data["board"], cursor, square, backwards=key != "g")

@@ -970,7 +970,8 @@ def test_sum_equation_by_tab_arrows_and_enter(browser, server):
 def test_mathable_junior_places_a_tile_by_tab_arrows_and_enter(browser, server):
     """A tile of the rack, Tab to the board, arrows to the square, Enter: the board and the rack
     are one Tab stop each. The placement that takes the fewest keys is played."""
-    from engine import mathable_junior as mj
+    from engine import mathable_junior_board as mj_board
+    from engine import mathable_junior_bots as mj_bots
 
     match_id = server.made["by_keys"]["mathable_junior"]
     page = open_play(browser, server, match_id)
@@ -999,11 +1000,11 @@ def test_mathable_junior_places_a_tile_by_tab_arrows_and_enter(browser, server):
 
         def cost(option):
             _, value, square = option
-            row, col = divmod(square, mj.SIZE)
+            row, col = divmod(square, mj_board.SIZE)
             index = min(range(len(rack)), key=lambda i: (rack[i] != value, abs(i - at)))
             return abs(index - at) + abs(row - cursor[0]) + abs(col - cursor[1]), index, row, col
 
-        options = mj._front_right_placements(state.data["board"], state.data["racks"][0])
+        options = mj_bots.front_right_placements(state.data["board"], state.data["racks"][0])
         assert options, "no right placement on this deal"
         arrows, index, row, col = min(cost(o) for o in options)
         before = len(my_moves(server, match_id))

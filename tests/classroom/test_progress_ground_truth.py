@@ -381,7 +381,7 @@ LESSON_SEED = 20261126
 def play_a_free_placement(lesson, students):
     """Mathable Junior: a tile put on a square no line of two tiles touches answers nothing: the
     test counts no answer for it."""
-    from engine.mathable_junior import LINES
+    from engine.mathable_junior_board import LINES
 
     match = make_match(
         game="mathable_junior",

@@ -14,13 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalMove, SetupError, get_game
-from engine.mathable_junior import (
-    ALL_TILES,
-    BACK_NUMBERS,
-    FRONT_LAYOUT,
-    WRONG_DROPS_PER_TURN,
-    MathableJunior,
-)
+from engine.mathable_junior import WRONG_DROPS_PER_TURN, MathableJunior
+from engine.mathable_junior_board import ALL_TILES, BACK_NUMBERS, FRONT_LAYOUT
 from engine.simulate import arena, play
 from tests.engine import helpers
 

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine import IllegalMove
-from engine.mathable_junior import LINES
+from engine.mathable_junior_board import LINES
 from games.models import Attempt, MoveRecord
 from games.services import submit_move
 from tests.factories import make_class, make_match, make_student

@@ -649,7 +649,7 @@ def test_a_bot_at_a_focused_table_leaves_a_focus_fact_that_the_child_then_plays(
     a bot whose plain move would answer a focus fact does something else (Mathable Junior: another
     placement or the end of its turn; the square stays open), and the child answers the fact on
     her own turn. Seed 3 is a deal where the bot moves first and its plain move is 4 + 2."""
-    from engine import mathable_junior
+    from engine import mathable_junior_board, mathable_junior_bots
 
     settings.GAMES_BOT_DELAY_SCALE = 0.01
     _, ana, _ben = table
@@ -683,8 +683,8 @@ def test_a_bot_at_a_focused_table_leaves_a_focus_fact_that_the_child_then_plays(
     assert not any(focus_facts_of(record.events) for record in bot_records)
     # The square the bot left is open, and Ana's rack answers it.
     data = state.data
-    placements = mathable_junior._front_right_placements(data["board"], data["racks"][0])
-    moves = [mathable_junior._place_move(value, square) for _p, value, square in placements]
+    placements = mathable_junior_bots.front_right_placements(data["board"], data["racks"][0])
+    moves = [mathable_junior_board.place_move(value, square) for _p, value, square in placements]
     hers = next(move for move in moves if rules.answers_any(state, 0, move, left))
     submit_move(match_id=match.pk, user=ana, move=hers)
     record = MoveRecord.objects.filter(match=match, actor="player").last()

@@ -20,7 +20,7 @@ def test_every_live_page_uses_it():
         if "live-socket.js" in p.read_text() and p.name != "live-socket.js"
     }
     assert users == {
-        "static/js/play/main.js",
+        "static/js/play/shell.js",
         # A lesson's play page also follows the student socket (the teacher's next round).
         "static/js/play/follow.js",
         "static/js/session-live.js",

@@ -286,7 +286,7 @@ export function readAloudControls(settings, { board, reading }) {
       show(reader);
       reader.preload();
     },
-    // A key pressed in the game table (main.js has already left out fields and modified keys).
+    // A key pressed in the game table (shell.js has already left out fields and modified keys).
     onKey(event) {
       if (event.key.toLowerCase() !== READ_KEY) return false;
       event.preventDefault();

@@ -7,7 +7,7 @@
 // Its items are the buttons inside it (not those of a group nested in it). A group with
 // role="grid" is a grid: its [role=row] elements are the rows, and Up/Down move between them; a
 // group with data-roving-columns="5" is a grid of its items, five to a row (a CSS grid).
-// The shell (main.js) calls settle() after every drawing and handles the keys once for every game.
+// The shell (shell.js) calls settle() after every drawing and handles the keys once for every game.
 //
 // Keys, on an item of a group:
 //   a row: Right/Down the next item, Left/Up the one before (Left and Right swap on a page read

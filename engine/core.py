@@ -33,6 +33,7 @@ from engine.state import (
     first_player_option,
     outcome_from_scores,
     places,
+    refusal,
     seed_word,
     variants,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "outcome_from_scores",
     "places",
     "plays",
+    "refusal",
     "require",
     "require_int",
     "same_fact",
@@ -265,12 +267,12 @@ class Game:
 
     def apply(self, state: State, seat: int, move: Move, now_ms: int) -> Step:
         if self.outcome(state) is not None:
-            raise IllegalMove(GAME_OVER, "the game is over")
+            raise refusal(GAME_OVER)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise IllegalMove(BAD_SEAT, "no such seat")
+            raise refusal(BAD_SEAT)
         self.check_shape(move)
         if seat not in self.active(state) and not self.heard_out_of_turn(state, seat, move):
-            raise IllegalMove(NOT_ACTIVE, "it is not your turn to act")
+            raise refusal(NOT_ACTIVE)
         new_state = state.clone()
         new_state.version += 1
         events: list[Event] = []
@@ -327,7 +329,7 @@ class Game:
     # -- seeing
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat is not None and not 0 <= seat < state.players:
-            raise IllegalMove(BAD_SEAT, "no such seat")
+            raise refusal(BAD_SEAT)
         outcome = self.outcome(state)
         view = {
             "game": self.slug,

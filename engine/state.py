@@ -45,6 +45,21 @@ NOT_ACTIVE = "not_active"
 GAME_OVER = "game_over"
 BAD_SEAT = "bad_seat"
 
+# The words of the shared codes that say the same whatever the move, written once: the engine and
+# the server (a move on a stopped match) refuse with them. A refusal's words are English, for
+# developers and logs; the words a child reads are the play page's, one text per code
+# (static/js/play), so the server has no table of its own.
+SHARED_WORDS = {
+    NOT_ACTIVE: "it is not your turn to act",
+    GAME_OVER: "the game is over",
+    BAD_SEAT: "no such seat",
+}
+
+
+def refusal(code: str) -> IllegalMove:
+    """The refusal of a shared code in its one wording (``SHARED_WORDS``)."""
+    return IllegalMove(code, SHARED_WORDS[code])
+
 
 @dataclass(frozen=True)
 class Option:

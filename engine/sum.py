@@ -302,7 +302,7 @@ class Sum(Game):
         require(data["wrong"] < limit, WRONG_LIMIT_REACHED, f"{limit} wrong equations this turn")
         require(len(set(cards)) == len(cards), DUPLICATE_CARD, "a card appears twice")
         hand = data["hands"][seat]
-        require(all(c in hand for c in cards), CARD_NOT_IN_HAND, "you do not hold that card")
+        _require_held(cards, hand)
         # Rulebook: wild cards "can not be used as part of an equation".
         require(all(KIND[c] != WILD for c in cards), WILD_IN_EQUATION, "wilds are not in equations")
         try:
@@ -381,12 +381,8 @@ class Sum(Game):
     @plays("wild", fields=("card", "target"))
     def _wild(self, state, rng, seat, move, now_ms, events):
         data = state.data
-        card = move.get("card")
         hand = data["hands"][seat]
-        require(
-            isinstance(card, int) and not isinstance(card, bool), MALFORMED, "'card' must be an id"
-        )
-        require(card in hand, CARD_NOT_IN_HAND, "you do not hold that card")
+        card = _card_held(move, hand)
         require(KIND[card] == WILD, NOT_A_WILD, "that card is not a wild card")
         # Rulebook: "A Wild Card can not be used on the turn it is drawn."
         require(card not in data["fresh"], WILD_DRAWN_THIS_TURN, "drawn this turn: play it later")
@@ -444,11 +440,7 @@ class Sum(Game):
         data = state.data
         rotation = data["rotation"]
         require(rotation is not None, NO_ROTATION, "no Rotation card is being played")
-        card = move.get("card")
-        require(
-            isinstance(card, int) and not isinstance(card, bool), MALFORMED, "'card' must be an id"
-        )
-        require(card in data["hands"][seat], CARD_NOT_IN_HAND, "you do not hold that card")
+        card = _card_held(move, data["hands"][seat])
         rotation[seat] = card
         events.append({"type": "rotation_chosen", "seat": seat})
         if self.active(state):
@@ -589,6 +581,18 @@ class Sum(Game):
         if seat not in self.active(state):
             return []
         return sum_search.alternatives(state, seat, level, self._may_end_turn(state.data))
+
+
+def _card_held(move, hand) -> int:
+    """The move's ``card``: an id of a card in ``hand``."""
+    card = move.get("card")
+    require(isinstance(card, int) and not isinstance(card, bool), MALFORMED, "'card' must be an id")
+    _require_held([card], hand)
+    return card
+
+
+def _require_held(cards, hand) -> None:
+    require(all(c in hand for c in cards), CARD_NOT_IN_HAND, "you do not hold that card")
 
 
 GAME = Sum()

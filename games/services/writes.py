@@ -246,7 +246,7 @@ class _PlayerMove(_MatchWrite):
             self.after = (match, seats, False)
             return MoveResult(match.pk, match.version, match.state, duplicate=True), []
         if not match.is_playing:
-            raise IllegalMove(engine.core.GAME_OVER, "the game is over")
+            raise engine.core.refusal(engine.core.GAME_OVER)
         if match.paused_at_ms is not None:
             raise MatchError(PAUSED, "the teacher paused the game")
         at_ms = (now_ms() if self.at_ms is None else self.at_ms) - match.clock_offset_ms

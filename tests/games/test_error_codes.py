@@ -17,12 +17,22 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = tuple(game.slug for game in engine.list_games())
 # Made by the play shell itself, never sent by the server.
 CLIENT_CODES = {"busy", "timeout", "disconnected", "spectator"}
+# The calls whose first argument is the code they refuse with (``engine.core.refusal``: a shared
+# code in its one wording).
+REFUSED_BY_FIRST_ARGUMENT = {
+    "IllegalMove",
+    "refusal",
+    "MatchError",
+    "Refused",
+    "_error",
+    "send_error",
+}
 
 
 def _codes_raised(path: Path, *defining: Path) -> set[str]:
-    """The codes a module refuses moves with: ``require(cond, CODE, ...)`` and
-    ``IllegalMove(CODE, ...)``, CODE a string or a constant naming one, of the module or of the
-    ``defining`` modules it imports its constants from."""
+    """The codes a module refuses moves with: ``require(cond, CODE, ...)``,
+    ``IllegalMove(CODE, ...)`` and ``refusal(CODE)``, CODE a string or a constant naming one, of
+    the module or of the ``defining`` modules it imports its constants from."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     constants = {
         target.id: node.value.value
@@ -41,7 +51,7 @@ def _codes_raised(path: Path, *defining: Path) -> set[str]:
         name = getattr(node.func, "id", getattr(node.func, "attr", None))
         if name == "require" and len(node.args) >= 2:
             code = node.args[1]
-        elif name in {"IllegalMove", "MatchError", "Refused", "_error", "send_error"} and node.args:
+        elif name in REFUSED_BY_FIRST_ARGUMENT and node.args:
             code = node.args[0]
         else:
             continue

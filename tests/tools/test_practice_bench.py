@@ -112,6 +112,12 @@ def test_the_bench_prints_each_models_three_lines():
     # Each way is described, in order, under each model and seed.
     ways = [line.split(":")[0].strip() for line in lines if re.match(r"  [a-z-]+: ", line)]
     assert ways[:4] == ["personal", "rotation", "drill", "class-wide"]
+    # Each way says which games its answers came from, and how many of each game's were no
+    # table fact (the drill's are flash cards, every one a table fact).
+    by_game = [line for line in lines if line.startswith("    answers by game")]
+    assert len(by_game) == 16
+    assert all(re.search(r": (\w[\w ]* \d\.\d\d \(\d\.\d\d\)(, |$))+", line) for line in by_game)
+    assert "flash cards 1.00 (0.00)" in by_game[2]
     answers = r">?\d+"
     eighty = [line for line in lines if line.startswith("answers to 80 %")]
     assert len(eighty) == 4

@@ -31,7 +31,8 @@ Three figures per model and seed: the class's answers until 80 % of the (child, 
 the 221 table facts are Mastered by the product's own rule (``classroom.progress.mastery``), each
 way (``>N``: not reached in the school year, 180 school days); the share of a child's answers on
 that day's working-set facts over the first month (*focus share*); and where the answers went
-(facts not in the tables, a set fact again the same day, facts already mastered). The class:
+(facts not in the tables, a set fact again the same day, facts already mastered; each game's
+share of the answers and how many of its answers are no table fact). The class:
 children of abilities spread evenly, who met each fact before a number of times that falls with
 the fact's place in the product's family order, and answered each once the week before (the
 check the working set starts from). Everything is seeded: the same seed, the same figures.

@@ -136,6 +136,9 @@ class Result:
     shortfalls: Counter = field(default_factory=Counter)
     # Where the answers went, over the whole run.
     kinds: Counter = field(default_factory=Counter)
+    # Per game (its slug, "" for flash cards): its answers, and those on no table fact.
+    by_game: Counter = field(default_factory=Counter)
+    off_table_by_game: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
     @property
@@ -159,8 +162,10 @@ def _record(child: ways.Child, by_fact: dict, answers, day, focus, result: Resul
     mastered_before = {f for f in focus if mastered(by_fact.get(f, []), day)}
     for answer in answers:
         fact = answer.fact
+        result.by_game[answer.game] += 1
         if fact not in TABLE_FACTS:
             result.kinds["not a table fact"] += 1
+            result.off_table_by_game[answer.game] += 1
         elif fact in done_today and fact in focus:
             result.kinds["a set fact again the same day"] += 1
         elif fact not in focus and any(same_fact(fact, f) for f in focus):
@@ -265,6 +270,13 @@ def _describe(config: Config, result: Result) -> list[str]:
         for kind, count in sorted(result.kinds.items())
         if kind != "answers"
     )
+    # A game whose answers are mostly no table fact (a difference, a quotient) spends the day
+    # on nothing the tables count: each way's mix of games is part of what it teaches.
+    off = result.off_table_by_game
+    games = ", ".join(
+        f"{game or 'flash cards'} {count / answers:.2f} ({off[game] / count:.2f})"
+        for game, count in result.by_game.most_common()
+    )
     missed = ", ".join(
         f"{count} {operation} {reason}"
         for (operation, reason), count in sorted(result.shortfalls.items())
@@ -272,6 +284,7 @@ def _describe(config: Config, result: Result) -> list[str]:
     return [
         f"  {result.way}: {reached}; mastered by month {by_month or '-'} ({result.seconds:.0f} s)",
         f"    answers on: {where or '-'}",
+        f"    answers by game (of them not a table fact): {games or '-'}",
         f"    (child, fact) pairs not mastered at the end: {missed or 'none'}",
     ]
 

@@ -27,7 +27,7 @@ making the moves a child makes, the bots the moves the product's bots make.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 
 import engine
@@ -53,6 +53,7 @@ class Answer:
     correct: bool
     elapsed_ms: int
     times_recall: bool
+    game: str = ""  # the game's slug; "" for a flash card
 
 
 class Player:
@@ -111,7 +112,7 @@ def deal(
     leave = game.focus.facts(variant, focus) if focus else ()
     table = Table(game, state, seed, tuple(leave), clock_s)
     play = {"add_or_multiply": _add_or_multiply, "sum": _sum, "mia": _mia_solo}[slug]
-    answers = play(player, table, wanted)
+    answers = [replace(answer, game=slug) for answer in play(player, table, wanted)]
     return answers, table.clock_s
 
 

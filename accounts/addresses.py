@@ -3,9 +3,9 @@
 Each proxy of ours appends the address it was reached from to ``X-Forwarded-For``, so the client's
 address is the ``PROXY_COUNT``-th from the right; anything left of it was written by the client
 and is not believed. Without proxies, ``REMOTE_ADDR``. django-axes reads it through
-``AXES_CLIENT_IP_CALLABLE``, and so do the sign-in budgets (accounts/throttle.py): before, axes'
-own reading needed django-ipware, which was not installed, so behind nginx every child of every
-school had nginx's address."""
+``AXES_CLIENT_IP_CALLABLE``, and so do the sign-in budgets (accounts/throttle.py): axes' own
+reading needs django-ipware, which the project does not install, and without it every child of
+every school behind nginx would have nginx's address."""
 
 from __future__ import annotations
 

@@ -9,12 +9,12 @@
 
 Each check runs apart from the others, so one service down is never reported as another, and none
 on the thread asgiref gives the request for database work: a check hung there (PostgreSQL
-accepting connections and never answering) held the response until it ended, since the request's
-end waits for that thread. PostgreSQL is probed on the event loop with a connection of its own,
-and every answer comes within ``CHECK_TIMEOUT_S`` whatever a check still does. The channel layer
-is checked on a channel of its own, not on this process's channel, whose one reader is the match
-hub's (games/delivery.py): a check waiting there timed out whenever a match socket was open, which
-would have taken every busy server out.
+accepting connections and never answering) would hold the response until it ended, since the
+request's end waits for that thread. PostgreSQL is probed on the event loop with a connection of
+its own, and every answer comes within ``CHECK_TIMEOUT_S`` whatever a check still does. The
+channel layer is checked on a channel of its own, not on this process's channel, whose one reader
+is the match hub's (games/delivery.py): a check waiting there would time out whenever a match
+socket is open, and take every busy server out.
 """
 
 import asyncio

@@ -529,8 +529,8 @@ def focus_gifts(state, facts, people) -> dict[int, int] | None:
 def _choice_giving(game, state, seat, level, rng, receiver, value, needed=None) -> dict:
     """The choice a bot of ``level`` makes when it must play ``value`` on ``receiver``. The easy
     and random bots play on the other bot one of the numbers the focus needs least (``needed``:
-    how many times the focus facts hold each number): an easy bot gave its smallest, its 0, away
-    in the first round, and then no 0 + n fact of the child's could be played. The strong bot
+    how many times the focus facts hold each number): an easy bot that gave its smallest, its 0,
+    away in the first round would leave no 0 + n fact of the child's to be played. The strong bot
     chooses by value among the choices that spare them as well."""
     needed = needed or Counter()
     if level == "random":

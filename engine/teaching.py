@@ -17,8 +17,8 @@ FACT_OPERATIONS = ("add", "sub", "mul")
 _FACT_SIGNS = {"add": "+", "sub": "-", "mul": "x"}
 # At most this many facts steer one deal: a guard on a deal's cost, not a teaching choice. A
 # child's working set over the games personal practice offers (a few facts for each game,
-# merged) stays under it, as the teaching layer's tests check: at 12 it cut a set for three
-# games, and the facts cut were its last, the reviews and the new facts.
+# merged, up to 33 for three games) stays under it, as the teaching layer's tests check: a cut
+# would drop the set's last facts, its reviews and new facts.
 MAX_FOCUS_FACTS = 64
 
 

@@ -2,9 +2,9 @@
 the connections, their pool and their deadline. What is sent is written elsewhere (the SQL of a
 match's write: games/services/sql.py); this sends it.
 
-A move spent most of its time on a thread waiting for PostgreSQL, and after each of its round
-trips that thread had to win Python's GIL back from the event loop, which under load took three
-times as long as the round trip itself (docs/capacity.md). Here a move's transaction runs on the
+On a thread, a move would spend most of its time waiting for PostgreSQL, and after each of its
+round trips the thread must win Python's GIL back from the event loop, which under load takes
+three times as long as the round trip itself (docs/capacity.md). So a move's transaction runs on the
 event loop, on psycopg's asynchronous connections: nothing has to win the GIL back, and the
 transaction takes two round trips instead of four (``transaction``):
 
@@ -21,7 +21,7 @@ goes out in PostgreSQL's simple protocol in one message. psycopg's transaction b
 wait on the event loop per statement (slower under load: docs/capacity.md), so the connections
 stay in autocommit mode and the transaction is written out.
 
-A statement sent as text is parsed and planned again each time, which took PostgreSQL about as
+A statement sent as text is parsed and planned again each time, which takes PostgreSQL about as
 long as running a move's writes. So each connection prepares (SQL ``PREPARE``) the statements it
 has sent once, after the transaction that sent them has committed and while the write's news
 goes out, and sends them from then on as ``EXECUTE name(values)`` in the same one message. A

@@ -12,10 +12,12 @@ two facts) sits in a Leitner box, replayed day by day from the child's answers:
   changes nothing (an early review does little for retention);
 - a day of right but slow answers keeps the fact where it is, due again the next day.
 
-The set holds at most ``LEARNING_MAX`` facts being learned (the most slips this week first, then
-the ones answered last), at most ``REVIEWS_MAX`` reviews that are due (the longest overdue first)
-and new facts, in family order, only into the learning places left free, at most ``NEW_MAX`` a
-day.
+The set holds at most ``LEARNING_MAX`` facts being learned (those the fewest of the games can deal
+first, then in family order), at most ``REVIEWS_MAX`` reviews that are due (the longest overdue
+first) and new facts, in family order, only into the learning places left free, at most
+``NEW_MAX`` a day. A fact answered right and quick is placed in the first review box the day it
+is met, not introduced as new; a fact being learned whose turnaround is right and quick moves
+there too (``fact_states``).
 
 Slow right answers in a game whose times hold more than recall (``engine.Game.times_recall``)
 neither promote nor hold back a fact: ``mastery.counts_for_fluency`` says so, as on the grids.
@@ -399,10 +401,10 @@ def working_set_for_games(
     """The working set for homework in several games, ``dealables`` the facts each can deal
     (``dealable_facts`` of one game): each game's set among its own facts, merged, a fact once.
 
-    One set over everything the games deal gave its few places to facts that only some of them
-    can ask: a ¡Mía! puzzle shows sums of 4 to 13, and beside Add or Multiply? to 10 (every
-    table fact) it was left, on average, one fact of seven it could show, the rest of its claims
-    to chance. Each game's items are focused on the set among the facts it can ask instead; a
+    One set over everything the games deal would give its few places to facts that only some of
+    them can ask: a ¡Mía! puzzle shows sums of 4 to 13, and beside Add or Multiply? to 10 (every
+    table fact) it would be left, on average, one fact of seven it can show, the rest of its
+    claims to chance. So each game's items are focused on the set among the facts it can ask; a
     fact is the same fact, in the same box, in every set that holds it. ``to_learn`` says, per
     game, how many of its facts the child has still to learn (personal practice gives a child's
     items to the games in that proportion)."""
@@ -444,8 +446,8 @@ def _working_set(
         states = {fact: state for fact, state in states.items() if fact in dealable}
     # The facts being learned now: those the fewest of the games can deal first (each game's
     # places go to the facts only it can ask), then in family order, as new facts come. Taken by
-    # when they were last met, a fact the deals had missed fell behind those they had dealt, and
-    # the facts hardest to deal were never taken.
+    # when they were last met, a fact the deals missed would fall behind those they dealt, and
+    # the facts hardest to deal would never be taken.
     dealt_by = dealt_by or {}
     in_learning = sorted(
         (fact for fact, state in states.items() if state.box == 0),

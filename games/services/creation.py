@@ -77,7 +77,8 @@ def match_create(
 
 def match_create_many(news: Sequence[NewMatch], *, at_ms: int | None = None) -> list[Match]:
     """New playing matches (a class's tables at the start), in two INSERTs whatever their
-    number: at a school assembly's 300 tables, a match at a time was most of "Start"'s second."""
+    number: at a school assembly's 300 tables, a match at a time would be most of "Start"'s
+    second."""
     at_ms = now_ms() if at_ms is None else at_ms
     matches, seat_lists = [], []
     accommodations = _accommodations(news)

@@ -61,7 +61,7 @@ class _LockStatement:
     record has. Seats never change once the match is made, so reading them with the lock is as
     good as after it.
 
-    It is written once per process: building it through the ORM took a quarter of a server
+    It is written once per process: building it through the ORM would take a quarter of a server
     process's Python time under load. ``read`` applies the converters the ORM
     would apply to each match column (JSON, dates), so its match is what ``Match.objects.get``
     would return."""

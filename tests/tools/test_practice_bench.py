@@ -4,13 +4,21 @@ The figures themselves are the benchmark's to report (docs/capacity.md), not a t
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import re
 import subprocess
 import sys
+from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from classroom.practice import services as practice
+from classroom.practice.working_set import working_set_for_games
+from tools.practice_bench import bench, ways
 from tools.practice_bench.hlr import HlrLearner
 from tools.practice_bench.learner import (
     DAY_S,
@@ -137,3 +145,47 @@ def test_the_bench_prints_each_models_three_lines():
         for line in lines
         if line.startswith("answers to mastery")
     )
+
+
+@pytest.mark.timeout(300)
+def test_the_rotation_is_dealt_as_personal_practice_is_and_deals_every_fact_in_turn():
+    """The no-planner rotation is a fair baseline: it differs from personal practice only in which
+    facts are asked. Its games get the same items (the product's plan over the facts each game
+    can still teach the child, from the same draw), each day's facts are each game's next facts
+    of the rotation, and they then go to the back, answered or not, so every table fact comes in
+    turn: a fact the deals seldom make cannot hold its place at the front."""
+    config = replace(bench.Config(), children=1)
+    universe = bench.table_facts()
+    run = ways.Run(config.seed, config.answers_per_day, universe)
+    (child,) = bench.make_class(config, universe)
+    by_fact = defaultdict(list)
+    bench.pretest([child], [by_fact], universe, bench.FIRST_DAY - datetime.timedelta(days=3))
+    result = bench.Result(ways.ROTATION)
+    child.rotation = ways.shuffled(run, 0)
+    assert sorted(child.rotation) == sorted(universe)
+    had_a_turn: set = set()
+    for number, day in enumerate(ways.days(bench.FIRST_DAY, 20)):
+        # The two ways' plans for the day, from the draw both ways use for this child and day.
+        personal, rotation = (
+            practice.set_plan(
+                run.choices, facts, practice.MAX_ITEMS, random.Random(f"{run.seed}:0:{number}")
+            )
+            for facts in (
+                working_set_for_games(child.answers, day, run.dealables),
+                ways.rotation_set(run, child, day),
+            )
+        )
+        assert rotation.items == personal.items
+        front = list(child.rotation)
+        clock = bench.day_seconds(day) + bench.HOMEWORK_START_S
+        answers, planned = ways.rotation_day(run, child, 0, number, day, clock)
+        assert planned == practice.facts_of(rotation.facts)
+        for dealable in run.dealables:
+            assert set([f for f in front if f in dealable][: ways.ROTATION_FOCUS]) <= set(planned)
+        answered = {answer.fact for answer in answers if answer.fact in ways.TABLE_FACTS}
+        moved = len(set(planned) | answered)
+        assert child.rotation[-moved:][: len(planned)] == planned
+        had_a_turn |= set(planned) | answered
+        bench._record(child, by_fact, answers, day, planned, result, True)
+    # Every fact has had its turn: dealt toward, or answered (which sends it to the back too).
+    assert had_a_turn == set(universe)

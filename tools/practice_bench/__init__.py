@@ -9,8 +9,12 @@ two bots), or none:
   the allowed games (``classroom.practice.working_set.working_set_for_games``), their plan
   (``classroom.practice.services.set_plan``) and each item's match as the product makes it when
   the child opens it (``services.plan_match_args``);
-- *rotation*, no planner: every table fact in a shuffled rotation of the child's own, each item
-  focused on the next facts of it its game can deal, through the same games and the same path;
+- *rotation*, no planner: every table fact in a shuffled rotation of the child's own. Each day's
+  plan is its next facts, for each game as many as a working set holds, made and dealt by the
+  same product functions as the personal way's (``set_plan`` and ``plan_match_args``: the games
+  get the same share of the items, each item is focused on the facts not yet answered that day);
+  then those facts go to the back, answered or not. It differs from personal practice only in
+  having no boxes, no reviews and no order but the shuffle;
 - *drill*: the personal way's plan answered as flash cards, no game: the ceiling of what the
   games' deals could give;
 - *class-wide*: homework as a teacher sets it for the class in the same games, each assignment's

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from classroom.homework import services as homework
 from classroom.models import PersonalPlan
 from classroom.practice import services as practice
-from classroom.practice.working_set import working_set_for_games
+from classroom.practice.working_set import (
+    NEW,
+    NEXT_NEW,
+    Item,
+    WorkingSet,
+    working_set_for_games,
+)
 from classroom.progress.mastery import TABLES
 from tools.practice_bench.play import Answer, Player, deal
 
@@ -26,8 +32,8 @@ WAYS = (PERSONAL, ROTATION, DRILL, CLASS_WIDE)
 # ``classroom.practice.services.choices()``): ¡Mía! 3 x 3 solo puzzles, SUM against a bot and Add
 # or Multiply? with numbers to 10 against two bots (the one game that asks every table fact).
 PERSONAL_CHOICES = ("mia:puzzles", "sum", "add_or_multiply")
-# A rotation item is focused on the next facts of the rotation its game can deal, as many as a
-# working set's places (3 being learned and 8 reviews).
+# The rotation's plan for a day holds, for each game, the next facts of the rotation it can deal,
+# as many as a game's working set has places (3 being learned and 8 reviews).
 ROTATION_FOCUS = 11
 # Class-wide: the homework a teacher sets each day in the same games, dealt in turn: a puzzle,
 # SUM, a puzzle, Add or Multiply?, ... until the day's answers are given.
@@ -107,15 +113,9 @@ def _table_facts(answers: list[Answer]) -> Counter:
     return Counter(a.fact for a in answers if a.fact in TABLE_FACTS)
 
 
-def personal_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
-    """The product's personal practice for the day: the child's working set for the allowed
-    games, their plan (``practice.set_plan``) and each item's match as the product makes it when
-    the child opens it (``practice.plan_match_args``, told the child's answers so far today).
-    Returns the answers and the set's facts."""
-    practice_set = working_set_for_games(child.answers, day, run.dealables)
-    draw = random.Random(f"{run.seed}:{index}:{number}")
-    plan = practice.set_plan(run.choices, practice_set, practice.MAX_ITEMS, draw)
-    focus = [(i.operation, i.first, i.second) for i in practice_set.items]
+def _planned_day(run: Run, child: Child, plan: PersonalPlan, clock_s: float) -> list[Answer]:
+    """The child's answers to the items of ``plan`` as the product makes each when the child
+    opens it (``practice.plan_match_args``, told the child's answers so far today)."""
     today: Counter = Counter()
 
     def deals():
@@ -126,7 +126,18 @@ def personal_day(run: Run, child: Child, index: int, number: int, day, clock_s: 
     def answered(_deal, answers):
         today.update(_table_facts(answers))
 
-    return _played(child, deals(), clock_s, run.answers_per_day, answered), focus
+    return _played(child, deals(), clock_s, run.answers_per_day, answered)
+
+
+def personal_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
+    """The product's personal practice for the day: the child's working set for the allowed
+    games, their plan (``practice.set_plan``) and each item's match as the product makes it when
+    the child opens it. Returns the answers and the set's facts."""
+    practice_set = working_set_for_games(child.answers, day, run.dealables)
+    draw = random.Random(f"{run.seed}:{index}:{number}")
+    plan = practice.set_plan(run.choices, practice_set, practice.MAX_ITEMS, draw)
+    focus = [(i.operation, i.first, i.second) for i in practice_set.items]
+    return _planned_day(run, child, plan, clock_s), focus
 
 
 def drill_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
@@ -147,38 +158,53 @@ def drill_day(run: Run, child: Child, index: int, number: int, day, clock_s: flo
     return answers, focus
 
 
+def shuffled(run: Run, index: int) -> list[tuple]:
+    """The ``index``-th child's rotation before their first day: every table fact, shuffled."""
+    rotation = list(run.universe)
+    random.Random(f"{run.seed}:rotation:{index}").shuffle(rotation)
+    return rotation
+
+
+def rotation_set(run: Run, child: Child, day) -> WorkingSet:
+    """The rotation's facts for the day in the shape of a working set: for each allowed game,
+    the next ``ROTATION_FOCUS`` facts of the child's rotation it can deal, merged in the
+    rotation's order, each a new fact (no boxes, no reviews, no order but the shuffle). The
+    games share the items as they do in personal practice, by the facts each can still teach
+    the child (the product's ``to_learn``): the two ways differ only in which facts are asked,
+    not in how much of the day goes to games whose answers are mostly no table fact."""
+    facts: dict[tuple, None] = {}
+    for dealable in run.dealables:
+        facts.update(dict.fromkeys([f for f in child.rotation if f in dealable][:ROTATION_FOCUS]))
+    place = {fact: i for i, fact in enumerate(child.rotation)}
+    return WorkingSet(
+        learning=[],
+        reviews=[],
+        new=[Item(NEW, *fact, {"code": NEXT_NEW}) for fact in sorted(facts, key=place.get)],
+        to_learn=working_set_for_games(child.answers, day, run.dealables).to_learn,
+    )
+
+
 def rotation_day(run: Run, child: Child, index: int, number: int, day, clock_s: float):
-    """No planner: every table fact in a shuffled rotation (the child's own), each item focused
-    on the next facts of it that the item's game can deal; a fact answered goes to the back."""
+    """No planner: every table fact in a shuffled rotation (the child's own), the day's plan its
+    next facts (``rotation_set``), made and dealt by the same product functions as personal
+    practice's (``practice.set_plan``, ``practice.plan_match_args``); at the end of the day the
+    plan's facts go to the back, then the other facts the child answered. Returns the answers and
+    the plan's facts."""
     if not child.rotation:
-        child.rotation = list(run.universe)
-        random.Random(f"{run.seed}:rotation:{index}").shuffle(child.rotation)
+        child.rotation = shuffled(run, index)
+    practice_set = rotation_set(run, child, day)
     draw = random.Random(f"{run.seed}:{index}:{number}")
-    weights = [len(dealable) for dealable in run.dealables]
-    items = practice.plan_items(run.choices, weights, practice.MAX_ITEMS, draw)
-
-    def deals():
-        for item, entry in enumerate(items):
-            choice = next(
-                c for c in run.choices if (c.game, c.size) == (entry["game"], entry["size"])
-            )
-            window = list(choice.cut(child.rotation))[:ROTATION_FOCUS]
-            plan = PersonalPlan(
-                facts=[
-                    {"operation": o, "first": a, "second": b, "kind": "new", "why": {}}
-                    for o, a, b in window
-                ],
-                items=items,
-            )
-            made = practice.plan_match_args(plan, item)
-            yield Deal(made["game"], made["variant"], entry["players"], made["seed"], made["focus"])
-
-    def to_the_back(_deal, answers):
-        answered = [a.fact for a in answers if a.fact in set(child.rotation)]
-        child.rotation = [f for f in child.rotation if f not in answered]
-        child.rotation += list(dict.fromkeys(answered))
-
-    return _played(child, deals(), clock_s, run.answers_per_day, to_the_back), []
+    plan = practice.set_plan(run.choices, practice_set, practice.MAX_ITEMS, draw)
+    answers = _planned_day(run, child, plan, clock_s)
+    # Each fact dealt toward today goes to the back, answered or not: a fact the deals seldom
+    # make (0 + n, which Add or Multiply?'s bots give last while the child can multiply) would
+    # otherwise keep its place at the front for weeks and hold a game's places from the facts
+    # behind it. A fact answered outside the plan goes to the back too: it has just had its turn.
+    planned = [(i.operation, i.first, i.second) for i in practice_set.items]
+    answered = [a.fact for a in answers if a.fact in TABLE_FACTS]
+    back = dict.fromkeys([*planned, *answered])
+    child.rotation = [f for f in child.rotation if f not in back] + list(back)
+    return answers, planned
 
 
 def class_deals(run: Run, number: int) -> list[Deal]:

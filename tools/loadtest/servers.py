@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -60,7 +61,9 @@ class DaphneFleet:
     """``count`` Daphne processes serving this project on free ports, sharing this process's
     database and Redis. Use as a context manager; ``urls`` are their ``ws://`` bases.
     ``application``: the ASGI application they serve (the project's; the load test's floor,
-    tools.loadtest.floor, to compare with it)."""
+    tools.loadtest.floor, to compare with it). ``preexec``: called in each new process before it
+    becomes Daphne (tools.classroom_box puts the process in its cgroup there, so that all its
+    memory and CPU are counted in the box from the first import)."""
 
     def __init__(
         self,
@@ -69,6 +72,7 @@ class DaphneFleet:
         host: str = "127.0.0.1",
         env: dict | None = None,
         application: str = APPLICATION,
+        preexec: Callable[[], None] | None = None,
     ):
         if count < 1:
             raise ValueError("start at least one Daphne process")
@@ -80,6 +84,7 @@ class DaphneFleet:
         self.count = count
         self.host = host
         self.application = application
+        self.preexec = preexec
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
@@ -119,6 +124,7 @@ class DaphneFleet:
                 env=self.env,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
+                preexec_fn=self.preexec,
             )
 
     def start(self, timeout: float = 60.0) -> list[str]:

@@ -77,10 +77,23 @@ def live_session_create(*, run: str, size: int, table_size: int) -> LiveSession:
     )
     services.session_deal(session=session)
     services.session_start(session=session)
+    return LiveSession(
+        session.pk,
+        classroom.pk,
+        teacher.pk,
+        signed_in_cookie(teacher),
+        session_tables(session.pk, students),
+        [s.cookie for s in students],
+    )
+
+
+def session_tables(session_id: int, students: list[loadtest.Student]) -> list[loadtest.TableSpec]:
+    """The started session's matches as the load test's tables, each seat played by the student
+    sitting in it (``students``: every student seated, with their signed-in cookies)."""
     by_user = {s.user_id: s for s in students}
-    rules = engine.get_game("add_up")
     tables = []
-    for match in Match.objects.filter(session_table__session=session).prefetch_related("seats"):
+    matches = Match.objects.filter(session_table__session_id=session_id).prefetch_related("seats")
+    for match in matches:
         seats = sorted(match.seats.all(), key=lambda seat: seat.index)
         if any(seat.user_id is None for seat in seats):
             raise RuntimeError("a table has a bot: give a size that the table size divides")
@@ -89,17 +102,10 @@ def live_session_create(*, run: str, size: int, table_size: int) -> LiveSession:
                 [by_user[seat.user_id] for seat in seats],
                 match.pk,
                 match.seed,
-                rules.load(match.state),
+                engine.get_game(match.game).load(match.state),
             )
         )
-    return LiveSession(
-        session.pk,
-        classroom.pk,
-        teacher.pk,
-        signed_in_cookie(teacher),
-        tables,
-        [s.cookie for s in students],
-    )
+    return tables
 
 
 def live_session_delete(live: LiveSession, run: str) -> None:
@@ -164,16 +170,29 @@ class MonitorFigures:
 
 
 class MonitorScreen:
-    """One teacher's session page: its monitor socket and the live part fetched on each message."""
+    """One teacher's session page: its monitor socket and the live part fetched on each message.
+    ``projector``: the projector's page instead, which follows the same socket but fetches its
+    whole live part on every message (its region has no data-live-parts) and tells no ``X-As-Of``:
+    its figures are its fetches, not the moves it shows."""
 
-    def __init__(self, *, url: str, session_id: int, cookie: str, figures: MonitorFigures):
+    def __init__(
+        self,
+        *,
+        url: str,
+        session_id: int,
+        cookie: str,
+        figures: MonitorFigures,
+        projector: bool = False,
+    ):
         self.url = url
         self.session_id = session_id
         self.cookie = cookie
         self.figures = figures
         self.ws = None
         self.reader: asyncio.Task | None = None
-        self.live_path = reverse("classroom:sessions_live", args=[session_id])
+        self.whole_part_only = projector
+        live_view = "classroom:sessions_projector_live" if projector else "classroom:sessions_live"
+        self.live_path = reverse(live_view, args=[session_id])
 
     async def open(self) -> None:
         self.ws = await websockets.connect(
@@ -191,7 +210,7 @@ class MonitorScreen:
                 message = json.loads(text)
                 if message.get("type") != "monitor":
                     continue
-                tables = message.get("tables")
+                tables = None if self.whole_part_only else message.get("tables")
                 asked = None if tables is None else frozenset(tables)
                 if asked is not None and not asked:
                     continue
@@ -228,6 +247,16 @@ class MonitorScreen:
                 await asyncio.wait_for(self.reader, 30)
 
 
+@dataclass
+class ClassScreens:
+    """What one class's teacher had open: the session page's monitor and, when asked for, the
+    projector's page."""
+
+    session_id: int
+    monitor: MonitorFigures = field(default_factory=MonitorFigures)
+    projector: MonitorFigures | None = None
+
+
 async def measure(
     live: LiveSession,
     urls: list[str],
@@ -240,15 +269,42 @@ async def measure(
     """Plays the session at ``rate`` moves a second for ``duration`` seconds, the teacher's
     screen on the first server (unless ``screen`` is false: what the players see without it), and
     follows every move of the session's matches to it."""
-    monitor = MonitorFigures()
-    session_matches = {table.match_id for table in live.tables}
+    figures, (screens,) = await measure_classes(
+        [live], urls, pids, rate=rate, duration=duration, screen=screen
+    )
+    return figures, screens.monitor
+
+
+async def measure_classes(
+    lives: list[LiveSession],
+    urls: list[str],
+    pids: list[int],
+    *,
+    rate: float,
+    duration: float,
+    screen: bool = True,
+    projector: bool = False,
+) -> tuple[loadtest.Figures, list[ClassScreens]]:
+    """Several classes' sessions played at once, ``rate`` moves a second in all, each followed to
+    its teacher's screen (and, with ``projector``, the projector's page open beside it) on the
+    first server."""
+    screens = [
+        ClassScreens(live.session_id, projector=MonitorFigures() if projector else None)
+        for live in lives
+    ]
+    monitor_of = {
+        table.match_id: class_screens.monitor
+        for live, class_screens in zip(lives, screens, strict=True)
+        for table in live.tables
+    }
 
     def acknowledged(match_id: int, sent: float, received: float) -> None:
-        if match_id in session_matches:
+        monitor = monitor_of.get(match_id)
+        if monitor is not None:
             monitor.moves.append((match_id, sent + _WALL_OFFSET, received + _WALL_OFFSET))
 
     run = loadtest.LoadRun(
-        tables=live.tables,
+        tables=[table for live in lives for table in live.tables],
         urls=urls,
         game="add_up",
         variant="standard",
@@ -257,22 +313,36 @@ async def measure(
         log=lambda line: None,
         on_acknowledged=acknowledged,
     )
-    watcher = MonitorScreen(
-        url=urls[0], session_id=live.session_id, cookie=live.teacher_cookie, figures=monitor
-    )
+    watchers = []
+    for live, class_screens in zip(lives, screens, strict=True):
+        pages = [(class_screens.monitor, False)]
+        if class_screens.projector is not None:
+            pages.append((class_screens.projector, True))
+        watchers.extend(
+            MonitorScreen(
+                url=urls[0],
+                session_id=live.session_id,
+                cookie=live.teacher_cookie,
+                figures=figures,
+                projector=is_projector,
+            )
+            for figures, is_projector in pages
+        )
     try:
         await run.connect()
         if screen:
-            await watcher.open()
+            for watcher in watchers:
+                await watcher.open()
         figures = await run.play(rate, duration)
         await run.drain(figures)
         # The last moves' snapshot: the throttle sends one within half a second.
         await asyncio.sleep(3)
     finally:
-        await watcher.close()
+        for watcher in watchers:
+            await watcher.close()
         await run.close()
         await asyncio.sleep(1.0)
-    return figures, monitor
+    return figures, screens
 
 
 # --- the command line ----------------------------------------------------------------------------

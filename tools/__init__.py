@@ -1,7 +1,7 @@
 """Development tools: the load test of live play (``python -m tools.loadtest``), the live session
-benchmark (``python -m tools.session_load``), the benchmark of personal practice in a simulated
-class (``python -m tools.practice_bench``) and the signed-in sessions the load tools share with
-the tests.
+benchmark (``python -m tools.session_load``), a class on a small box (``python -m
+tools.classroom_box``), the benchmark of personal practice in a simulated class (``python -m
+tools.practice_bench``) and the signed-in sessions the load tools share with the tests.
 
 Not part of the product: nothing in config, accounts, classroom, games or engine imports this
 package (an import-linter contract), and what it needs beyond the product (``websockets``,

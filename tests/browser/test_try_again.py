@@ -21,7 +21,7 @@ from tests.games.test_two_daphnes import a_move
 pytestmark = pytest.mark.browser
 
 CLOSE_TRY_AGAIN = 4503
-RESENDS = 2  # static/js/play/shell.js, RESEND_AFTER_MS
+RESENDS = 2  # static/js/play/moves.js, RESEND_AFTER_MS
 
 SETUP = """
 import json

@@ -1,5 +1,5 @@
 """Every code a move can be refused with reaches the child in words, from the right place: the
-play shell (static/js/play/shell.js) answers for the codes of live play and of the engine's shared
+play shell (static/js/play/errors.js) answers for the codes of live play and of the engine's shared
 rules, each game's renderer (static/js/play/games/<game>.js) for its own game's codes. The engine's
 messages are English, for developers: a code answered by nobody would show them to a child."""
 
@@ -84,7 +84,7 @@ SHARED = (
     | _codes_raised(ROOT / "accounts/sockets.py")  # every socket's (the flood limit)
     | {code for path in (ROOT / "games").rglob("*.py") for code in _codes_raised(path)}
 )
-SHELL = _answered(ROOT / "static/js/play/shell.js", "sharedErrorMessage")
+SHELL = _answered(ROOT / "static/js/play/errors.js", "sharedErrorMessage")
 
 
 def test_the_shell_answers_for_the_shared_codes_and_no_games_own():

@@ -31,7 +31,7 @@ WAIT_S = 10
 CHECK_TIMEOUT_S = 3  # config/health.py
 DATABASE_WAIT_S = 3  # accounts/database_waits.py: how long a socket waits for PostgreSQL
 ANSWERED_WITHIN_S = DATABASE_WAIT_S + 2
-PAGE_RESENDS_AFTER_S = (1, 2)  # static/js/play/shell.js RESEND_AFTER_MS
+PAGE_RESENDS_AFTER_S = (1, 2)  # static/js/play/moves.js RESEND_AFTER_MS
 
 
 def through(proxy: PostgresProxy) -> str:
@@ -79,7 +79,7 @@ def test_a_move_while_postgresql_refuses_is_answered_try_again_and_works_once_it
             assert json.loads(await asyncio.wait_for(ws.recv(), WAIT_S)) == {"type": "pong"}
             proxy.forward()
             # The page sends its pending move again, as it does after try_again: at once, then
-            # after each of its waits (static/js/play/shell.js RESEND_AFTER_MS) while the server
+            # after each of its waits (static/js/play/moves.js RESEND_AFTER_MS) while the server
             # still answers try_again (its pool may take a moment to reconnect on a busy machine).
             for wait_s in (0, *PAGE_RESENDS_AFTER_S):
                 await asyncio.sleep(wait_s)

@@ -43,3 +43,17 @@ def test_every_relative_import_names_a_module_that_exists():
         if not (path.parent / target).resolve().is_file()
     ]
     assert missing == []
+
+
+LONGEST_MODULE_LINES = 700
+
+
+def test_no_module_is_longer_than_a_reader_can_hold():
+    """A module over 700 lines has more than one job: its parts go to modules of their own (the
+    play shell's in static/js/play/, a game's under static/js/play/games/<slug>/)."""
+    long = {
+        path.relative_to(ROOT).as_posix(): lines
+        for path in SCRIPTS
+        if (lines := len(path.read_text().splitlines())) > LONGEST_MODULE_LINES
+    }
+    assert long == {}

@@ -54,7 +54,7 @@ P99_LIMIT_MS = 50.0
 # A move not answered within this is counted as unanswered and its table's mirror reloaded.
 STUCK_SECONDS = 10.0
 # A move answered try_again (the server is busy or restarting) is sent again after these waits,
-# as the page sends it (static/js/play/shell.js, RESEND_AFTER_MS).
+# as the page sends it (static/js/play/moves.js, RESEND_AFTER_MS).
 RESEND_AFTER_S = (1.0, 2.0)
 # How the sockets are spread over the servers (LoadRun): one by one, or each match on one server.
 ROUTES = ("socket", "match")
@@ -541,7 +541,7 @@ class Table:
         if pending is None or message.get("client_id") != f"v{pending[0]}":
             return
         if message.get("code") == "try_again" and self.resent < len(RESEND_AFTER_S):
-            # As the page does (static/js/play/shell.js): the same move again, 1 s then 2 s
+            # As the page does (static/js/play/moves.js): the same move again, 1 s then 2 s
             # later; its latency still counts from the first send.
             wait = RESEND_AFTER_S[self.resent]
             self.resent += 1

@@ -21,13 +21,13 @@ class AccountsConfig(AppConfig):
 
 def _end_sockets_of_inactive(sender, instance, **kwargs):
     if not instance.is_active:
-        from accounts.sockets import user_sockets_end
+        from realtime.sockets import user_sockets_end
 
         user_sockets_end(user_id=instance.pk)
 
 
 def _end_sockets_of_deleted(sender, instance, **kwargs):
-    from accounts.sockets import user_sockets_end
+    from realtime.sockets import user_sockets_end
 
     user_sockets_end(user_id=instance.pk)
 

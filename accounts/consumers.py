@@ -2,7 +2,7 @@ import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from accounts.sockets import CLOSE_UNAUTHENTICATED, CleanSocket, refuse
+from realtime.sockets import CLOSE_UNAUTHENTICATED, CleanSocket, refuse
 
 MAX_MESSAGE_BYTES = 4096
 

@@ -4,7 +4,7 @@ Each person's language is their own choice, stored with them: a teacher's on the
 child's on their record (their own choice from the language menu, or their teacher's), a family's
 on the child's record (``User.family_language``). A signed-in person's pages follow it, whatever
 the browser or a shared tablet's cookie says (``accounts.middleware`` activates it after Django's
-``LocaleMiddleware``), and so do their sockets (``accounts.sockets.scope_language``). Nobody
+``LocaleMiddleware``), and so do their sockets (``accounts.socket_users.scope_language``). Nobody
 signed in, or somebody who never chose, is served Django's choice: the language menu's cookie,
 else the browser's Accept-Language.
 """

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.models import Role
-from accounts.sockets import user_sockets_end
+from realtime.sockets import user_sockets_end
 
 User = get_user_model()
 

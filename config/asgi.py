@@ -12,9 +12,9 @@ django_asgi_app = get_asgi_application()  # loads the apps before the routing im
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from accounts.sockets import AuthMiddlewareStack  # noqa: E402
+from accounts.socket_users import AuthMiddlewareStack  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games.delivery import serving_here  # noqa: E402
+from realtime.news import serving_here  # noqa: E402
 
 router = ProtocolTypeRouter(
     {

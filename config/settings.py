@@ -163,7 +163,7 @@ else:
         }
     )
 # How long a socket waits for the database before it is answered try_again, or 4503 at its
-# handshake (accounts/database_waits.py).
+# handshake (realtime/database_waits.py).
 DATABASE_WAIT_S = env.float("DATABASE_WAIT_S", default=3.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -179,8 +179,8 @@ CHANNEL_LAYER_REDIS_URLS = env.list(
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's layer, reading each process's news in batches (games/layers.py).
-            "BACKEND": "games.layers.BatchingRedisChannelLayer",
+            # channels_redis's layer, reading each process's news in batches (realtime/layers.py).
+            "BACKEND": "realtime.layers.BatchingRedisChannelLayer",
             "CONFIG": {
                 # redis-py refuses a command beyond max_connections (100 by default) instead of
                 # waiting, and a class reconnecting at once joins hundreds of groups together.
@@ -224,7 +224,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "realtime.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # Embedded: tasks run in-process, and their errors surface where they were sent.
     CELERY_TASK_ALWAYS_EAGER = True

@@ -36,7 +36,7 @@ do. The pool is psycopg_pool's own, as it comes. SQLite, which the embedded set-
 such driver: there moves stay on Django's synchronous path (``games.consumers``).
 
 Every wait on PostgreSQL here ends within ``DATABASE_WAIT_S``: past it the connection is cut, so
-a hung database answers a move ``try_again`` instead of holding it (``accounts.database_waits``).
+a hung database answers a move ``try_again`` instead of holding it (``realtime.database_waits``).
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ from django.db import OperationalError, connections
 from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
-from accounts.database_waits import DATABASE_WAIT_S, DatabaseTimeout, cut
 from games import trace
+from realtime.database_waits import DATABASE_WAIT_S, DatabaseTimeout, cut
 
 log = logging.getLogger(__name__)
 

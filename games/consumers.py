@@ -28,7 +28,14 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 import engine
-from accounts.sockets import (
+from accounts import digits
+from engine import EngineError
+from games import selectors, services, trace
+from games.clock import clock
+from games.delivery import MatchHub
+from games.models import Match
+from realtime import wire
+from realtime.sockets import (
     CLOSE_FORBIDDEN,
     CLOSE_UNAUTHENTICATED,
     OUTAGES,
@@ -37,11 +44,6 @@ from accounts.sockets import (
     OutageAnswers,
     refuse,
 )
-from engine import EngineError
-from games import selectors, services, trace, wire
-from games.clock import clock
-from games.delivery import MatchHub
-from games.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +67,7 @@ class LoopDispatch:
 class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketConsumer):
     # The match's news reaches this socket through its process's hub (games/delivery.py), which
     # hears it once for all the process's sockets of the match; the socket's own channel carries
-    # only news of its user (accounts/sockets.py: their sign-in ended), which is rare.
+    # only news of its user (realtime/sockets.py: their sign-in ended), which is rare.
     # News that waits while a state read from the database is on its way (``_news_held``).
     _held: list | None = None
     # The match's version at the last heartbeat, when this socket was behind it.
@@ -109,7 +111,7 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         clock().schedule(self.match_id, access.wake_at_ms)
 
     async def disconnect(self, code):
-        # Runs also when connect failed half-way (accounts/sockets.py): only what was done is
+        # Runs also when connect failed half-way (realtime/sockets.py): only what was done is
         # undone, or another socket's timer of the match would go.
         if getattr(self, "watching", False):
             clock().unwatch(self.match_id)
@@ -165,7 +167,7 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         if not isinstance(client_id, str) or len(client_id) > services.MAX_CLIENT_ID:
             await self._error("bad_client_id", "client_id is a short string")
             return
-        move = wire.typed_numbers(move)  # "٧" typed on an Arabic keyboard is 7
+        move = typed_numbers(move)  # "٧" typed on an Arabic keyboard is 7
         try:
             # Its shape (declared type, declared keys) costs no database work (engine.core.plays).
             self.rules.check_shape(move)
@@ -311,3 +313,17 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         if client_id:
             payload["client_id"] = client_id
         await self.send(text_data=json.dumps(payload))
+
+
+def typed_numbers(move: dict) -> dict:
+    """The move with every number a child typed as text read as a number, in either digit set:
+    ``{"type": "score", "value": "٧"}`` plays as ``{"type": "score", "value": 7}`` (an Arabic
+    keyboard types Eastern Arabic digits; accounts/digits.py). Lists are read through; the move's
+    type and any other text stay as they came, for the game's own checks."""
+    return {key: value if key == "type" else _typed(value) for key, value in move.items()}
+
+
+def _typed(value):
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    return digits.typed_number(value)

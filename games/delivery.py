@@ -2,14 +2,10 @@
 
 A write of a match (games/services/writes.py) tells of what it committed through one of three
 functions here: ``match_changed`` (new versions), ``match_clock`` (paused, resumed, more time) and
-``match_stopped``. Each works wherever the write ran, and the caller need not say where:
-
-- on a server's event loop (a write on the loop's own connections): the news is queued at once
-  behind what this process has already queued for the match;
-- in a sync thread of a server (SQLite's writes, a teacher's page): it is handed to the server's
-  event loop and the thread returns at once;
-- elsewhere (a Celery worker, a shell), where this process has no sockets: it is sent through the
-  channel layer from here.
+``match_stopped``. Each works wherever the write ran, and the caller need not say where
+(realtime/news.py): on a server's event loop the news is queued at once behind what this process
+has already queued for the match; from a sync thread of a server it is handed to that loop; from
+anywhere else (a Celery worker, a shell) it is sent through the channel layer from there.
 
 On the server's loop the news goes to the process's ``MatchHub``, the one member of a match's
 group for all its sockets of that match. Channels gives every consumer a channel of its own, so a
@@ -44,21 +40,19 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextvars
 import functools
 import logging
-import os
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from accounts.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, log_send_failure, within_the_layer_wait
 from games import selectors, signals, trace
+from realtime import news
+from realtime.sockets import CHANNEL_LAYER_OUTAGES, OUTAGES, within_the_layer_wait
 
 log = logging.getLogger(__name__)
 
@@ -121,23 +115,6 @@ def match_stopped(match_id: int, version: int, state: dict) -> None:
     _publish(match_id, [message], ())
 
 
-def group_send_soon(group: str, message: dict, *, in_order_with: str | None = None) -> None:
-    """``message`` to ``group`` through the channel layer, from any thread, without waiting for
-    an event loop (the layers above use it for their own news, after a commit). Messages that
-    name the same ``in_order_with`` leave in the order they were sent, whatever their groups."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = serving_loop()
-        again = functools.partial(group_send_soon, group, message, in_order_with=in_order_with)
-        if loop is None or not _handed(loop, again):
-            _send_from_here(group, message)
-        return
-    layer = get_channel_layer()
-    if layer is not None:
-        _enqueue(loop, layer, in_order_with or group, group, message, through_hub=False)
-
-
 # --- from wherever the write committed ------------------------------------------------------------
 
 
@@ -153,107 +130,20 @@ def _publish(match_id: int, messages: list[dict], changes: Sequence) -> None:
     layer = get_channel_layer()
     if layer is not None:
         for message in messages:
-            _enqueue(loop, layer, match_group(match_id), match_group(match_id), message)
+            _enqueue(loop, layer, match_id, message)
     if changes:
         _tell_on_loop(loop, match_id, changes)
 
 
 def _publish_from_a_thread(match_id: int, messages: list[dict], changes: Sequence) -> None:
-    loop = serving_loop()
+    loop = news.serving_loop()
     if loop is not None:
-        if _handed(loop, functools.partial(_publish, match_id, messages, changes)):
+        if news.handed(loop, functools.partial(_publish, match_id, messages, changes)):
             return
         changes = ()  # that loop has closed, and its monitors with it: nobody is left to tell
     for message in messages:
-        _send_from_here(match_group(match_id), message)
+        news.send_from_here(match_group(match_id), message)
     _tell_from_here(match_id, changes)
-
-
-def _handed(loop: asyncio.AbstractEventLoop, call: Callable[[], None]) -> bool:
-    """``call()`` handed from a sync thread of a server to its event loop, and whether it
-    was (not if that loop has closed). The thread returns at once: waiting for Redis here would
-    hold a thread that applies moves (or the one Channels shares for all database work) for round
-    trips (docs/capacity.md). In a context of its own: the writing thread's (asgiref's "inside a
-    sync thread" marks) would make the sockets' later database calls, such as a clock's wake-up
-    scheduled while handing out this news, refuse to run."""
-    try:
-        loop.call_soon_threadsafe(call, context=contextvars.Context())
-    except RuntimeError:
-        return False
-    return True
-
-
-def _send_from_here(group: str, message: dict) -> None:
-    """Elsewhere (a Celery worker, a shell) this process has no sockets: the layer takes the news
-    to every process's hub."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception as error:
-        # The move is committed; a socket that missed the news resyncs (news is at most once).
-        log_send_failure(log, message, group, error)
-
-
-# Per event loop, the last send queued in each chain (a match's group, say): the next one waits
-# for it, so one match's news leaves in the order its changes were committed while other matches'
-# news is not held up.
-_chains: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Task]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _enqueue(
-    loop: asyncio.AbstractEventLoop,
-    layer,
-    chain: str,
-    group: str,
-    message: dict,
-    *,
-    through_hub: bool = True,
-) -> None:
-    chains = _chains.setdefault(loop, {})
-    previous = chains.get(chain)
-    task = loop.create_task(_send_after(previous, layer, loop, group, message, through_hub))
-    chains[chain] = task
-
-    def forget(done: asyncio.Task) -> None:
-        if chains.get(chain) is done:
-            del chains[chain]
-
-    task.add_done_callback(forget)
-    if trace.ON and through_hub:
-        trace.stamp("queued")
-
-
-async def _send_after(
-    previous: asyncio.Task | None,
-    layer,
-    loop: asyncio.AbstractEventLoop,
-    group: str,
-    message: dict,
-    through_hub: bool,
-) -> None:
-    if previous is not None:
-        await asyncio.wait([previous])
-    if trace.ON and through_hub:
-        trace.stamp("hub")
-    try:
-        hub = MatchHub.of(loop) if through_hub else None
-        if hub is None:  # not a match's news, or no socket of any match in this process yet
-            await layer.group_send(group, message)
-        else:
-            await hub.publish(message["match_id"], message)
-    except CHANNEL_LAYER_OUTAGES as outage:
-        # Redis away is expected: one line, no traceback. The sockets here have had the news
-        # (``MatchHub.publish`` hands it out first); the other processes' heartbeat brings it.
-        log.warning("could not broadcast to %s (%s: %s)", group, type(outage).__name__, outage)
-    except Exception:
-        log.exception("could not broadcast to %s", group)
-    if trace.ON and through_hub:
-        trace.stamp("relayed")
-        trace.finish()
 
 
 # --- the teaching layer ---------------------------------------------------------------------------
@@ -297,6 +187,35 @@ def _signal_arguments(match_id: int, change, *, on_loop: bool) -> dict:
     }
 
 
+def _enqueue(loop: asyncio.AbstractEventLoop, layer, match_id: int, message: dict) -> None:
+    """One match's news leaves in the order its changes were committed; other matches' news is
+    not held up."""
+    news.in_order(loop, match_group(match_id), functools.partial(_send, layer, loop, message))
+    if trace.ON:
+        trace.stamp("queued")
+
+
+async def _send(layer, loop: asyncio.AbstractEventLoop, message: dict) -> None:
+    if trace.ON:
+        trace.stamp("hub")
+    group = match_group(message["match_id"])
+    try:
+        hub = MatchHub.of(loop)
+        if hub is None:  # no socket of any match in this process yet
+            await layer.group_send(group, message)
+        else:
+            await hub.publish(message["match_id"], message)
+    except CHANNEL_LAYER_OUTAGES as outage:
+        # Redis away is expected: one line, no traceback. The sockets here have had the news
+        # (``MatchHub.publish`` hands it out first); the other processes' heartbeat brings it.
+        log.warning("could not broadcast to %s (%s: %s)", group, type(outage).__name__, outage)
+    except Exception:
+        log.exception("could not broadcast to %s", group)
+    if trace.ON:
+        trace.stamp("relayed")
+        trace.finish()
+
+
 def _told(task: asyncio.Task) -> None:
     _telling.discard(task)
     if task.cancelled() or task.exception() is None:
@@ -307,30 +226,6 @@ def _told(task: asyncio.Task) -> None:
         log.warning("the teaching layer could not hear of a move (%s)", task.exception())
         return
     log.error("the teaching layer could not hear of a move", exc_info=task.exception())
-
-
-# --- the event loop that serves this process's sockets --------------------------------------------
-
-# The loop, and the process it was recorded in (a fork inherits the record, not the loop).
-_serving: tuple[int, asyncio.AbstractEventLoop] | None = None
-
-
-def serving_here() -> None:
-    """Record the running event loop as this process's server (config/asgi.py on each connection,
-    a match hub when it is made): news committed in a sync thread is handed to it."""
-    global _serving
-    loop = asyncio.get_running_loop()
-    if _serving is None or _serving[1] is not loop:
-        _serving = (os.getpid(), loop)
-
-
-def serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop that serves this process's sockets, or None: a Celery worker, a
-    shell, a test calling a service with no server running."""
-    if _serving is None:
-        return None
-    pid, loop = _serving
-    return loop if pid == os.getpid() and loop.is_running() else None
 
 
 # --- the hub: each process hears a match's news once ----------------------------------------------
@@ -356,7 +251,7 @@ class MatchHub:
         hub = cls._by_loop.get(loop)
         if hub is None:
             hub = cls._by_loop[loop] = cls(get_channel_layer())
-            serving_here()
+            news.serving_here()
         return hub
 
     @classmethod

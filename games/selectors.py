@@ -9,11 +9,11 @@ from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 import engine
-from accounts.database_waits import bounded_database_sync_to_async
 from accounts.models import PublicName
 from accounts.public_names import FULL, name_others_see, told_apart
 from games import async_db
 from games.models import Match, MoveRecord, Seat
+from realtime.database_waits import bounded_database_sync_to_async
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,7 @@ def make_attempts(user, answers, at=None, game="mia"):
 
 
 async def close_code_after_accept(ws) -> int:
-    """A refused socket (accounts/sockets.py) is accepted, then closed with its code, and hears
+    """A refused socket (realtime/sockets.py) is accepted, then closed with its code, and hears
     nothing before: the code, for a socket that ``connect`` reported connected."""
     output = await ws.receive_output(timeout=5)
     assert output["type"] == "websocket.close", output

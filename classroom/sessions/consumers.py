@@ -13,7 +13,7 @@ shows a Join button and the lobby page moves to the table without a reload.
 A client's ``sync`` is answered at most once every ``SYNC_MIN_INTERVAL`` (a second): those asked
 meanwhile share the next answer, so a page (or a script) asking thousands of times reads the
 database once a second at most. Both sockets have the match socket's flood limit
-(accounts/sockets.py).
+(realtime/sockets.py).
 
 ``/ws/session/<id>/`` (the teacher of the session's class): the live monitor's news, on connect,
 after every change of the session or of one of its matches (at most ``MONITOR_MIN_INTERVAL``
@@ -47,22 +47,22 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.database_waits import bounded_database_sync_to_async
 from accounts.models import Role
-from accounts.sockets import (
+from accounts.socket_users import scope_language
+from classroom.models import ClassSession, Enrollment, SessionTable
+from classroom.sessions import push, selectors
+from classroom.sessions.selectors.tables import STALL_SECONDS
+from realtime import wire
+from realtime.database_waits import bounded_database_sync_to_async
+from realtime.layers import MembershipWatch
+from realtime.sockets import (
     CLOSE_FORBIDDEN,
     CLOSE_UNAUTHENTICATED,
     CleanSocket,
     OutageAnswers,
     refuse,
-    scope_language,
     within_the_layer_wait,
 )
-from classroom.models import ClassSession, Enrollment, SessionTable
-from classroom.sessions import push, selectors
-from classroom.sessions.selectors.tables import STALL_SECONDS
-from games import wire
-from games.layers import MembershipWatch
 
 MAX_MESSAGE_BYTES = 1024
 # A client's syncs are answered at most this often (seconds); the rest share the next answer.

@@ -8,15 +8,7 @@ read it from the database, so a lost message only delays a display until the nex
 
 from __future__ import annotations
 
-import logging
-
-from channels.layers import get_channel_layer
-from django.db import transaction
-
-from accounts.sockets import log_send_failure
-from games.delivery import group_send_soon
-
-log = logging.getLogger(__name__)
+from realtime import news
 
 
 def class_group(classroom_id: int) -> str:
@@ -31,25 +23,10 @@ def session_group(session_id: int) -> str:
     return f"session.{session_id}"
 
 
-async def send(group: str, message: dict) -> None:
-    """Sent before this returns, from the event loop. Errors are logged: the write is committed,
-    and displays catch up on the next message or tick."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        await layer.group_send(group, message)
-    except Exception as error:
-        log_send_failure(log, message, group, error)
-
-
 def send_after_commit(group: str, message: dict) -> None:
-    # Never waiting for an event loop (a view's commit runs on a server's shared thread), and all
-    # in one order, so that one socket's news of several groups (the class's list, the student's
-    # seat) arrives in the order it was sent.
-    transaction.on_commit(
-        lambda: group_send_soon(group, message, in_order_with="classroom.sessions")
-    )
+    # All in one order, so that one socket's news of several groups (the class's list, the
+    # student's seat) arrives in the order it was sent.
+    news.send_after_commit(group, message, in_order_with="classroom.sessions")
 
 
 def sessions_changed_for_class(classroom_id: int) -> None:

@@ -15,6 +15,7 @@ from classroom.models import SessionTable
 from classroom.sessions import push
 from classroom.sessions.services import session_finish_if_done
 from games.signals import match_changed
+from realtime.news import send_now
 
 # match id -> its session's id, or None for a match outside any session. A match joins its
 # session's table in the transaction that creates it (sessions.services._open_table), before any
@@ -109,7 +110,7 @@ async def tell_the_session_monitor(
         answered.add((match_id, actor_seat))
     group = push.session_group(session_id)
     if not on_server_loop:  # a loop of its own for this one send: nothing else to gather with
-        await push.send(group, _session_news({match_id}, answered))
+        await send_now(group, _session_news({match_id}, answered))
         return
     loop = asyncio.get_running_loop()
     gathering = _gathering.setdefault(loop, {})
@@ -123,7 +124,7 @@ async def tell_the_session_monitor(
         await asyncio.sleep(NEWS_GATHER_SECONDS)
     finally:  # even if cancelled: a gathering left behind would swallow every later move's news
         moved, answered = gathering.pop(session_id)
-    await push.send(group, _session_news(moved, answered))
+    await send_now(group, _session_news(moved, answered))
 
 
 def _session_news(moved: set[int], answered: set[tuple[int, int]]) -> dict:

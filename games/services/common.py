@@ -27,7 +27,7 @@ class MatchError(Exception):
 class MoveWaitedTooLong(OperationalError):
     """A player's move that waited longer than ``GAMES_MOVE_WAIT_LIMIT_MS`` for its turn and a
     connection while other writes were done, refused before any database work. It is one of the
-    outages a socket answers ``try_again`` (``accounts.sockets.OUTAGES``), so the page sends it
+    outages a socket answers ``try_again`` (``realtime.sockets.OUTAGES``), so the page sends it
     again a second later: past saturation, moves are refused at once instead of queueing without
     bound, and the server's time goes to moves still fresh enough to be worth answering."""
 

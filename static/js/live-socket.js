@@ -4,12 +4,12 @@
 // not allowed). On every (re)connection the server sends what the page needs again, so a page
 // never needs anything but the latest message. The backoff starts again from its shortest wait
 // only once a connection has brought a message: a server that accepts and at once closes with
-// 4503 ("try again": its database or Redis is out, accounts/sockets.py) is retried ever more
+// 4503 ("try again": its database or Redis is out, realtime/sockets.py) is retried ever more
 // slowly, not every half second by every page of the school.
 const PING_MS = 20_000;
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 5_000;
-// Closed on purpose by the server (accounts/sockets.py): signed out, or not at this match.
+// Closed on purpose by the server (realtime/sockets.py): signed out, or not at this match.
 // Retrying would not help; the page says which.
 const FINAL_CLOSES = new Map([
   [4401, "signed_out"],

@@ -8,10 +8,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from accounts import sockets
 from classroom.sessions import consumers, push, selectors, services
 from config.asgi import application
 from games.services import submit_move
+from realtime import sockets
 from tests.classroom.sessions_helpers import (
     a_class,
     any_move,
@@ -405,7 +405,7 @@ async def test_news_of_many_moves_is_gathered_into_one_message_per_session():
 
 @pytest.fixture
 def flood_clock(monkeypatch):
-    """The flood limit's clock (accounts/sockets.py), moved by the test."""
+    """The flood limit's clock (realtime/sockets.py), moved by the test."""
     clock = {"now": 1000.0}
     monkeypatch.setattr(sockets, "monotonic", lambda: clock["now"], raising=False)
     return clock

@@ -50,7 +50,7 @@ def probe(extra_env):
 def test_no_environment_runs_embedded():
     got = probe({})
     assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["layer"] == "games.layers.InMemoryChannelLayer"
+    assert got["layer"] == "realtime.layers.InMemoryChannelLayer"
     assert got["eager"] is True
     assert got["debug"] is True
 
@@ -63,8 +63,8 @@ def test_database_and_redis_urls_switch_to_services():
     # Under ASGI: no persistent per-thread connections, psycopg's pool instead.
     assert got["conn_max_age"] == 0
     assert got["options"]["pool"]["max_size"] >= 1
-    # channels_redis's layer, reading in batches (games/layers.py subclasses it).
-    assert got["layer"] == "games.layers.BatchingRedisChannelLayer"
+    # channels_redis's layer, reading in batches (realtime/layers.py subclasses it).
+    assert got["layer"] == "realtime.layers.BatchingRedisChannelLayer"
     assert got["eager"] is False
     assert got["broker"] == "redis://r:6379/1"
 

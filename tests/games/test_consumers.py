@@ -7,11 +7,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 import engine
-from accounts import sockets
 from config.asgi import application
 from games import consumers, services
 from games.delivery import MatchHub
 from games.models import Match, MoveRecord
+from realtime import sockets
 from tests.factories import (
     close_code_after_accept,
     make_class,
@@ -256,7 +256,7 @@ async def test_binary_frames_are_refused_politely():
 
 
 class FakeClock:
-    """The flood limit's clock (accounts/sockets.py), moved by the test: when the server reads
+    """The flood limit's clock (realtime/sockets.py), moved by the test: when the server reads
     each message, whatever the test's own pace."""
 
     def __init__(self):

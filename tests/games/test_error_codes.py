@@ -81,7 +81,7 @@ def _answered(script: Path, function: str) -> set[str]:
 
 SHARED = (
     _codes_raised(ROOT / "engine/core.py", ROOT / "engine/state.py")
-    | _codes_raised(ROOT / "accounts/sockets.py")  # every socket's (the flood limit)
+    | _codes_raised(ROOT / "realtime/sockets.py")  # every socket's (the flood limit)
     | {code for path in (ROOT / "games").rglob("*.py") for code in _codes_raised(path)}
 )
 SHELL = _answered(ROOT / "static/js/play/errors.js", "sharedErrorMessage")

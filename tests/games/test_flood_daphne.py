@@ -18,8 +18,8 @@ import redis
 from websockets.client import ClientProtocol
 from websockets.uri import parse_uri
 
-from accounts.sockets import CLOSE_FLOOD, user_group
 from games.delivery import match_group
+from realtime.sockets import CLOSE_FLOOD, user_group
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tools.loadtest.servers import DaphneFleet, match_socket, origin_for
 

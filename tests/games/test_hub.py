@@ -9,7 +9,7 @@ import channels.layers
 import pytest
 
 from games.delivery import MatchHub, match_group
-from games.layers import BatchingRedisChannelLayer, InMemoryChannelLayer
+from realtime.layers import BatchingRedisChannelLayer, InMemoryChannelLayer
 
 TIMEOUT = 5
 

@@ -10,8 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
-from games import delivery, signals
+from games import signals
 from games.services import match_wake
+from realtime import news
 from tests.factories import make_class, make_match, make_session, make_student
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +23,7 @@ T0 = 1_700_000_000_000
 async def returns_while_the_event_loop_is_busy(work) -> bool:
     """Runs ``work`` on the thread Channels shares for database work while this event loop is
     blocked: whether it returned within 5 s."""
-    delivery.serving_here()  # as a server's loop is recorded (config/asgi.py)
+    news.serving_here()  # as a server's loop is recorded (config/asgi.py)
     started, go, done = threading.Event(), threading.Event(), threading.Event()
 
     def work_when_told():

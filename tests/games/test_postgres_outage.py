@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services, pyt
 
 WAIT_S = 10
 CHECK_TIMEOUT_S = 3  # config/health.py
-DATABASE_WAIT_S = 3  # accounts/database_waits.py: how long a socket waits for PostgreSQL
+DATABASE_WAIT_S = 3  # realtime/database_waits.py: how long a socket waits for PostgreSQL
 ANSWERED_WITHIN_S = DATABASE_WAIT_S + 2
 PAGE_RESENDS_AFTER_S = (1, 2)  # static/js/play/moves.js RESEND_AFTER_MS
 

@@ -23,8 +23,8 @@ import websockets
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from accounts.sockets import CLOSE_TRY_AGAIN
 from config.asgi import application
+from realtime.sockets import CLOSE_TRY_AGAIN
 from tests.factories import (
     make_class,
     make_match,
@@ -154,7 +154,7 @@ def redis_away(request, settings):
         port = proxy.port
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.BatchingRedisChannelLayer",
+            "BACKEND": "realtime.layers.BatchingRedisChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": f"redis://127.0.0.1:{port}/0", "socket_timeout": 1}],
                 "prefix": f"asgi-away-{port}",

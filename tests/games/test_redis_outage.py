@@ -12,7 +12,7 @@ import websockets
 from django.conf import settings
 
 from classroom.sessions.push import student_group
-from games.layers import BatchingRedisChannelLayer
+from realtime.layers import BatchingRedisChannelLayer
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_redis_restart import OwnRedis
 from tests.games.test_two_daphnes import a_move

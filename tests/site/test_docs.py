@@ -10,7 +10,7 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
-PACKAGES = ("accounts", "classroom", "games", "engine", "config", "tools")
+PACKAGES = ("accounts", "classroom", "games", "engine", "realtime", "config", "tools")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 DOTTED_NAME = re.compile(rf"^(?:{'|'.join(PACKAGES)})(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 FILE_NAME = re.compile(r"\.(?:csv|py|md|html|js|css|po|zip|pdf|json|txt|toml|conf)$")

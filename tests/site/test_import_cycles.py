@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "games", "classroom", "accounts", "config")
+PACKAGES = ("engine", "games", "classroom", "accounts", "realtime", "config")
 
 
 def _imports() -> dict[str, set[str]]:

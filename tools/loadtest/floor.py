@@ -68,7 +68,7 @@ class FloorConsumer(LoopDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=_state(_versions.setdefault(self.match_id, START_VERSION)))
 
     async def websocket_disconnect(self, message):
-        # As the real sockets' (accounts.sockets.CleanSocket): no close_old_connections, which
+        # As the real sockets' (realtime.sockets.CleanSocket): no close_old_connections, which
         # would reach for a database this server does not have.
         await self.channel_layer.group_discard(self.group, self.channel_name)
         raise StopConsumer()

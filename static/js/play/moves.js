@@ -4,7 +4,7 @@
 import { clearError, showError } from "./errors.js";
 
 const MOVE_TIMEOUT_MS = 10_000;
-// "try_again" (the server's database or Redis is out for a moment, accounts/sockets.py): the
+// "try_again" (the server's database or Redis is out for a moment, realtime/sockets.py): the
 // same move is sent again after these waits, with the same client_id, which the server answers
 // without applying it twice (games/services/writes.py). Only then is the child told.
 const RESEND_AFTER_MS = [1_000, 2_000];

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import math
 
-from accounts import digits
-
 MAX_DEPTH = 8  # a move is an object holding lists of numbers, at most a few levels deep
 
 
@@ -72,17 +70,3 @@ def _check_text(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise Refused("malformed", "text must be valid Unicode (no lone surrogates)") from None
-
-
-def typed_numbers(move: dict) -> dict:
-    """The move with every number a child typed as text read as a number, in either digit set:
-    ``{"type": "score", "value": "٧"}`` plays as ``{"type": "score", "value": 7}`` (an Arabic
-    keyboard types Eastern Arabic digits; accounts/digits.py). Lists are read through; the move's
-    type and any other text stay as they came, for the game's own checks."""
-    return {key: value if key == "type" else _typed(value) for key, value in move.items()}
-
-
-def _typed(value):
-    if isinstance(value, list):
-        return [_typed(item) for item in value]
-    return digits.typed_number(value)

@@ -3,7 +3,7 @@
 A client sending 6 messages a second (the limit is 8) had 9 of 70 match messages and 10 of 70
 student messages refused "flood" after a 5 s server stall: what it sent during the stall reached
 the server at once, and the flood limit counted the instant it read them. The limit now budgets
-each message by when it can have been sent (accounts/sockets.py, ``FloodLimit``): the server
+each message by when it can have been sent (realtime/sockets.py, ``FloodLimit``): the server
 knows when it last was surely reading the socket, whether its event loop stood still (here: its
 process stopped with SIGSTOP, as a pause of the machine would) or the socket was busy with one
 message while the next ones queued (here: a ``sync`` waiting on a table a transaction has locked).
@@ -23,9 +23,9 @@ import pytest
 import websockets
 from django.db import connection
 
-from accounts.sockets import CLOSE_FLOOD
 from classroom.models import ClassSession
 from games.models import Match
+from realtime.sockets import CLOSE_FLOOD
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tools.loadtest.servers import DaphneFleet, match_socket, origin_for
 

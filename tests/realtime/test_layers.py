@@ -1,4 +1,4 @@
-"""games.layers.BatchingRedisChannelLayer against the real Redis: group news reaches every member
+"""realtime.layers.BatchingRedisChannelLayer against the real Redis: group news reaches every member
 on every process once and in order, expired members and messages are dropped, capacity holds, and
 batched receiving hands every message to its own channel."""
 
@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis.asyncio
 
-from games.layers import BatchingRedisChannelLayer
+from realtime.layers import BatchingRedisChannelLayer
 
 TIMEOUT = 5
 

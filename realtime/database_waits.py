@@ -11,7 +11,7 @@ there held every socket's handshake after it.
 So at the deadline the connection's socket is shut down (``cut``): the wait ends at once with
 psycopg's ``OperationalError`` ("server closed the connection"), the connection is marked broken
 and its pool drops it instead of handing it out mid-transaction, and the socket is answered as in
-any outage (``accounts.sockets.OutageAnswers``: try_again, or 4503 at a handshake). The socket is
+any outage (``realtime.sockets.OutageAnswers``: try_again, or 4503 at a handshake). The socket is
 shut down, not closed: its descriptor stays the connection's until psycopg closes it itself.
 """
 

@@ -2,12 +2,12 @@
 Channels, channels_redis or asgiref.
 
 ``games.consumers.MatchConsumer`` overrides Channels' ``dispatch`` and every socket
-(``accounts.sockets.CleanSocket``) its ``websocket_disconnect``, without their
+(``realtime.sockets.CleanSocket``) its ``websocket_disconnect``, without their
 ``close_old_connections``; CleanSocket also reads its channel through ``channel_receive``. What
 they copy or call is pinned here by its source: a new release that changes any of it fails this
 test, and docs/live-play.md ("Upgrading Channels or channels_redis") says what to re-read.
 
-``games/layers.py`` needs no pin: it subclasses channels_redis's layer for its connection pools
+``realtime/layers.py`` needs no pin: it subclasses channels_redis's layer for its connection pools
 and uses only public methods (its own keys are channels_redis's documented storage).
 """
 
@@ -22,15 +22,15 @@ from channels.consumer import AsyncConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels_redis.core import RedisChannelLayer
 
-from accounts import sockets
 from games import consumers
+from realtime import sockets
 
 UPGRADE_NOTE = "docs/live-play.md, 'Upgrading Channels or channels_redis'"
 
 # (owner, attribute): the first 16 hex digits of its source's SHA-256, as last read.
 READ_AND_RELIED_ON = {
     (AsyncConsumer, "dispatch"): "39f34e7d4fb0f655",
-    # accounts.sockets.CleanSocket reads the socket's channel through ``channel_receive``, which
+    # realtime.sockets.CleanSocket reads the socket's channel through ``channel_receive``, which
     # this sets, to wait out a Redis restart instead of ending the socket.
     (AsyncConsumer, "__call__"): "e52238720872dbc3",
     (AsyncWebsocketConsumer, "websocket_disconnect"): "10f38aa55fd51ff5",
@@ -53,7 +53,7 @@ def test_what_live_play_copies_or_calls_is_as_it_was_read(owner, name):
 def test_the_overrides_are_still_overrides_of_those():
     assert consumers.MatchConsumer.dispatch is consumers.LoopDispatch.dispatch
     assert consumers.MatchConsumer.__mro__[1] is consumers.LoopDispatch
-    # Every socket's disconnect skips close_old_connections (accounts.sockets.CleanSocket).
+    # Every socket's disconnect skips close_old_connections (realtime.sockets.CleanSocket).
     assert "websocket_disconnect" in vars(sockets.CleanSocket)
     assert issubclass(consumers.MatchConsumer, sockets.CleanSocket)
     assert "self.channel_receive" in inspect.getsource(AsyncConsumer.__call__)
@@ -93,7 +93,7 @@ def test_no_private_member_of_channels_channels_redis_or_asgiref_is_read():
     assert {"_group_key", "_map_channel_keys_to_connection", "_clean_expired"} <= privates
     root = Path(__file__).resolve().parents[2]
     found = []
-    for package in ("accounts", "classroom", "config", "engine", "games"):
+    for package in ("accounts", "classroom", "config", "engine", "games", "realtime"):
         for path in (root / package).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if isinstance(node, ast.Attribute) and node.attr in privates:

@@ -1,6 +1,7 @@
 """What every socket of the product shares: refusing a socket so that the page can tell why, ending
 cleanly, the flood limit, closing at once when its user's sign-in ends, and answering outages
-without a crash.
+without a crash. Who the socket's user is, and their language, is accounts'
+(accounts/socket_users.py).
 
 A socket closed before its handshake completes is answered with HTTP 403 and nothing more: the
 browser reports close code 1006 whatever the reason, and the pages, which stop reconnecting only
@@ -33,12 +34,8 @@ from time import monotonic
 
 import psycopg
 import redis.exceptions
-from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.exceptions import StopConsumer
 from django.db import InterfaceError, OperationalError, transaction
-
-from accounts.database_waits import bounded_database_sync_to_async
-from accounts.session_users import user_of_session
 
 log = logging.getLogger(__name__)
 
@@ -102,40 +99,6 @@ LOOP_LOOK_SECONDS = 0.1
 LOOP_STOOD_STILL_SECONDS = 0.25
 # A socket whose channel layer broke (Redis restarting) reads its channel again after this long.
 RETRY_READ_SECONDS = 1.0
-
-
-def scope_language(scope) -> str:
-    """The language a socket's texts are written in, chosen as a page's: its person's stored
-    choice (accounts/languages.py), else as Django's LocaleMiddleware chooses: the language
-    cookie (the site's language menu), else the browser's Accept-Language, else the site's
-    default. A socket runs no middleware of Django's, so without this a Spanish child's socket
-    spoke English."""
-    from django.conf import settings
-    from django.utils import translation
-    from django.utils.translation import trans_real
-
-    from accounts.languages import stored_language
-
-    stored = stored_language(scope.get("user"))
-    if stored:
-        return stored
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    for name, value in scope.get("headers") or ():
-        if name == b"accept-language":
-            header = value.decode("latin-1")
-            candidates += [code for code, _q in trans_real.parse_accept_lang_header(header)]
-    for candidate in candidates:
-        if candidate == "*":
-            continue
-        try:
-            language = translation.get_supported_language_variant(candidate)
-        except LookupError:
-            continue
-        if language in supported:
-            return language
-    return settings.LANGUAGE_CODE
 
 
 async def refuse(consumer, code: int) -> None:
@@ -535,44 +498,3 @@ class CleanSocket:
 
     async def user_signed_out(self, message):
         await self.close(code=CLOSE_UNAUTHENTICATED)
-
-
-def _user_of(scope):
-    return user_of_session(scope["session"])
-
-
-_user_within_the_wait = bounded_database_sync_to_async(_user_of)
-
-
-class _AuthAnsweringOutages(AuthMiddleware):
-    """Channels' ``AuthMiddleware``, whose reading of the session and the user is bounded like
-    every database wait of a socket, and whose outage closes the handshake with 4503: it came
-    before any consumer, so Daphne answered HTTP 500 with a traceback (and waited for ever on a
-    hung database, holding the thread every socket's database calls share)."""
-
-    async def resolve_scope(self, scope):
-        scope["user"]._wrapped = await _user_within_the_wait(scope)
-
-    async def __call__(self, scope, receive, send):
-        scope = dict(scope)
-        self.populate_scope(scope)
-        try:
-            await self.resolve_scope(scope)
-        except OUTAGES as outage:
-            log.warning(
-                "%s: socket told to try again, its user unread (%s: %s)",
-                scope.get("path"),
-                type(outage).__name__,
-                outage,
-            )
-            if scope["type"] == "websocket":
-                await receive()  # websocket.connect
-                await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
-            return None
-        return await self.inner(scope, receive, send)
-
-
-def AuthMiddlewareStack(inner):
-    """Channels' ``AuthMiddlewareStack`` with ``_AuthAnsweringOutages``."""
-    return CookieMiddleware(SessionMiddleware(_AuthAnsweringOutages(inner)))

@@ -1,6 +1,6 @@
 """A sign-in that ends ends its sockets: a teacher resets a child's secret (or deletes the child,
 or the account is deactivated), and every socket of that child closes at once with 4401, the
-match socket, the home page's and any other, so that no move is applied after (accounts/sockets.py,
+match socket, the home page's and any other, so that no move is applied after (realtime/sockets.py,
 user_sockets_end)."""
 
 import pytest
@@ -9,9 +9,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from accounts.sockets import CLOSE_UNAUTHENTICATED
 from config.asgi import application
 from games.models import Match, MoveRecord
+from realtime.sockets import CLOSE_UNAUTHENTICATED
 from tests.factories import make_class, make_match, make_student, make_teacher, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -46,7 +46,7 @@ import channels.exceptions
 import channels.layers
 from channels_redis.core import RedisChannelLayer
 
-from accounts.sockets import OUTAGES
+from realtime.sockets import OUTAGES
 
 log = logging.getLogger(__name__)
 

@@ -78,37 +78,43 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         if user is None or not user.is_authenticated:
             await refuse(self, CLOSE_UNAUTHENTICATED)
             return
-        access = await selectors.match_access_async(
-            match_id=self.scope["url_route"]["kwargs"]["match_id"], user=user
-        )
-        if access is None:
-            await refuse(self, CLOSE_FORBIDDEN)
-            return
-        self.match_id = access.match_id
-        self.seat = access.seat
-        if access.seat is not None and access.waits_for_players:
-            # A solo game waits for its player (games.models.Match.waits_for_players): counted
-            # here, it runs on from where it stood if it stood still while they were away.
-            self.arrived = True
-            if await services.match_player_arrived_async(match_id=self.match_id):
-                access = await selectors.match_access_async(match_id=self.match_id, user=user)
-                if access is None:
-                    await refuse(self, CLOSE_FORBIDDEN)
-                    return
-        self.rules = engine.get_game(access.game)
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.version = -1
-        self.stopped = access.status == Match.Status.ABANDONED
-        self._clock_from(access.clock_offset_ms, access.paused_at_ms)
         self.hub = MatchHub.here()
         await self.join_user_group(user)
         async with self._news_held():  # news that comes before the first state waits for it
+            # Joined before the match is read: news committed after the read reaches this socket
+            # (what the read already had it drops by version).
             await self.hub.join(self.match_id, self)
+            access = await self._access_at_connect(user)
+            if access is None:
+                # Nothing of this match goes to a socket not allowed it.
+                self._held.clear()
+                await self.hub.leave(self.match_id, self)
+                await refuse(self, CLOSE_FORBIDDEN)
+                return
+            self.rules = engine.get_game(access.game)
+            self.stopped = access.status == Match.Status.ABANDONED
+            self._clock_from(access.clock_offset_ms, access.paused_at_ms)
             await self.accept()
             clock().watch(self.match_id)
             self.watching = True
             await self._send_state(access.version, access.state, [])
             self.hub.saw(self.match_id, access.version)
         clock().schedule(self.match_id, access.wake_at_ms)
+
+    async def _access_at_connect(self, user):
+        """What ``user`` may see of the match, or None. A solo game waits for its player
+        (games.models.Match.waits_for_players): counted here, it runs on from where it stood if it
+        stood still while they were away."""
+        access = await selectors.match_access_async(match_id=self.match_id, user=user)
+        if access is not None and access.seat is not None and access.waits_for_players:
+            self.arrived = True
+            if await services.match_player_arrived_async(match_id=self.match_id):
+                access = await selectors.match_access_async(match_id=self.match_id, user=user)
+        if access is not None:
+            self.seat = access.seat
+        return access
 
     async def disconnect(self, code):
         # Runs also when connect failed half-way (realtime/sockets.py): only what was done is

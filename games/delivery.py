@@ -15,12 +15,17 @@ table of three, and each time woken in its consumer by Channels' per-consumer re
 the move, waited for two Redis round trips and a blocking read. Through the hub:
 
 - news made in this process (a move applied by one of its sockets, a bot or timer it woke, a
-  teacher's page it served) reaches its own sockets at once, and through the channel layer only
-  the other processes, if any has the match's sockets (``MatchHub.publish``);
+  teacher's page it served) reaches its own sockets at once, and then goes through the channel
+  layer to the match's group for the other processes, if any has the match's sockets
+  (``MatchHub.publish``);
 - news from anywhere else (another process, a Celery task, a shell) comes through the hub's
   channel and is handed to each socket of the match.
 
-One match's news leaves in the order its changes were committed (``_enqueue``). The teaching layer
+Every kind of a match's news (``match.changed``, ``match.clock``, ``match.stopped``) leaves on
+that one path, in the order its changes were committed (``_enqueue``), and each carries the
+match's version: a hub hands it out in version order (``MatchHub._hand_out``). A socket joins its
+match's group before it reads the match (games/consumers.py): news committed after that read
+reaches it, and what the read already had it drops by version. The teaching layer
 hears ``games.signals.match_changed`` after the players' news: on the server's loop when there is
 one (``on_server_loop=True``), else from here.
 
@@ -39,10 +44,8 @@ joins the match's group again.
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import logging
-import time
 import weakref
 from collections.abc import Sequence
 from typing import Protocol
@@ -60,13 +63,6 @@ log = logging.getLogger(__name__)
 RETRY_READ_SECONDS = 1.0
 # News of a version that came before the version ahead of it waits this long for it (``_hand_out``).
 REORDER_WAIT_SECONDS = 0.1
-# A process that found no other member in a match's group sends the match's news to nobody for
-# this long, unless another process says it joined (``MatchHub.publish``): a notice that was lost
-# (Redis restarted, a channel over capacity) costs at most this long of news by the heartbeat.
-ALONE_SECONDS = 10.0
-# The news of a match kept at home for a process that joins (``MatchHub.publish``): its sockets
-# read the match a few milliseconds before joining, and a lively table moves once a second.
-KEPT_HOME = 8
 
 
 def match_group(match_id: int) -> str:
@@ -96,13 +92,19 @@ def match_changed(match_id: int, changes: Sequence, wake_at_ms: int | None) -> N
 
 
 def match_clock(
-    match_id: int, *, paused_at_ms: int | None, clock_offset_ms: int, wake_at_ms: int | None
+    match_id: int,
+    *,
+    version: int,
+    paused_at_ms: int | None,
+    clock_offset_ms: int,
+    wake_at_ms: int | None,
 ) -> None:
-    """The match's clock was paused, resumed or given more time: its sockets tell their pages
-    and schedule the next wake-up."""
+    """The match's clock was paused, resumed or given more time at ``version`` (a clock's change
+    makes no new version): its sockets tell their pages and schedule the next wake-up."""
     message = {
         "type": "match.clock",
         "match_id": match_id,
+        "version": version,
         "paused_at_ms": paused_at_ms,
         "clock_offset_ms": clock_offset_ms,
         "wake_at_ms": wake_at_ms,
@@ -273,18 +275,12 @@ class MatchHub:
         # and the matches this process was behind at the last heartbeat, with their versions.
         self._heard: dict[int, int] = {}
         self._behind: dict[int, int] = {}
-        # News that overtook an earlier version's, per match and version, and the task that hands
-        # it out anyway if the earlier one never comes.
-        self._early: dict[int, dict[int, dict]] = {}
+        # News that overtook the version it follows, per match, and the task that hands it out
+        # anyway if that version's news never comes.
+        self._early: dict[int, list[dict]] = {}
         self._early_timers: dict[int, asyncio.Task] = {}
         # Matches whose group this process could not join (Redis down): the heartbeat retries.
         self._unjoined: set[int] = set()
-        # Matches whose group had no other member when this process last sent their news, with
-        # when it found that; the news of each kept at home since; and per match the notices
-        # heard of another process joining (publish reads it before and after asking the group).
-        self._alone: dict[int, float] = {}
-        self._kept_home: dict[int, collections.deque[dict]] = {}
-        self._joins_heard: dict[int, int] = {}
 
     async def join(self, match_id: int, listener: Listener) -> None:
         if self.channel is None:
@@ -303,13 +299,12 @@ class MatchHub:
             await self._join_group(match_id)
 
     async def _join_group(self, match_id: int) -> None:
-        """Join the match's group, and tell the processes already in it (``publish``). With Redis
-        down the socket still plays (its moves need only the database, and its own process's
-        news comes straight from here); the heartbeat brings the other processes' news and joins
-        again until it works."""
+        """Join the match's group. With Redis down the socket still plays (its moves need only the
+        database, and its own process's news comes straight from here); the heartbeat brings the
+        other processes' news and joins again until it works."""
         try:
             # Bounded: a hung Redis held a socket's handshake past Daphne's handshake timeout.
-            await within_the_layer_wait(self._add_and_tell(match_id))
+            await within_the_layer_wait(self.layer.group_add(match_group(match_id), self.channel))
         except OUTAGES as outage:
             self._unjoined.add(match_id)
             log.warning(
@@ -317,11 +312,6 @@ class MatchHub:
             )
         else:
             self._unjoined.discard(match_id)
-
-    async def _add_and_tell(self, match_id: int) -> None:
-        await self.layer.group_add(match_group(match_id), self.channel)
-        if not self._is_alone(match_id):
-            await self._send_on(match_id, {"type": "match.joined", "match_id": match_id})
 
     async def leave(self, match_id: int, listener: Listener) -> None:
         async with self._lock(match_id):
@@ -333,9 +323,6 @@ class MatchHub:
                 return
             del self._listeners[match_id]
             self._heard.pop(match_id, None)
-            self._alone.pop(match_id, None)
-            self._kept_home.pop(match_id, None)
-            self._joins_heard.pop(match_id, None)
             self._behind.pop(match_id, None)
             self._early.pop(match_id, None)
             timer = self._early_timers.pop(match_id, None)
@@ -359,66 +346,16 @@ class MatchHub:
                 log.warning("could not leave match %s's group (%s)", match_id, outage)
 
     async def publish(self, match_id: int, message: dict) -> None:
-        """Hand ``message`` to this process's sockets of the match, then send it to the others.
-
-        Routed by match, a process is almost always the only member of its matches' groups, and
-        asking the group for its members at every move was a Redis round trip and a script for
-        nobody. So a process that found no other member keeps the match's news at home, for at
-        most ``ALONE_SECONDS``. A process that joins the group says so to its members
-        (``match.joined``); each then sends it the news it kept at home (the last
-        ``KEPT_HOME``), and asks the group again at its next move. The joining sockets read the
-        match from the database just before joining: news committed since that read, even news
-        whose send found nobody, may be missing there, and what they already have they drop."""
+        """Hand ``message`` to this process's sockets of the match, then send it through the
+        layer to the match's group, for the other processes' hubs."""
         await self._hand_out(match_id, message)
-        if not self._is_alone(match_id):
-            await self._send_on(match_id, message)
-        if self._is_alone(match_id):  # and so, maybe, since this very send
-            kept = self._kept_home.get(match_id)
-            if kept is None:
-                kept = self._kept_home[match_id] = collections.deque(maxlen=KEPT_HOME)
-            kept.append(message)
-        else:
-            # Another process is in the group: the news goes to it from now on. If it joined
-            # unheard, what it missed meanwhile its sockets' heartbeat brings.
-            self._kept_home.pop(match_id, None)
-
-    async def _send_on(self, match_id: int, message: dict) -> None:
-        """``message`` through the layer to the match's other processes; if there were none,
-        this process is alone with the match (unless one said it joined meanwhile)."""
         group = match_group(match_id)
         if self.channel is None:
             await self.layer.group_send(group, message)
         elif hasattr(self.layer, "group_send_except"):
-            joins_heard = self._joins_heard.get(match_id, 0)
-            others = await self.layer.group_send_except(group, message, self.channel)
-            if (
-                others == 0
-                and match_id in self._listeners
-                and match_id not in self._unjoined
-                and self._joins_heard.get(match_id, 0) == joins_heard
-            ):
-                self._alone[match_id] = time.monotonic()
+            await self.layer.group_send_except(group, message, self.channel)
         else:
             await self.layer.group_send(group, {**message, "origin": self.channel})
-
-    def _is_alone(self, match_id: int) -> bool:
-        since = self._alone.get(match_id)
-        if since is None:
-            return False
-        if time.monotonic() - since < ALONE_SECONDS:
-            return True
-        del self._alone[match_id]
-        return False
-
-    async def _joined_elsewhere(self, match_id: int) -> None:
-        """Another process joined the match's group: it gets the news kept at home, since its
-        join may have crossed it, and the next news goes to the group again."""
-        if match_id not in self._listeners:
-            return
-        self._joins_heard[match_id] = self._joins_heard.get(match_id, 0) + 1
-        self._alone.pop(match_id, None)
-        for message in self._kept_home.pop(match_id, ()):
-            await self._send_on(match_id, message)
 
     def listeners(self, match_id: int) -> int:
         return len(self._listeners.get(match_id, ()))
@@ -449,14 +386,6 @@ class MatchHub:
             if not isinstance(match_id, int):
                 log.warning("match news without a match id: %s", message.get("type"))
                 continue
-            if message.get("type") == "match.joined":
-                try:
-                    await self._joined_elsewhere(match_id)
-                except OUTAGES as outage:
-                    log.warning("could not send match %s's news on (%s)", match_id, outage)
-                except Exception:
-                    log.exception("could not send match %s's news on", match_id)
-                continue
             await self._hand_out(match_id, message)
 
     async def _beat(self) -> None:
@@ -486,9 +415,7 @@ class MatchHub:
                 lost = self._heard.get(match_id, -1) < self._behind.get(match_id, -1)
                 if lost and self.channel is not None:
                     # Still without the news of the previous beat: this process's membership of
-                    # the match's group may have gone with a Redis restart, and what it knew of
-                    # the group's other members with it.
-                    self._alone.pop(match_id, None)
+                    # the match's group may have gone with a Redis restart.
                     await self._join_group(match_id)
                 await self._hand_out(match_id, {"type": "match.version", "version": version})
             self._behind = behind
@@ -500,34 +427,42 @@ class MatchHub:
             self._heard[match_id] = max(version, self._heard.get(match_id, -1))
 
     async def _hand_out(self, match_id: int, message: dict) -> None:
-        """Hand ``message`` to the match's sockets here, in version order: two moves applied a
+        """Hand ``message`` to the match's sockets here, in version order: two writes a
         millisecond apart in two processes (a socket that landed on another process, the sweep)
-        can have their news cross on the way here, and a socket drops news older than what it
-        has shown, events and all. News that overtook its predecessor's waits for it, at most
-        ``REORDER_WAIT_SECONDS`` (news is at most once: the predecessor may never come)."""
-        version = message.get("version")
-        if message.get("type") == "match.changed" and isinstance(version, int):
-            heard = self._heard.get(match_id)
-            if heard is not None and version > heard + 1 and match_id in self._listeners:
-                self._early.setdefault(match_id, {})[version] = message
-                if match_id not in self._early_timers:
-                    self._early_timers[match_id] = asyncio.get_running_loop().create_task(
-                        self._hand_out_early_after_a_wait(match_id)
-                    )
-                return
+        can have their news cross on the way here, and a socket drops news older than what it has
+        shown, events and all. News that overtook the version it follows waits for it, at most
+        ``REORDER_WAIT_SECONDS`` (news is at most once: that version's may never come)."""
+        follows = _follows(message)
+        heard = self._heard.get(match_id)
+        if (
+            follows is not None
+            and heard is not None
+            and follows > heard
+            and match_id in self._listeners
+        ):
+            self._early.setdefault(match_id, []).append(message)
+            if match_id not in self._early_timers:
+                self._early_timers[match_id] = asyncio.get_running_loop().create_task(
+                    self._hand_out_early_after_a_wait(match_id)
+                )
+            return
         await self._deliver(match_id, message)
         early = self._early.get(match_id)
-        while early and (self._heard.get(match_id, -1) + 1) in early:
-            await self._deliver(match_id, early.pop(self._heard[match_id] + 1))
+        while early:
+            ready = [m for m in early if _follows(m) <= self._heard.get(match_id, -1)]
+            if not ready:
+                break
+            for waited in sorted(ready, key=_follows):
+                early.remove(waited)
+                await self._deliver(match_id, waited)
         if not early:
             self._forget_early(match_id)
 
     async def _hand_out_early_after_a_wait(self, match_id: int) -> None:
         await asyncio.sleep(REORDER_WAIT_SECONDS)
         self._early_timers.pop(match_id, None)
-        early = self._early.pop(match_id, {})
-        for version in sorted(early):
-            await self._deliver(match_id, early[version])
+        for waited in sorted(self._early.pop(match_id, []), key=_follows):
+            await self._deliver(match_id, waited)
 
     def _forget_early(self, match_id: int) -> None:
         self._early.pop(match_id, None)
@@ -544,3 +479,17 @@ class MatchHub:
                 await listener.hear(message)
             except Exception:
                 log.exception("a socket of match %s could not take its news", match_id)
+
+
+def _follows(message: dict) -> int | None:
+    """The version a hub must have handed out before ``message``: a change follows the version
+    before its own; the clock's news and a stop, the version they were made at."""
+    version = message.get("version")
+    if not isinstance(version, int):
+        return None
+    kind = message.get("type")
+    if kind == "match.changed":
+        return version - 1
+    if kind in ("match.clock", "match.stopped"):
+        return version
+    return None

@@ -205,6 +205,7 @@ def _hold_the_clock(match: Match, held_ms: int) -> None:
 def _tell_the_clock(match: Match) -> None:
     delivery.match_clock(
         match.pk,
+        version=match.version,
         paused_at_ms=match.paused_at_ms,
         clock_offset_ms=match.clock_offset_ms,
         wake_at_ms=match.wake_at_ms,

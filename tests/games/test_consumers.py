@@ -500,3 +500,56 @@ async def test_a_pause_reaches_the_sockets_and_their_clock_stands_still():
     assert resumed["type"] == "clock" and resumed["paused"] is False
     assert resumed["server_time"] >= frozen
     await ana.disconnect()
+
+
+async def test_a_socket_that_connects_while_a_move_commits_sees_the_move(monkeypatch, settings):
+    """Ben's socket reads the match, and Ana's move commits before his connect goes on: he joined
+    the match's news before that read, so the move reaches him at once, after the state he read
+    (no heartbeat here to catch it up)."""
+    settings.GAMES_HEARTBEAT_SECONDS = 0
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    ana_user = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
+    read = consumers.selectors.match_access_async
+
+    async def read_then_ana_moves(**kwargs):
+        access = await read(**kwargs)
+        await database_sync_to_async(services.submit_move)(
+            match_id=match.pk, user=ana_user, move={"type": "pass"}
+        )
+        return access
+
+    monkeypatch.setattr(consumers.selectors, "match_access_async", read_then_ana_moves)
+    ben, connected, _ = await connect(match.pk, t["ben"])
+    assert connected
+    first, news = await receive_state(ben), await receive_state(ben, timeout=1)
+    assert (first["version"], news["version"]) == (0, 1)
+    assert (await receive_state(ana))["version"] == 1
+    await ana.disconnect()
+    await ben.disconnect()
+
+
+async def test_a_refused_socket_hears_nothing_of_the_match_it_joined_to_read(monkeypatch):
+    """Carla is not at the table: her socket joined the match's news before the match was read,
+    and a move committed meanwhile reaches her no more than the match does."""
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    ana_user = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
+    read = consumers.selectors.match_access_async
+
+    async def read_then_ana_moves(**kwargs):
+        access = await read(**kwargs)
+        await database_sync_to_async(services.submit_move)(
+            match_id=match.pk, user=ana_user, move={"type": "pass"}
+        )
+        return access
+
+    monkeypatch.setattr(consumers.selectors, "match_access_async", read_then_ana_moves)
+    carla, connected, _ = await connect(match.pk, t["carla"])
+    assert connected and await close_code_after_accept(carla) == 4403
+    assert MatchHub.here().listeners(match.pk) == 1
+    await ana.disconnect()

@@ -17,10 +17,12 @@ TIMEOUT = 5
 class Socket:
     def __init__(self):
         self.heard = []
+        self.kinds = []
         self.news = asyncio.Event()
 
     async def hear(self, message):
         self.heard.append(message["version"])
+        self.kinds.append(message["type"])
         self.news.set()
 
     async def wait_for(self, count):
@@ -59,21 +61,12 @@ def news(version):
     return {"type": "match.changed", "match_id": 7, "version": version}
 
 
-async def heard_join(hub, match_id=7):
-    """Until ``hub``, which joined the match's group first, has heard that another process
-    joined it (``match.joined``): till then it keeps the match's news at home."""
-    async with asyncio.timeout(TIMEOUT):
-        while hub._is_alone(match_id):
-            await asyncio.sleep(0.01)
-
-
 async def test_own_news_reaches_own_sockets_at_once_and_each_other_process_once(layers):
     here, there = MatchHub(layers()), MatchHub(layers())
     ana, ben, carla = Socket(), Socket(), Socket()
     await here.join(7, ana)
     await here.join(7, ben)
     await there.join(7, carla)
-    await heard_join(here)
 
     for version in (1, 2, 3):
         await here.publish(7, news(version))
@@ -94,130 +87,12 @@ async def test_a_process_sends_its_news_to_the_layer_for_the_others_only():
     ana, carla = Socket(), Socket()
     await here.join(7, ana)
     await there.join(7, carla)
-    await heard_join(here)
     layer.sent.clear()
     await here.publish(7, news(1))
     assert layer.sent == [("match.7", 1, here.channel)]
     await carla.wait_for(1)
     await here.leave(7, ana)
     await there.leave(7, carla)
-
-
-async def test_a_process_alone_with_a_match_keeps_its_news_at_home():
-    """Routed by match, no other process has the match's sockets: its news goes to nobody
-    through the layer, not even to ask the group who is in it."""
-    layer = Spying()
-    here = MatchHub(layer)
-    ana = Socket()
-    await here.join(7, ana)
-    assert layer.sent == [("match.7", "match.joined", here.channel)]  # nobody to tell
-
-    for version in (1, 2, 3):
-        await here.publish(7, news(version))
-
-    assert ana.heard == [1, 2, 3]
-    assert layer.sent == [("match.7", "match.joined", here.channel)]
-    await here.leave(7, ana)
-
-
-async def test_a_process_that_joins_gets_the_news_kept_at_home_and_all_that_follows(layers):
-    """The process that kept a match's news at home sends it to the one that says it joined
-    (whose socket read the match before joining, and may lack it), and its next news to the
-    group."""
-    here, there = MatchHub(layers()), MatchHub(layers())
-    ana, carla = Socket(), Socket()
-    await here.join(7, ana)
-    await here.publish(7, news(1))  # alone: kept at home
-
-    await there.join(7, carla)
-    await carla.wait_for(1)
-    await here.publish(7, news(2))
-    await carla.wait_for(2)
-
-    assert ana.heard == carla.heard == [1, 2]
-    await here.leave(7, ana)
-    await there.leave(7, carla)
-
-
-async def test_news_whose_send_found_nobody_is_kept_for_a_process_joining_just_after(layers):
-    """A socket reads the match, then its process joins the group: news committed in between
-    and sent to the group before the join reached nobody, yet that socket lacks it."""
-    here, there = MatchHub(layers()), MatchHub(layers())
-    ana, carla = Socket(), Socket()
-    await here.join(7, ana)
-    here._alone.clear()  # as if its own join had found a member that left since
-    await here.publish(7, news(1))  # its send finds nobody
-
-    await there.join(7, carla)
-    await carla.wait_for(1)
-
-    assert carla.heard == [1]
-    await here.leave(7, ana)
-    await there.leave(7, carla)
-
-
-async def test_a_join_heard_while_asking_the_group_keeps_the_process_sending():
-    """Another process said it joined while this one's question to the group was on its way:
-    the empty answer is out of date, and the next news goes to the group again."""
-
-    class JoinCrossing(Spying):
-        hub = None
-
-        async def group_send_except(self, group, message, skipped_channel):
-            others = await super().group_send_except(group, message, skipped_channel)
-            if message["type"] == "match.changed":
-                await self.hub._joined_elsewhere(7)
-            return others
-
-    layer = JoinCrossing()
-    here = JoinCrossing.hub = MatchHub(layer)
-    ana = Socket()
-    await here.join(7, ana)
-    here._alone.clear()  # as if its own join had found a member that left since
-    await here.publish(7, news(1))
-    await here.publish(7, news(2))
-
-    assert [version for _group, version, _channel in layer.sent] == ["match.joined", 1, 2]
-    await here.leave(7, ana)
-
-
-async def test_a_process_alone_asks_the_group_again_after_a_while(monkeypatch):
-    """A notice of a join can be lost (Redis restarted, a channel full): a process alone with a
-    match asks the group again after ``ALONE_SECONDS``."""
-    monkeypatch.setattr("games.delivery.ALONE_SECONDS", 0.05)
-    layer = Spying()
-    here = MatchHub(layer)
-    ana = Socket()
-    await here.join(7, ana)
-    await here.publish(7, news(1))
-    await asyncio.sleep(0.1)
-    await here.publish(7, news(2))
-    await here.publish(7, news(3))
-
-    assert [version for _group, version, _channel in layer.sent] == ["match.joined", 2]
-    await here.leave(7, ana)
-
-
-async def test_a_process_that_finds_another_after_a_while_keeps_no_news_at_home(monkeypatch):
-    """Another process joined unheard (its notice lost): once the first asks the group again and
-    finds it, each piece of news goes to it, and none is kept at home any more."""
-    monkeypatch.setattr("games.delivery.ALONE_SECONDS", 0.05)
-    layer = Spying()
-    here = MatchHub(layer)
-    ana = Socket()
-    await here.join(7, ana)
-    await here.publish(7, news(1))  # alone: kept at home
-    unheard = await layer.new_channel()
-    await layer.group_add(match_group(7), unheard)  # joined without a word
-    await asyncio.sleep(0.1)
-
-    await here.publish(7, news(2))  # asks the group again, and finds it
-    await here.publish(7, news(3))
-
-    async with asyncio.timeout(TIMEOUT):
-        assert [(await layer.receive(unheard))["version"] for _ in range(2)] == [2, 3]
-    assert here._kept_home.get(7) is None
-    await here.leave(7, ana)
 
 
 async def test_news_from_outside_a_server_reaches_every_process(layers):
@@ -331,5 +206,22 @@ async def test_news_whose_earlier_version_never_comes_is_handed_out_after_a_shor
         assert socket.heard == [3]
         await hub._hand_out(7, news(4))  # and then the match's news flows on at once
         assert socket.heard == [3, 4]
+    finally:
+        await hub.leave(7, socket)
+
+
+async def test_a_pause_that_overtook_the_move_it_follows_waits_for_it():
+    """Every kind of a match's news carries the version it was made at: a pause made after move 2,
+    arriving before move 2's news, is handed out after it, as it was committed."""
+    hub = MatchHub(InMemoryChannelLayer())
+    socket = Socket()
+    await hub.join(7, socket)
+    try:
+        hub.saw(7, 1)
+        await hub._hand_out(7, {"type": "match.clock", "match_id": 7, "version": 2})
+        await hub._hand_out(7, news(2))
+        await socket.wait_for(2)
+        assert socket.heard == [2, 2]
+        assert socket.kinds == ["match.changed", "match.clock"]
     finally:
         await hub.leave(7, socket)

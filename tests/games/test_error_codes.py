@@ -1,6 +1,6 @@
-"""Every code a move can be refused with reaches the child in words, from the right place: the
-play shell (static/js/play/errors.js) answers for the codes of live play and of the engine's shared
-rules, each game's renderer (static/js/play/games/<game>.js) for its own game's codes. The engine's
+"""Every code a move can be refused with reaches the child in words, all written in one module,
+static/js/play/errors.js: its shared words for the codes of live play and of the engine's shared
+rules, each game's words (named for its slug in GAME_WORDS) for its own game's codes. The engine's
 messages are English, for developers: a code answered by nobody would show them to a child."""
 
 from __future__ import annotations
@@ -84,7 +84,15 @@ SHARED = (
     | _codes_raised(ROOT / "realtime/sockets.py")  # every socket's (the flood limit)
     | {code for path in (ROOT / "games").rglob("*.py") for code in _codes_raised(path)}
 )
-SHELL = _answered(ROOT / "static/js/play/errors.js", "sharedErrorMessage")
+ERRORS = ROOT / "static/js/play/errors.js"
+SHELL = _answered(ERRORS, "sharedWords")
+GAME_WORDS = dict(
+    re.findall(
+        r"^  (\w+): (\w+),$",
+        re.search(r"const GAME_WORDS = \{\n(.*?)\n\}", ERRORS.read_text(encoding="utf-8"), re.S)[1],
+        re.M,
+    )
+)
 
 
 def test_the_shell_answers_for_the_shared_codes_and_no_games_own():
@@ -104,5 +112,12 @@ def test_the_shell_answers_for_the_shared_codes_and_no_games_own():
 def test_each_game_answers_for_its_own_codes(slug):
     own = set().union(*(_codes_raised(path) for path in _engine_modules(slug))) - SHARED
     assert own, f"{slug} refuses nothing of its own?"
-    answered = _answered(ROOT / f"static/js/play/games/{slug}.js", "errorMessage")
+    assert slug in GAME_WORDS, f"{slug} has no words in static/js/play/errors.js"
+    answered = _answered(ERRORS, GAME_WORDS[slug])
     assert sorted(own - answered) == [], f"{slug}: codes nobody words for a child"
+
+
+def test_no_renderer_words_a_code_of_its_own():
+    """The words of the codes are in errors.js alone: no renderer writes them again."""
+    renderers = sorted((ROOT / "static/js/play/games").rglob("*.js"))
+    assert [p.name for p in renderers if "errorMessage" in p.read_text(encoding="utf-8")] == []

@@ -10,7 +10,6 @@
 //   export function describe(event, ctx)      // required: a translated sentence or null
 //   export function scores(view, ctx)         // optional: [number per seat] for the score table
 //                                             //   (default: view.scores, else view.totals)
-//   export function errorMessage(code, ctx)   // optional: a child-friendly text for a game's code
 //   export function result(view, ctx)         // optional: the sentence announcing the end
 //   export function scoreHeading(view, ctx)   // optional: the score column's heading ("Points")
 //   export function readAloud(view, ctx)      // optional: {key, text} the card/target to read
@@ -27,6 +26,7 @@
 // Each group of choices (a hand, a row of targets or operations, a row of actions, a board) is
 // marked data-roving="<a name that stays>": it is one Tab stop, with the arrows inside it, for
 // every game alike (roving.js); the shell keeps it so after every drawing.
+// The words for the codes a move is refused with, every game's, are errors.js's, not a renderer's.
 //
 // The shell's parts, each given the page's state (state.js) as `play`: moves.js (a move's way to
 // the server and back), focus.js (the focus after a drawing), scoreboard.js (whose turn, the

@@ -475,22 +475,3 @@ export function describe(event, ctx) {
       return null;
   }
 }
-
-export function errorMessage(code) {
-  switch (code) {
-    case "students_score_off":
-      return gettext("In this game the points are counted for you.");
-    case "number_not_held":
-      return gettext("You do not have that number card any more.");
-    case "operation_not_held":
-      return gettext("You have no operation card of that kind left.");
-    case "wrong_phase":
-      return gettext("Not now: first everyone chooses, then everyone types their score.");
-    case "bad_recipients":
-      return gettext("Give one number to each of the other two players.");
-    case "not_active":
-      return gettext("You have already played this round. Wait for the others.");
-    default:
-      return null;
-  }
-}

@@ -360,20 +360,3 @@ export function describe(event, ctx) {
       return null;
   }
 }
-
-export function errorMessage(code) {
-  switch (code) {
-    case "card_not_in_hand":
-      return gettext("That card is not in your hand any more.");
-    case "bad_row":
-      return gettext("Choose the top or the bottom row.");
-    case "missing_joker_value":
-      return gettext("Say how much your joker is worth first.");
-    case "joker_value_out_of_range":
-      return gettext("A white joker is worth 0 to 5, a yellow joker 10 to 99.");
-    case "not_a_joker":
-      return gettext("Only a joker can change its value.");
-    default:
-      return null;
-  }
-}

@@ -582,24 +582,3 @@ export function describe(event, ctx) {
       return null;
   }
 }
-
-export function errorMessage(code) {
-  switch (code) {
-    case "tile_not_in_rack":
-      return gettext("That tile is not in your rack any more.");
-    case "square_occupied":
-      return gettext("That square already has a tile.");
-    case "wrong_number":
-      return gettext("Put each tile on a square printed with its own number.");
-    case "exchange_after_place":
-      return gettext("You can only exchange tiles before you place one.");
-    case "pot_too_small":
-      return gettext("The pot does not have that many tiles.");
-    case "no_extra_draw":
-      return gettext("You have no extra tile to draw.");
-    case "pot_empty":
-      return gettext("The pot is empty.");
-    default:
-      return null;
-  }
-}

@@ -213,37 +213,3 @@ export function describe(event, ctx) {
       return null;
   }
 }
-
-export function errorMessage(code) {
-  switch (code) {
-    case "stale_round":
-      return gettext("Too late: that card is gone. Look at the new one!");
-    case "not_extra_time":
-      return gettext("Only an Extra time card gives you more time.");
-    case "wild_value_unexpected":
-      return gettext("Only a Wild card needs a number chosen for it.");
-    case "card_not_in_hand":
-    case "not_in_hand":
-      return gettext("That card is not in your hand any more.");
-    case "duplicate_card":
-    case "same_card":
-      return gettext("Choose two different cards.");
-    case "not_a_number_card":
-      return gettext("Extra time cannot be part of a claim.");
-    case "wild_value_required":
-      return gettext("Tell us which number your Wild is.");
-    case "window_open":
-      return gettext("Your Extra time is already running.");
-    case "blocked_card":
-      return gettext("That card is not open yet: pick a green one.");
-    case "empty_cell":
-      return gettext("That card is already solved.");
-    case "deck_short":
-      return gettext("The deck has too few cards for a swap.");
-    case "not_active":
-      return gettext("Wait for the next card: you cannot claim this one now.");
-    default:
-      return null;
-  }
-}
-

@@ -643,38 +643,3 @@ export function describe(event, ctx) {
       return null;
   }
 }
-
-export function errorMessage(code) {
-  switch (code) {
-    case "card_not_in_hand":
-      return gettext("That card is not in your hand any more.");
-    case "not_an_expression":
-      return gettext("Those cards do not make an equation: put an operation card between numbers.");
-    case "duplicate_card":
-      return gettext("A card can be used only once in an equation.");
-    case "wild_in_equation":
-      return gettext("Wild cards cannot be part of an equation.");
-    case "wrong_limit_reached":
-      return gettext("No more tries this turn: draw a card or end your turn.");
-    case "draw_limit_reached":
-      return gettext("You have already drawn 2 cards this turn.");
-    case "empty_deck":
-      return gettext("That deck is empty.");
-    case "must_draw":
-      return gettext("Draw 2 cards before you end your turn.");
-    case "not_a_wild":
-      return gettext("That card is not a wild card.");
-    case "wild_drawn_this_turn":
-      return gettext("You drew this wild card this turn: play it on a later turn.");
-    case "needs_another_card":
-      return gettext("You need another card in your hand to play this wild card.");
-    case "bad_target":
-      return gettext("Choose another card of your hand to give back.");
-    case "rotation_pending":
-      return gettext("First everyone chooses a card to pass.");
-    case "no_rotation":
-      return gettext("Nobody is passing cards now.");
-    default:
-      return null;
-  }
-}

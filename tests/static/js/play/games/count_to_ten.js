@@ -57,8 +57,3 @@ export function describe(event, ctx) {
   if (event.type === "resigned") return say(gettext("%(name)s gave up."), { name: who(event.seat, ctx) });
   return null;
 }
-
-export function errorMessage(code) {
-  if (code === "bad_step") return gettext("Count on by one or two, up to the goal.");
-  return null;
-}

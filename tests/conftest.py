@@ -22,6 +22,20 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 SERVICES_REQUIRED = bool(os.environ.get("CI") or os.environ.get("REQUIRE_SERVICES"))
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_TESTS = ROOT / "tests" / "engine"
+# Checks of the project's files alone (the docs, the style sheets and templates, the front end's
+# modules, the product's imports) and of the settings, each probed in a process of its own whose
+# environment drops the run's DATABASE_URL and REDIS_URL: no database or channel layer changes
+# what they do, so the services pass would only run them again (about a minute of its time).
+SAME_IN_EVERY_ENVIRONMENT = {
+    ROOT / "tests" / path
+    for path in (
+        "site/test_docs.py",
+        "site/test_direction_safe_styles.py",
+        "site/test_front_end_modules.py",
+        "site/test_import_cycles.py",
+        "config/test_settings.py",
+    )
+}
 # What the test run's own environment must not hand to a site or a command it starts on a SQLite
 # file of its own: its service settings and an outer `make`'s variables (MAKEFLAGS would carry the
 # outer command line's DATABASE_URL).
@@ -212,12 +226,17 @@ def pytest_collection_modifyitems(config, items):
     # writes only that site's SQLite file, whatever the environment: the services pass would run
     # it exactly as the embedded pass did, so it is an embedded test (-m "not embedded" there).
     # So are the engine's tests: the engine is pure Python and knows nothing of Django (the layer
-    # contracts in pyproject.toml), so no database or channel layer can change what they do.
+    # contracts in pyproject.toml), so no database or channel layer can change what they do; and
+    # the modules of SAME_IN_EVERY_ENVIRONMENT.
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         if "services" in fixtures:
             item.add_marker(pytest.mark.services)
-        if "daphne_site" in fixtures or ENGINE_TESTS in item.path.parents:
+        if (
+            "daphne_site" in fixtures
+            or ENGINE_TESTS in item.path.parents
+            or item.path in SAME_IN_EVERY_ENVIRONMENT
+        ):
             item.add_marker(pytest.mark.embedded)
 
 

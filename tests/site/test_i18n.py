@@ -98,6 +98,9 @@ def _msgids(catalogue: Path) -> set[str]:
     return ids
 
 
+# makemessages on a copy of the tracked files, which reads no database or channel layer: the same in
+# either pass of `make test`, so the embedded pass alone runs it (tests/conftest.py).
+@pytest.mark.embedded
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_catalogues_hold_every_text_of_the_sources_and_nothing_else(tmp_path):

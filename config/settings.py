@@ -155,6 +155,8 @@ else:
     # one that had read first could not wait for it and failed at once, whatever the timeout.
     # synchronous=NORMAL is WAL's advised setting: a power cut may lose the last commits, never
     # the database.
+    # Django's SQLite backend, its connections kept open for the next thread (config/sqlite).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,

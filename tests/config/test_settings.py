@@ -49,7 +49,7 @@ def probe(extra_env):
 
 def test_no_environment_runs_embedded():
     got = probe({})
-    assert got["engine"] == "django.db.backends.sqlite3"
+    assert got["engine"] == "config.sqlite"  # Django's, its connections kept (config/sqlite)
     assert got["layer"] == "realtime.layers.InMemoryChannelLayer"
     assert got["eager"] is True
     assert got["debug"] is True

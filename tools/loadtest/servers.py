@@ -36,7 +36,7 @@ def database_url() -> str:
         host = db.get("HOST") or "localhost"
         port = f":{db['PORT']}" if db.get("PORT") else ""
         return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(db['NAME'], safe='')}"
-    if engine_name == "django.db.backends.sqlite3":
+    if engine_name in {"django.db.backends.sqlite3", "config.sqlite"}:
         name = str(db["NAME"])
         if name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
             raise ValueError("an in-memory SQLite database cannot be shared with a server process")

@@ -1,0 +1,1 @@
+"""The embedded default's database backend (config/sqlite/base.py)."""

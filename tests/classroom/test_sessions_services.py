@@ -524,6 +524,19 @@ def test_monitor_reads_the_same_number_of_queries_for_3_and_30_students(
     assert sum(s["attempts"] for s in snapshot["students"]) == 3 * size
 
 
+def test_the_monitor_reads_each_tables_match_row_once():
+    """The seats are read without their matches' rows: on SQLite a match's row is read past its
+    state, which a seat's default order (by match) would do again for every seat."""
+    _classroom, _students, session = started_session(4, table_size=3)
+    session = ClassSession.objects.get(pk=session.pk)
+    with CaptureQueriesContext(connection) as queries:
+        snapshot = selectors.session_monitor(session=session)
+    assert [seat["bot"] for table in snapshot["tables"] for seat in table["seats"]].count(True)
+    seats = [q["sql"] for q in queries.captured_queries if 'FROM "games_seat"' in q["sql"]]
+    assert len(seats) == 2  # the bots' names, the players' last moves
+    assert not [sql for sql in seats if '"games_match"' in sql]
+
+
 def test_the_monitor_reads_neither_the_sessions_answers_nor_its_move_history(
     django_assert_max_num_queries,
 ):

@@ -115,11 +115,13 @@ def _read_room(session: ClassSession) -> _Room:
         needs.setdefault(student_id, _Needs.of(set_for))
         seated[table_id][seat] = (student_id, name)
         where[student_id] = (numbers[table_id], seat)
-    # The bots' names, as each match was made (numbered across the room).
+    # The bots' names, as each match was made (numbered across the room). Unordered: a seat's
+    # default order joins its match's row, which on SQLite means reading past the match's state.
     bot_seats: dict[int, dict[int, str]] = {t.match_id: {} for t in tables if t.match_id}
     for match_id, index, bot in (
         Seat.objects.filter(match_id__in=list(bot_seats))
         .exclude(bot_level="")
+        .order_by()
         .values_list("match_id", "index", "name")
     ):
         bot_seats[match_id][index] = bot

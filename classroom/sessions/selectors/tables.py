@@ -176,7 +176,9 @@ def _own_last_moves(match_ids: list[int]) -> dict[tuple[int, int], datetime]:
     )
     return {
         (match_id, index): at
+        # Unordered: a seat's default order would join its match's row (monitor._read_room).
         for match_id, index, at in Seat.objects.filter(match_id__in=match_ids, user__isnull=False)
+        .order_by()
         .annotate(at=Subquery(latest))
         .values_list("match_id", "index", "at")
         if at is not None

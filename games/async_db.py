@@ -142,29 +142,24 @@ def _deadline(conn: psycopg.AsyncConnection):
 async def _transaction(opening, decide, closing, ready):
     pool = await _pool()
     async with _write_connection(pool) as (conn, sent):
-        if trace.ON:
-            trace.stamp("connection")
         ready()
         cursor = conn.cursor()
         async with _in_transaction(conn) as deadline:
-            try:
-                await cursor.execute(_message(cursor, opening))
-            except psycopg.OperationalError as error:
-                if conn.broken and not deadline.passed:
-                    raise _StaleConnection(error) from error
-                raise
-            while cursor.nextset():  # to the last statement's rows
-                pass
-            rows = await cursor.fetchall()
-            if trace.ON:
-                trace.stamp("read")
-            result, statements = decide(rows)
-            if trace.ON:
-                trace.stamp("decided")
+            with trace.span("read"):
+                try:
+                    await cursor.execute(_message(cursor, opening))
+                except psycopg.OperationalError as error:
+                    if conn.broken and not deadline.passed:
+                        raise _StaleConnection(error) from error
+                    raise
+                while cursor.nextset():  # to the last statement's rows
+                    pass
+                rows = await cursor.fetchall()
+            with trace.span("decide"):
+                result, statements = decide(rows)
             closed = closing(statements)
-            await cursor.execute(_message(cursor, closed))
-            if trace.ON:
-                trace.stamp("committed")
+            with trace.span("commit"):
+                await cursor.execute(_message(cursor, closed))
             sent += [*opening, *closed]
     return result
 
@@ -190,27 +185,23 @@ async def transaction_at_once(
     lost; what ``decide`` raises, nothing sent; the database's other errors, as Django's."""
     pool = await _pool()
     async with _write_connection(pool) as (conn, sent):
-        if trace.ON:
-            trace.stamp("connection")
         ready()
-        result, statements = decide()
-        if trace.ON:
-            trace.stamp("decided")
+        with trace.span("decide"):
+            result, statements = decide()
         message = framed(statements)
         cursor = conn.cursor()
         async with _in_transaction(conn) as deadline:
-            try:
-                await cursor.execute(_message(cursor, message))
-            except psycopg.Error as error:
-                if error.sqlstate == changed_sqlstate:
-                    raise NotDone("the row changed since it was read") from error
-                if conn.broken and not deadline.passed:
-                    raise NotDone("the connection was lost") from error
-                raise
-            cursor.nextset()  # past BEGIN's result to the check's
-            rows = await cursor.fetchall()
-            if trace.ON:
-                trace.stamp("committed")
+            with trace.span("commit"):
+                try:
+                    await cursor.execute(_message(cursor, message))
+                except psycopg.Error as error:
+                    if error.sqlstate == changed_sqlstate:
+                        raise NotDone("the row changed since it was read") from error
+                    if conn.broken and not deadline.passed:
+                        raise NotDone("the connection was lost") from error
+                    raise
+                cursor.nextset()  # past BEGIN's result to the check's
+                rows = await cursor.fetchall()
             sent += message
     return result, rows
 
@@ -296,7 +287,8 @@ async def _write_connection(pool: AsyncConnectionPool):
     (``_prepare``), in a task of its own: a connection new to the pool (at a server's start, or
     grown in a burst) has a handful to prepare, a round trip each, and the write's news, which
     its caller sends once this returns, does not wait for them."""
-    conn = await pool.getconn()
+    with trace.span("connection"):
+        conn = await pool.getconn()
     sent: list[Statement] = []
     try:
         yield conn, sent

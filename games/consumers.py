@@ -135,7 +135,6 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
 
     async def receive(self, text_data=None, bytes_data=None):
         arrived_ns = time.monotonic_ns()
-        received_ns = trace.now() if trace.ON else 0
         if await self.refused_as_flood():
             return
         try:
@@ -149,14 +148,7 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         elif kind == "sync":
             await self._send_current()
         elif kind == "move":
-            if trace.ON:  # the move's timeline (games/trace.py), off by default
-                token = trace.begin(self.match_id, received_ns)
-                try:
-                    trace.stamp("checked")
-                    await self._move(message, arrived_ns)
-                finally:
-                    trace.end(token)
-            else:
+            with trace.move(self.match_id, arrived_ns):  # its timeline (games/trace.py), if on
                 await self._move(message, arrived_ns)
         else:
             await self._error("unknown_type", "send move, sync or ping")
@@ -302,9 +294,8 @@ class MatchConsumer(LoopDispatch, OutageAnswers, CleanSocket, AsyncWebsocketCons
         if client_id:
             payload["client_id"] = client_id
         self.version = max(self.version, version)
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
-        if trace.ON:
-            trace.stamp("sent:mover" if client_id else "sent:other")
+        with trace.span("send:mover" if client_id else "send:other"):
+            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
 
     def _clock_from(self, clock_offset_ms: int, paused_at_ms: int | None) -> None:
         self.clock_offset_ms = clock_offset_ms

@@ -193,13 +193,10 @@ def _enqueue(loop: asyncio.AbstractEventLoop, layer, match_id: int, message: dic
     """One match's news leaves in the order its changes were committed; other matches' news is
     not held up."""
     news.in_order(loop, match_group(match_id), functools.partial(_send, layer, loop, message))
-    if trace.ON:
-        trace.stamp("queued")
 
 
+@trace.spanned("news", last=True)  # a move's timeline ends with its news out (games/trace.py)
 async def _send(layer, loop: asyncio.AbstractEventLoop, message: dict) -> None:
-    if trace.ON:
-        trace.stamp("hub")
     group = match_group(message["match_id"])
     try:
         hub = MatchHub.of(loop)
@@ -213,9 +210,6 @@ async def _send(layer, loop: asyncio.AbstractEventLoop, message: dict) -> None:
         log.warning("could not broadcast to %s (%s: %s)", group, type(outage).__name__, outage)
     except Exception:
         log.exception("could not broadcast to %s", group)
-    if trace.ON:
-        trace.stamp("relayed")
-        trace.finish()
 
 
 def _told(task: asyncio.Task) -> None:

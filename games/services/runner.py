@@ -130,11 +130,7 @@ async def write_match_async(write: _MatchWrite):
     the row unchanged under its lock (``_KnownMatches``); any other write, or that one if the row
     has changed, reads the match under its lock and writes in a second message. SQLite has no
     such driver: there ``write_match`` runs on the thread Channels shares for database work."""
-    if trace.ON:
-        trace.stamp("turn_asked")
     async with _turn_of(write.match_id):
-        if trace.ON:
-            trace.stamp("turn")
         if not async_db.enabled():
             return await _write_match_on_thread(write)
         known = _known_matches.take(write.match_id)
@@ -147,14 +143,13 @@ async def write_match_async(write: _MatchWrite):
             )
             versions = write.row_versions
         _writes_done.last_ns = time.monotonic_ns()
-        if trace.ON:
-            trace.stamp("returned")
         write.tell()
         if versions is not None:
             _known_matches.keep(write, *versions)
         return result
 
 
+@trace.spanned("known")
 async def _write_on_known(
     write: _MatchWrite, known: _KnownMatch
 ) -> tuple[Any, tuple[str, str] | None]:
@@ -163,8 +158,6 @@ async def _write_on_known(
     under its lock: the row changed since, the connection was lost, or the decision on what this
     process knew refused the write (the match may have moved on: read, the move may be allowed,
     or refused for the right reason)."""
-    if trace.ON:
-        trace.stamp("known")
     try:
         result, rows = await async_db.transaction_at_once(
             lambda: write.decide_on_known(known),
@@ -252,13 +245,21 @@ _write_match_on_thread = database_sync_to_async(write_match)
 # commit order (the lock orders the commits, not the coroutines that tell of them afterwards),
 # and a race at one table (every claim on a ¡Mía! card) waits here, holding one of the few
 # move connections (GAMES_MOVE_CONNECTIONS) rather than one each, blocked on the row lock.
-_match_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+_match_turns: weakref.WeakValueDictionary[int, _Turn] = weakref.WeakValueDictionary()
 
 
-def _turn_of(match_id: int) -> asyncio.Lock:
+class _Turn(asyncio.Lock):
+    """A match's turn: a lock whose ``async with`` is timed while it waits (games/trace.py)."""
+
+    async def __aenter__(self) -> None:
+        with trace.span("turn"):
+            await self.acquire()
+
+
+def _turn_of(match_id: int) -> _Turn:
     turn = _match_turns.get(match_id)
     if turn is None:
-        turn = _match_turns[match_id] = asyncio.Lock()
+        turn = _match_turns[match_id] = _Turn()
     return turn
 
 

@@ -5,6 +5,7 @@ figures and the ratio, and the trace prints every stage of a move through the re
 The runs are tiny (a table or two, a few seconds): they check the printout, not the figures.
 """
 
+import asyncio
 import json
 import re
 from io import StringIO
@@ -189,29 +190,53 @@ def test_what_the_floor_and_the_trace_cannot_do_is_refused_clearly(arguments, re
 # --- the trace's record and its report ------------------------------------------------------------
 
 
-def test_a_traced_move_is_written_once_with_its_stamps_in_order(tmp_path, monkeypatch):
+def test_a_traced_move_is_written_once_with_its_spans_in_order(tmp_path, monkeypatch):
     monkeypatch.setattr(trace, "FILE", str(tmp_path / "t-{pid}.jsonl"))
     monkeypatch.setattr(trace, "_out", None)
-    token = trace.begin(7, trace.now())
-    try:
-        trace.stamp("turn")
-        trace.stamp("sent:mover")
-        trace.finish()
-        trace.stamp("late")  # after the record was written: ignored
-        trace.finish()  # written once
-    finally:
-        trace.end(token)
-        trace._out.close()
-    trace.stamp("nothing")  # no move in this context: nothing happens
+
+    @trace.recorded_span("decide")
+    def decide():
+        return "decided"
+
+    @trace.recorded_span("news", last=True)
+    async def news():
+        with trace.Span("send:mover"):
+            await asyncio.sleep(0)
+
+    received = trace.now()
+    with trace.recorded_move(7, received):
+        with trace.Span("turn"):
+            pass
+        assert decide() == "decided"
+        asyncio.run(news())  # a task of its own, as the news's is: the record goes with it
+        with trace.Span("late"):  # after the record was written: ignored
+            pass
+    trace._out.close()
+    with trace.Span("nothing"):  # no move in this context: nothing happens
+        pass
 
     (path,) = tmp_path.iterdir()
-    (line,) = path.read_text().splitlines()
+    (line,) = path.read_text().splitlines()  # written once
     record = json.loads(line)
     assert record["match"] == 7
-    names = [name for name, _ in record["stamps"]]
-    assert names == ["received", "turn", "sent:mover"]
-    times = [ns for _, ns in record["stamps"]]
-    assert times == sorted(times)
+    names = [name for name, _, _ in record["spans"]]
+    assert names == ["checks", "turn", "decide", "send:mover", "news"]
+    assert record["spans"][0][1] == received
+    for _, start, end in record["spans"]:
+        assert start <= end
+    ends = [end for _, _, end in record["spans"]]  # each written as it ends
+    assert ends == sorted(ends)
+
+
+def test_tracing_off_leaves_the_hot_path_a_shared_null_context_and_the_function_as_it_was():
+    def decide():
+        return "decided"
+
+    off_span, off_move = trace._off_span("decide"), trace._off_move(7, 0)
+    assert off_span is off_move is trace._OFF
+    assert trace._off_spanned("news", last=True)(decide) is decide
+    with off_span:
+        pass
 
 
 def test_the_trace_is_off_unless_asked_for():
@@ -224,11 +249,12 @@ def test_the_trace_report_takes_stages_and_legs_from_the_moves_of_the_measured_w
 
     def record(match, at_ms):
         base = at_ms * ms
-        names = [
-            "received", "checked", "turn_asked", "turn", "connection", "read", "decided",
-            "committed", "returned", "queued", "hub", "sent:other", "sent:mover", "relayed",
+        spans = [  # name, start, end, in ms after the move was received
+            ("checks", 0, 1), ("turn", 2, 3), ("connection", 3, 4), ("read", 4, 5),
+            ("decide", 5, 6), ("commit", 6, 7), ("news", 10, 13), ("send:other", 10, 11),
+            ("send:mover", 11, 12),
         ]  # fmt: skip
-        return {"match": match, "stamps": [[name, base + n * ms] for n, name in enumerate(names)]}
+        return {"match": match, "spans": [[n, base + s * ms, base + e * ms] for n, s, e in spans]}
 
     records = [record(1, 1000), record(2, 1100), record(3, 9000)]  # the last: out of the window
     acknowledged = [(1, 0.999, 1.0150), (2, 1.099, 1.1150)]
@@ -241,4 +267,4 @@ def test_the_trace_report_takes_stages_and_legs_from_the_moves_of_the_measured_w
     assert table["to the last socket's send"] == ["1.0", "1.0"]
     assert table[compare.TOTAL[0]] == ["12.0", "12.0"]
     assert table[compare.CLIENT_IN] == ["1.0", "1.0"]
-    assert table[compare.CLIENT_OUT] == ["3.0", "3.0"]  # sent:mover at +12 ms, received at +15
+    assert table[compare.CLIENT_OUT] == ["3.0", "3.0"]  # send:mover ends at +12 ms, received at +15

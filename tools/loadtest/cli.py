@@ -123,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--trace",
         action="store_true",
-        help="the servers started here stamp each move (GAMES_MOVE_TRACE, games/trace.py): "
+        help="the servers started here time each move in spans (GAMES_MOVE_TRACE, games/trace.py): "
         "print each stage's p50 and p95",
     )
     parser.add_argument("--json", dest="json_path", default=None, help="also write figures")

@@ -6,8 +6,8 @@ goes"):
   side, the ratio of the real p50 to the floor's, and the bound "2 x floor p50 + one commit", the
   commit measured here on the same PostgreSQL (``commit_round_trip_ms``), back to back and at the
   moves' pace (``paced_commit_ms``).
-- ``--trace``: the real servers stamp each move (games/trace.py); ``trace_report`` reads their
-  files and prints each stage's p50 and p95 over the measured steps.
+- ``--trace``: the real servers time each move in spans (games/trace.py); ``trace_report``
+  reads their files and prints each stage's p50 and p95 over the measured steps.
 """
 
 from __future__ import annotations
@@ -182,26 +182,23 @@ def comparison_report(
 
 # --- the trace ----------------------------------------------------------------------------------
 
-# (stage, from stamp, to stamp): each a stretch of the move's timeline, in its order. A move
-# decided on the match as its process knew it has no read: its decision follows the connection
-# (the last of its connection stamps, should it have been read after all), and its one round trip
-# is the last.
+# (stage, from, to): each a stretch of the move's timeline, in its order, from one edge of a span
+# (games/trace.py: "decide.start", "decide.end") to another: a span's own length, or the gap
+# between two. A move decided on the match as its process knew it has no read.
 STAGES = (
-    ("flood, wire checks", "received", "checked"),
-    ("shape check, the write made", "checked", "turn_asked"),
-    ("wait for the match's turn", "turn_asked", "turn"),
-    ("connection from the pool", "turn", "connection"),
-    ("round trip 1: BEGIN + lock read", "connection", "read"),
-    ("decide (engine, records)", ("read", "connection"), "decided"),
-    ("last round trip: writes + COMMIT", "decided", "committed"),
-    ("connection back, runner resumes", "committed", "returned"),
-    ("news queued", "returned", "queued"),
-    ("news task waits for the loop", "queued", "hub"),
-    ("to the first socket's send", "hub", "sent:first"),
-    ("to the last socket's send", "sent:first", "sent:last"),
-    ("relay to other processes", "sent:last", "relayed"),
+    ("flood, wire checks", "checks.start", "checks.end"),
+    ("shape check, the write made", "checks.end", "turn.start"),
+    ("wait for the match's turn", "turn.start", "turn.end"),
+    ("connection from the pool", "connection.start", "connection.end"),
+    ("round trip 1: BEGIN + lock read", "read.start", "read.end"),
+    ("decide (engine, records)", "decide.start", "decide.end"),
+    ("last round trip: writes + COMMIT", "commit.start", "commit.end"),
+    ("connection back, news's task starts", "commit.end", "news.start"),
+    ("to the first socket's send", "news.start", "send:first.end"),
+    ("to the last socket's send", "send:first.end", "send:last.end"),
+    ("relay to other processes", "send:last.end", "news.end"),
 )
-TOTAL = ("server: receive -> last socket's send", "received", "sent:last")
+TOTAL = ("server: receive -> last socket's send", "checks.start", "send:last.end")
 CLIENT_IN = "client send -> server receive"
 CLIENT_OUT = "mover's send -> client has it"
 
@@ -225,24 +222,21 @@ def read_trace(directory: str) -> list[dict]:
     return records
 
 
-def _alternatives(stamps: str | tuple[str, ...]) -> tuple[str, ...]:
-    return (stamps,) if isinstance(stamps, str) else stamps
-
-
 def _points(record: dict) -> dict[str, int]:
-    """The move's stamps by name (the last of a name stamped twice: a move read after all took
-    a second connection); ``sent:first`` and ``sent:last`` over its sockets."""
+    """The edges of the move's spans by name ("decide.start", "decide.end"; the last span of a
+    name, should there be two: a move read after all took a second connection and decided again);
+    ``send:first`` and ``send:last`` over its sockets' sends."""
     points: dict[str, int] = {}
-    sent = []
-    for name, ns in record["stamps"]:
-        if name.startswith("sent:"):
-            sent.append(ns)
-            if name == "sent:mover":
-                points.setdefault("sent:mover", ns)
+    sends = []
+    for name, start, end in record["spans"]:
+        if name.startswith("send:"):
+            sends.append(end)
+            if name == "send:mover":
+                points.setdefault("send:mover.end", end)
         else:
-            points[name] = ns
-    if sent:
-        points["sent:first"], points["sent:last"] = min(sent), max(sent)
+            points[f"{name}.start"], points[f"{name}.end"] = start, end
+    if sends:
+        points["send:first.end"], points["send:last.end"] = min(sends), max(sends)
     return points
 
 
@@ -257,14 +251,13 @@ def trace_report(
     timed = []
     for record in records:
         points = _points(record)
-        received = points.get("received", 0) / 1e9
+        received = points.get("checks.start", 0) / 1e9
         if any(start <= received <= stop for start, stop in windows):
             timed.append((record["match"], points))
     durations: dict[str, list[float]] = {}
     for _match, points in timed:
-        for name, firsts, then in (*STAGES, TOTAL):
-            first = next((f for f in _alternatives(firsts) if f in points), None)
-            if first is not None and then in points:
+        for name, first, then in (*STAGES, TOTAL):
+            if first in points and then in points:
                 durations.setdefault(name, []).append((points[then] - points[first]) / 1e6)
     if acknowledged:
         by_match: dict[int, list[dict[str, int]]] = {}
@@ -272,15 +265,15 @@ def trace_report(
             by_match.setdefault(match, []).append(points)
         for match, sent, received in acknowledged:
             for points in by_match.get(match, ()):
-                arrived = points.get("received", 0) / 1e9
-                if sent <= arrived <= received and "sent:mover" in points:
+                arrived = points.get("checks.start", 0) / 1e9
+                if sent <= arrived <= received and "send:mover.end" in points:
                     durations.setdefault(CLIENT_IN, []).append((arrived - sent) * 1000)
-                    out = received - points["sent:mover"] / 1e9
+                    out = received - points["send:mover.end"] / 1e9
                     durations.setdefault(CLIENT_OUT, []).append(out * 1000)
                     break
     lines = [f"a move through the server (games/trace.py): {len(timed)} moves traced"]
-    known = [points for _match, points in timed if "known" in points]
-    read_again = sum(1 for points in known if "read" in points)
+    known = [points for _match, points in timed if "known.start" in points]
+    read_again = sum(1 for points in known if "read.start" in points)
     lines.append(
         f"  decided on the match as the process knew it: {len(known)} moves,"
         f" {read_again} of them read again (the row had changed, or the move was refused)"

@@ -181,8 +181,8 @@ CHANNEL_LAYER_REDIS_URLS = env.list(
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's layer, reading each process's news in batches (realtime/layers.py).
-            "BACKEND": "realtime.layers.BatchingRedisChannelLayer",
+            # channels_redis's layer as it comes (realtime/layers.py watches it for lost groups).
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py refuses a command beyond max_connections (100 by default) instead of
                 # waiting, and a class reconnecting at once joins hundreds of groups together.
@@ -226,7 +226,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "realtime.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # Embedded: tasks run in-process, and their errors surface where they were sent.
     CELERY_TASK_ALWAYS_EAGER = True

@@ -346,9 +346,8 @@ class MatchHub:
         group = match_group(match_id)
         if self.channel is None:
             await self.layer.group_send(group, message)
-        elif hasattr(self.layer, "group_send_except"):
-            await self.layer.group_send_except(group, message, self.channel)
         else:
+            # Marked as this process's: its own copy comes back through the layer and is dropped.
             await self.layer.group_send(group, {**message, "origin": self.channel})
 
     def listeners(self, match_id: int) -> int:
@@ -375,7 +374,7 @@ class MatchHub:
                 await asyncio.sleep(RETRY_READ_SECONDS)
                 continue
             if message.get("origin") == self.channel:
-                continue  # its own news, already handed out (a layer without group_send_except)
+                continue  # its own news, already handed out (``publish``)
             match_id = message.get("match_id")
             if not isinstance(match_id, int):
                 log.warning("match news without a match id: %s", message.get("type"))

@@ -220,9 +220,9 @@ class DeepLinkForm(SessionCreateForm):
         cleaned = super().clean()
         kind = cleaned.get("kind")
         if kind != Kind.GAME:  # the game's fields were on the page, but do not count
-            for name in list(self._errors):
+            for name in list(self.errors):
                 if name == "variant" or name.startswith("opt__"):
-                    del self._errors[name]
+                    del self.errors[name]
         if kind == Kind.GAME:
             cleaned["choice"] = self._game_choice(cleaned)
         elif kind in (Kind.HOMEWORK, Kind.PERSONAL):
@@ -237,7 +237,7 @@ class DeepLinkForm(SessionCreateForm):
 
     def _game_choice(self, cleaned) -> Choice | None:
         if not cleaned.get("game"):
-            if "variant" not in self._errors:
+            if "variant" not in self.errors:
                 self.add_error("variant", _("Choose a game and its variant."))
             return None
         try:

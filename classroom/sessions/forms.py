@@ -189,10 +189,10 @@ class SessionCreateForm(ProjectorForm):
         for variant in self.variants:
             for _option, name in variant["option_fields"]:
                 if name not in mine:
-                    self._errors.pop(name, None)
+                    self.errors.pop(name, None)
         if chosen["max_players"] == 1:
             cleaned["table_size"] = 1  # solo variants: a table per student, whatever was typed
-            self._errors.pop("table_size", None)
+            self.errors.pop("table_size", None)
         options = {}
         for option, name in chosen["option_fields"]:
             value = cleaned.get(name)

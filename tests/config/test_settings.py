@@ -50,7 +50,7 @@ def probe(extra_env):
 def test_no_environment_runs_embedded():
     got = probe({})
     assert got["engine"] == "config.sqlite"  # Django's, its connections kept (config/sqlite)
-    assert got["layer"] == "realtime.layers.InMemoryChannelLayer"
+    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
     assert got["eager"] is True
     assert got["debug"] is True
 
@@ -63,8 +63,8 @@ def test_database_and_redis_urls_switch_to_services():
     # Under ASGI: no persistent per-thread connections, psycopg's pool instead.
     assert got["conn_max_age"] == 0
     assert got["options"]["pool"]["max_size"] >= 1
-    # channels_redis's layer, reading in batches (realtime/layers.py subclasses it).
-    assert got["layer"] == "realtime.layers.BatchingRedisChannelLayer"
+    # channels_redis's layer as it comes.
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
     assert got["eager"] is False
     assert got["broker"] == "redis://r:6379/1"
 

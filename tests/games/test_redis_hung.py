@@ -154,7 +154,7 @@ def redis_away(request, settings):
         port = proxy.port
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "realtime.layers.BatchingRedisChannelLayer",
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": f"redis://127.0.0.1:{port}/0", "socket_timeout": 1}],
                 "prefix": f"asgi-away-{port}",

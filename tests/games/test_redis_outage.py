@@ -9,10 +9,10 @@ import time
 
 import pytest
 import websockets
+from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
 from classroom.sessions.push import student_group
-from realtime.layers import BatchingRedisChannelLayer
 from tests.factories import make_class, make_match, make_student, session_cookie_for
 from tests.games.test_redis_restart import OwnRedis
 from tests.games.test_two_daphnes import a_move
@@ -135,12 +135,12 @@ def test_a_restarted_redis_is_healed_at_once_for_every_handshake(services, tmp_p
         redis.kill()
 
 
-def a_layer_on(redis, fleet) -> BatchingRedisChannelLayer:
+def a_layer_on(redis, fleet) -> RedisChannelLayer:
     """A channel layer of the test's own on ``redis``, as the ``fleet``'s servers'."""
     config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])
     config["hosts"] = [{**config["hosts"][0], "address": redis.url}]
     config["prefix"] = fleet.env["CHANNEL_LAYER_PREFIX"]
-    return BatchingRedisChannelLayer(**config)
+    return RedisChannelLayer(**config)
 
 
 @pytest.mark.timeout(120)

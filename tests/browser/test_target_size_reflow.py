@@ -155,19 +155,20 @@ def read_every_page(browser, server, who: str, read) -> list[str]:
         add_session_cookie(context, server.url, server.made[who])
     found = []
     try:
+        # One tab, each page opened in it in turn: every navigation is a new document (the font
+        # size and text spacing a reading sets die with the old one, and it puts the viewport
+        # back to a laptop's width), and a new tab for each page cost Chromium a renderer of its
+        # own and a cold first load.
+        page = context.new_page()
+        page.set_default_timeout(15_000)
         for role, path, kind in server.made["pages"]:
             if role != who:
                 continue
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            try:
-                response = page.goto(server.url + path)
-                assert response.status < 400, (who, path, response.status)
-                if kind == "play":
-                    wait_for_table(page)
-                found += read(page, path, kind)
-            finally:
-                page.close()
+            response = page.goto(server.url + path)
+            assert response.status < 400, (who, path, response.status)
+            if kind == "play":
+                wait_for_table(page)
+            found += read(page, path, kind)
     finally:
         context.close()
     return found

@@ -1,19 +1,17 @@
-"""PostgreSQL on a server process's event loop, for the one transaction a player's move needs:
-the connections, their pool and their deadline. What is sent is written elsewhere (the SQL of a
-match's write: games/services/sql.py); this sends it.
+"""PostgreSQL on a server process's event loop: the primitives a match's write calls to send
+its transaction (``connection``, ``Connection.transaction``, ``Connection.send``) and a read
+(``fetch``), with their pool and their deadline. What is sent and when is decided by the write
+(games/services/runner.py) and written in its SQL (games/services/sql.py); this only sends it,
+and never calls back.
 
 On a thread, a move would spend most of its time waiting for PostgreSQL, and after each of its
 round trips the thread must win Python's GIL back from the event loop, which under load takes
 three times as long as the round trip itself (docs/capacity.md). So a move's transaction runs on the
 event loop, on psycopg's asynchronous connections: nothing has to win the GIL back, and the
-transaction takes two round trips instead of four (``transaction``):
-
-1. ``BEGIN`` and the locking read, sent as one message;
-2. the writes and the ``COMMIT``, sent as one message;
-
-or one, for a write decided on what its caller already knew of the row (``transaction_at_once``:
-``BEGIN``, a check under the row lock that the row is as the caller knew it, the writes and the
-``COMMIT``; games/services/runner.py, ``_KnownMatches``).
+transaction takes two messages instead of four (``BEGIN`` and the locking read; the writes and
+the ``COMMIT``), or one for a write decided on what its caller already knew of the row
+(``BEGIN``, a check under the row lock that the row is as the caller knew it, the writes and
+the ``COMMIT``).
 
 The connections bind parameters on the client, as Django's do, so a query of several statements
 goes out in PostgreSQL's simple protocol in one message. psycopg's transaction blocks would send
@@ -46,8 +44,8 @@ import contextlib
 import logging
 import re
 import weakref
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -63,7 +61,6 @@ log = logging.getLogger(__name__)
 Statement = tuple[str, Sequence[Any]]
 APPLICATION_NAME = "games-moves"
 POOL_TIMEOUT_S = 3
-Result = TypeVar("Result")
 
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = (
     weakref.WeakKeyDictionary()
@@ -78,36 +75,19 @@ def enabled(alias: str = "default") -> bool:
     )
 
 
-async def transaction(
-    opening: Sequence[Statement],
-    decide: Callable[[list[tuple]], tuple[Result, Sequence[Statement]]],
-    closing: Callable[[Sequence[Statement]], Sequence[Statement]],
-    ready: Callable[[], None] = lambda: None,
-) -> Result:
-    """Call ``ready`` once a connection is held (what it raises is raised here, nothing sent);
-    then send the ``opening`` statements in one message (they begin a transaction and end with a
-    read), hand the rows of the last one to ``decide``, and send the statements it returns as
-    ``closing`` frames them, in one message that ends the transaction. Whatever ``decide`` raises
-    rolls the transaction back and is raised here; so are the database's errors, as Django's
-    (``django.db.IntegrityError``, ...), as the ORM would raise them."""
-    try:
-        return await _transaction(opening, decide, closing, ready)
-    except _StaleConnection as stale:
-        # Nothing was written: the pool's idle connections went with PostgreSQL's restart.
-        # Drop every dead one and try once more, on a connection made now.
-        await (await _pool()).check()
-        try:
-            return await _transaction(opening, decide, closing, ready)
-        except _StaleConnection as again:
-            raise again.error from stale.error
-
-
-class _StaleConnection(Exception):
-    """The connection was found broken before anything was written on it."""
+class ConnectionLost(Exception):
+    """The connection broke under a message before the deadline (``Connection.send``): what the
+    message asked may or may not have been done. On a connection the pool had kept idle, the
+    first message finding it dead means PostgreSQL restarted and nothing was written."""
 
     def __init__(self, error: BaseException):
         super().__init__(str(error))
         self.error = error
+
+
+class RowChanged(Exception):
+    """A statement of the message raised the SQLSTATE its sender named (``Connection.send``):
+    PostgreSQL ran none of the rest, and the transaction is rolled back."""
 
 
 class _Deadline:
@@ -139,90 +119,99 @@ def _deadline(conn: psycopg.AsyncConnection):
         handle.cancel()
 
 
-async def _transaction(opening, decide, closing, ready):
-    pool = await _pool()
-    async with _write_connection(pool) as (conn, sent):
-        ready()
-        cursor = conn.cursor()
-        async with _in_transaction(conn) as deadline:
-            with trace.span("read"):
-                try:
-                    await cursor.execute(_message(cursor, opening))
-                except psycopg.OperationalError as error:
-                    if conn.broken and not deadline.passed:
-                        raise _StaleConnection(error) from error
-                    raise
-                while cursor.nextset():  # to the last statement's rows
-                    pass
-                rows = await cursor.fetchall()
-            with trace.span("decide"):
-                result, statements = decide(rows)
-            closed = closing(statements)
-            with trace.span("commit"):
-                await cursor.execute(_message(cursor, closed))
-            sent += [*opening, *closed]
-    return result
+class Connection:
+    """One connection of this event loop's pool, held for one write (``connection``): it sends
+    the messages of a transaction (``transaction``, ``send``) and remembers the statements each
+    committed transaction sent, to prepare once the write is done."""
 
+    def __init__(self, conn: psycopg.AsyncConnection):
+        self._conn = conn
+        self._cursor = conn.cursor()
+        self._deadline: _Deadline | None = None
+        self._sending: list[Statement] = []
+        self.committed: list[Statement] = []
 
-class NotDone(Exception):
-    """A transaction sent in one message (``transaction_at_once``) did not commit, or may not
-    have: its check found the row changed, or its connection was lost under it. Its caller reads
-    the row under its lock and decides again (where a replay check tells whether it had)."""
+    @contextlib.asynccontextmanager
+    async def transaction(self):
+        """The messages sent within are one transaction (the first begins it, the last commits
+        it: their SQL says so), all within ``DATABASE_WAIT_S`` (``_deadline``), psycopg's errors
+        raised as Django's (``django.db.IntegrityError``, ..., as the ORM would raise them), and
+        rolled back if anything raises: a write the server refused leaves it failed, a cancelled
+        one may leave it open, and either way the connection must not go back to the pool like
+        that."""
+        conn = self._conn
+        self._sending = []
+        with _deadline(conn) as self._deadline:
+            try:
+                with connections["default"].wrap_database_errors:
+                    yield
+            except BaseException:
+                if not conn.closed and conn.info.transaction_status in (
+                    TransactionStatus.INTRANS,
+                    TransactionStatus.INERROR,
+                ):
+                    await conn.rollback()
+                raise
+        self.committed += self._sending
 
-
-async def transaction_at_once(
-    decide: Callable[[], tuple[Result, Sequence[Statement]]],
-    framed: Callable[[Sequence[Statement]], Sequence[Statement]],
-    changed_sqlstate: str,
-    ready: Callable[[], None] = lambda: None,
-) -> tuple[Result, list[tuple]]:
-    """A transaction in one round trip, for a write decided on what its caller already knows of
-    the row it writes: call ``ready`` once a connection is held, then ``decide`` (nothing is read
-    first), and send its statements as ``framed`` frames them, ``BEGIN`` to ``COMMIT``, the
-    statement after ``BEGIN`` being a check that the row is as the caller knew it, under its
-    lock. Returns ``decide``'s result and the check's rows. Raises ``NotDone`` if the check
-    raised ``changed_sqlstate`` (PostgreSQL then runs none of the rest) or the connection was
-    lost; what ``decide`` raises, nothing sent; the database's other errors, as Django's."""
-    pool = await _pool()
-    async with _write_connection(pool) as (conn, sent):
-        ready()
-        with trace.span("decide"):
-            result, statements = decide()
-        message = framed(statements)
-        cursor = conn.cursor()
-        async with _in_transaction(conn) as deadline:
-            with trace.span("commit"):
-                try:
-                    await cursor.execute(_message(cursor, message))
-                except psycopg.Error as error:
-                    if error.sqlstate == changed_sqlstate:
-                        raise NotDone("the row changed since it was read") from error
-                    if conn.broken and not deadline.passed:
-                        raise NotDone("the connection was lost") from error
-                    raise
-                cursor.nextset()  # past BEGIN's result to the check's
-                rows = await cursor.fetchall()
-            sent += message
-    return result, rows
+    async def send(
+        self, statements: Sequence[Statement], *, rows_of: int | None = None, refused: str = ""
+    ) -> list[tuple]:
+        """``statements`` in one message (``_message``), within ``transaction``: the rows of the
+        statement at index ``rows_of`` (-1: the last), or none (a write's statements return no
+        row, so nothing is lost by not reading their results one by one). Raises ``RowChanged``
+        if a statement raised the SQLSTATE ``refused``, ``ConnectionLost`` if the connection
+        broke under the message before the deadline, the database's other errors as Django's."""
+        cursor = self._cursor
+        try:
+            await cursor.execute(_message(cursor, statements))
+        except psycopg.Error as error:
+            if refused and error.sqlstate == refused:
+                raise RowChanged(str(error)) from error
+            if self._conn.broken and not self._deadline.passed:
+                raise ConnectionLost(error) from error
+            raise
+        self._sending += statements
+        if rows_of is None:
+            return []
+        if rows_of < 0:
+            while cursor.nextset():  # to the last statement's rows
+                pass
+        else:
+            for _ in range(rows_of):
+                cursor.nextset()
+        return await cursor.fetchall()
 
 
 @contextlib.asynccontextmanager
-async def _in_transaction(conn: psycopg.AsyncConnection):
-    """Within ``DATABASE_WAIT_S`` (``_deadline``, which it yields), psycopg's errors raised as
-    Django's, and the transaction rolled back if anything raises: a write the server refused
-    leaves it failed, a cancelled one may leave it open, and either way the connection must not
-    go back to the pool like that."""
-    with _deadline(conn) as deadline:
-        try:
-            with connections["default"].wrap_database_errors:
-                yield deadline
-        except BaseException:
-            if not conn.closed and conn.info.transaction_status in (
-                TransactionStatus.INTRANS,
-                TransactionStatus.INERROR,
-            ):
-                await conn.rollback()
-            raise
+async def connection():
+    """A ``Connection`` from this event loop's pool for one write. It goes back to the pool once
+    the statements its committed transactions sent that it has not prepared yet are
+    (``_prepare``), in a task of its own: a connection new to the pool (at a server's start, or
+    grown in a burst) has a handful to prepare, a round trip each, and the write's news, which
+    its caller sends once this returns, does not wait for them."""
+    pool = await _pool()
+    with trace.span("connection"):
+        conn = await pool.getconn()
+    held = Connection(conn)
+    try:
+        yield held
+    except BaseException:
+        await pool.putconn(conn)
+        raise
+    unprepared = _unprepared(conn, held.committed)
+    if not unprepared:
+        await pool.putconn(conn)
+        return
+    preparing = asyncio.get_running_loop().create_task(_prepare_and_return(pool, conn, unprepared))
+    _preparing.add(preparing)
+    preparing.add_done_callback(_preparing.discard)
+
+
+async def drop_dead_connections() -> None:
+    """Check the pool's idle connections and drop the dead ones (PostgreSQL restarted): the next
+    ``connection`` is one made now."""
+    await (await _pool()).check()
 
 
 # --- prepared statements ------------------------------------------------------------------------
@@ -280,30 +269,6 @@ def _numbered(sql: str) -> str:
     return _PLACEHOLDER.sub(number, sql)
 
 
-@contextlib.asynccontextmanager
-async def _write_connection(pool: AsyncConnectionPool):
-    """A connection from ``pool`` for one write, and a list for the statements the write has
-    committed. The connection goes back to the pool once those it has not prepared yet are
-    (``_prepare``), in a task of its own: a connection new to the pool (at a server's start, or
-    grown in a burst) has a handful to prepare, a round trip each, and the write's news, which
-    its caller sends once this returns, does not wait for them."""
-    with trace.span("connection"):
-        conn = await pool.getconn()
-    sent: list[Statement] = []
-    try:
-        yield conn, sent
-    except BaseException:
-        await pool.putconn(conn)
-        raise
-    unprepared = _unprepared(conn, sent)
-    if not unprepared:
-        await pool.putconn(conn)
-        return
-    preparing = asyncio.get_running_loop().create_task(_prepare_and_return(pool, conn, unprepared))
-    _preparing.add(preparing)
-    preparing.add_done_callback(_preparing.discard)
-
-
 # The tasks preparing a connection's statements, kept until done (the event loop keeps only weak
 # references to its tasks).
 _preparing: set[asyncio.Task] = set()
@@ -351,7 +316,7 @@ async def _prepare(conn: psycopg.AsyncConnection, texts: Sequence[str]) -> None:
 
 async def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     """The rows of one read, in autocommit: one round trip (once more, on a new connection, if
-    the one drawn from the pool was dead: ``transaction``)."""
+    the one drawn from the pool was dead: PostgreSQL restarted)."""
     pool = await _pool()
     for attempt in (1, 2):
         async with pool.connection() as conn:

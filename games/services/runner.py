@@ -123,25 +123,24 @@ _writes_done = _WritesDone()
 
 
 async def write_match_async(write: _MatchWrite):
-    """``write`` from a server's event loop, in the match's turn. On PostgreSQL the transaction
-    runs on the loop's own connections (``games.async_db``): on a thread each round trip had to
-    win the GIL back from the loop (docs/capacity.md). A player's move on a match this process
-    wrote last is decided on the match as that write left it and sent in one message that checks
-    the row unchanged under its lock (``_KnownMatches``); any other write, or that one if the row
-    has changed, reads the match under its lock and writes in a second message. SQLite has no
-    such driver: there ``write_match`` runs on the thread Channels shares for database work."""
+    """``write`` from a server's event loop, read top to bottom: take the match's turn; decide
+    on the match as this process last wrote it, if it may (``_write_on_known``: one message), or
+    else read it under its lock and decide (``_write_under_lock``: two); then hand the news to
+    its one path out (``tell``) and keep what the write left known. On PostgreSQL the
+    transaction runs on the loop's own connections (``games.async_db``, which only sends): on a
+    thread each round trip had to win the GIL back from the loop (docs/capacity.md). SQLite has
+    no such driver: there ``write_match`` runs on the thread Channels shares for database
+    work."""
     async with _turn_of(write.match_id):
         if not async_db.enabled():
             return await _write_match_on_thread(write)
         known = _known_matches.take(write.match_id)
-        result, versions = None, None
+        done = None
         if known is not None and write.decides_on_known():
-            result, versions = await _write_on_known(write, known)
-        if versions is None:
-            result = await async_db.transaction(
-                opening(write.lock()), write.decide, closing, ready=write.begin
-            )
-            versions = write.row_versions
+            done = await _write_on_known(write, known)
+        if done is None:
+            done = await _write_under_lock(write)
+        result, versions = done
         _writes_done.last_ns = time.monotonic_ns()
         write.tell()
         if versions is not None:
@@ -150,25 +149,66 @@ async def write_match_async(write: _MatchWrite):
 
 
 @trace.spanned("known")
-async def _write_on_known(
-    write: _MatchWrite, known: _KnownMatch
-) -> tuple[Any, tuple[str, str] | None]:
-    """``write`` decided on ``known`` and sent in one message: its result and the row versions
-    to keep (``_KnownMatches.keep``) if it committed; (None, None) if it must read the match
-    under its lock: the row changed since, the connection was lost, or the decision on what this
-    process knew refused the write (the match may have moved on: read, the move may be allowed,
-    or refused for the right reason)."""
+async def _write_on_known(write: _MatchWrite, known: _KnownMatch):
+    """``write`` decided on ``known`` and sent in one message (``sql.at_once``: ``BEGIN``, the
+    check under the row lock that the row is still ``known``'s version, the writes, ``COMMIT``):
+    its result and the row versions to keep (``_KnownMatches.keep``) once committed; None if it
+    must read the match under its lock: the row changed since, the connection was lost (the
+    message may have committed: the lock statement's replay check tells), or the decision on
+    what this process knew refused the write (the match may have moved on: read, the move may
+    be allowed, or refused for the right reason)."""
     try:
-        result, rows = await async_db.transaction_at_once(
-            lambda: write.decide_on_known(known),
-            lambda statements: at_once(write.match_id, known.row_version, statements),
-            CHANGED_SQLSTATE,
-            ready=write.begin,
-        )
-    except (async_db.NotDone, IntegrityError, IllegalMove, MatchError):
-        return None, None
-    (written_under,) = rows[0]
+        async with async_db.connection() as db:
+            write.begin()
+            with trace.span("decide"):
+                result, statements = write.decide_on_known(known)
+            message = at_once(write.match_id, known.row_version, statements)
+            async with db.transaction():
+                with trace.span("commit"):
+                    rows = await db.send(message, rows_of=1, refused=CHANGED_SQLSTATE)
+    except (async_db.RowChanged, async_db.ConnectionLost, IntegrityError, IllegalMove, MatchError):
+        return None
+    (written_under,) = rows[0]  # the check's row: the id this transaction wrote under
     return result, (known.row_version, written_under)
+
+
+async def _write_under_lock(write: _MatchWrite):
+    """``write`` read under the match's row lock, decided and committed (``_read_and_decide``):
+    its result and the row versions to keep. A connection the pool kept idle across a restart of
+    PostgreSQL is found dead at the first message, before anything was written: the pool drops
+    every dead one and the write is tried once more, on a connection made now."""
+    try:
+        return await _read_and_decide(write)
+    except _NothingWritten as stale:
+        await async_db.drop_dead_connections()
+        try:
+            return await _read_and_decide(write)
+        except _NothingWritten as again:
+            raise again.lost.error from stale.lost.error
+
+
+async def _read_and_decide(write: _MatchWrite):
+    async with async_db.connection() as db:
+        write.begin()
+        async with db.transaction():
+            with trace.span("read"):
+                try:
+                    rows = await db.send(opening(write.lock()), rows_of=-1)
+                except async_db.ConnectionLost as lost:
+                    raise _NothingWritten(lost) from lost
+            with trace.span("decide"):
+                result, statements = write.decide(rows)
+            with trace.span("commit"):
+                await db.send(closing(statements))
+    return result, write.row_versions
+
+
+class _NothingWritten(Exception):
+    """The connection was found dead at a transaction's first message (``_write_under_lock``)."""
+
+    def __init__(self, lost: async_db.ConnectionLost):
+        super().__init__(str(lost))
+        self.lost = lost
 
 
 class _KnownMatch(NamedTuple):

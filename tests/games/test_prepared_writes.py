@@ -109,11 +109,9 @@ def test_a_statement_postgresql_cannot_prepare_stays_text_and_commits(one_connec
     async def write_twice():
         try:
             for _ in range(2):
-                await async_db.transaction(
-                    [("BEGIN", []), ("SELECT 1", [])],
-                    lambda rows: (rows, [untyped]),
-                    lambda statements: [*statements, ("COMMIT", [])],
-                )
+                async with async_db.connection() as db, db.transaction():
+                    await db.send([("BEGIN", []), ("SELECT 1", [])], rows_of=-1)
+                    await db.send([untyped, ("COMMIT", [])])
             return await async_db.fetch("SELECT statement FROM pg_prepared_statements", [])
         finally:
             await async_db.close_pool()

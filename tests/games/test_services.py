@@ -363,11 +363,11 @@ def test_the_event_loops_lock_reads_the_match_as_the_orm_does(table):
 
     async def read():
         try:
-            return await async_db.transaction(
-                sql.opening(statement.statement(match.pk, "nobody-sent-this")),
-                lambda rows: (statement.read(rows), []),
-                sql.closing,
-            )
+            async with async_db.connection() as db, db.transaction():
+                lock = statement.statement(match.pk, "nobody-sent-this")
+                rows = await db.send(sql.opening(lock), rows_of=-1)
+                await db.send(sql.closing([]))
+            return statement.read(rows)
         finally:
             await async_db.close_pool()
 

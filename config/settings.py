@@ -157,6 +157,10 @@ else:
     # the database.
     # Django's SQLite backend, its connections kept open for the next thread (config/sqlite).
     DATABASES["default"]["ENGINE"] = "config.sqlite"
+    # Tests run on SQLite's in-memory database, as Django's own engine gives them by default; said
+    # here because pytest-django's per-worker names (xdist) know that default by the engine's
+    # name only, and made this one's test database a file named after the path.
+    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,

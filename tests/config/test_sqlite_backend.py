@@ -88,3 +88,15 @@ def test_a_database_file_made_again_gets_a_new_connection(tmp_path):
     databases["default"].close()
     other, rows = _on_another_thread(lambda: _connect_and_close(databases))
     assert other is not raw and rows == 1
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db
+def test_the_suite_runs_on_sqlites_in_memory_database_in_every_worker():
+    """`make test` runs the suite in xdist workers, each naming its test database; the embedded
+    default's must stay in memory there as under Django's own engine, not a file named after
+    the path (which cannot be opened)."""
+    from django.db import connection
+
+    assert connection.vendor == "sqlite"
+    assert connection.is_in_memory_db()

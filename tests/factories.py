@@ -166,4 +166,7 @@ async def close_code_after_accept(ws) -> int:
     nothing before: the code, for a socket that ``connect`` reported connected."""
     output = await ws.receive_output(timeout=5)
     assert output["type"] == "websocket.close", output
+    # Then it is gone, as a browser's socket is once closed: its consumer stops now, not when
+    # the test's event loop cancels everything left, where a stock Redis layer's read can hang.
+    await ws.disconnect()
     return output["code"]

@@ -41,6 +41,7 @@ async def test_foreign_origin_is_refused_even_when_signed_in():
     ws = communicator(origin=b"https://evil.example", cookie=await session_cookie_for_a_student())
     connected, _ = await ws.connect()
     assert not connected
+    await ws.disconnect()
 
 
 @pytest.mark.parametrize(

@@ -502,15 +502,9 @@ async def test_a_pause_reaches_the_sockets_and_their_clock_stands_still():
     await ana.disconnect()
 
 
-async def test_a_socket_that_connects_while_a_move_commits_sees_the_move(monkeypatch, settings):
-    """Ben's socket reads the match, and Ana's move commits before his connect goes on: he joined
-    the match's news before that read, so the move reaches him at once, after the state he read
-    (no heartbeat here to catch it up)."""
-    settings.GAMES_HEARTBEAT_SECONDS = 0
-    t = await a_table()
-    match = t["match"]
-    ana, _, _ = await connect(match.pk, t["ana"])
-    await receive_state(ana)
+async def ana_passes_while_the_next_socket_reads_the_match(monkeypatch, match):
+    """The next socket's read of the match is followed, before its connect goes on, by Ana's
+    pass committing."""
     ana_user = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
     read = consumers.selectors.match_access_async
 
@@ -522,6 +516,18 @@ async def test_a_socket_that_connects_while_a_move_commits_sees_the_move(monkeyp
         return access
 
     monkeypatch.setattr(consumers.selectors, "match_access_async", read_then_ana_moves)
+
+
+async def test_a_socket_that_connects_while_a_move_commits_sees_the_move(monkeypatch, settings):
+    """Ben's socket reads the match, and Ana's move commits before his connect goes on: he joined
+    the match's news before that read, so the move reaches him at once, after the state he read
+    (no heartbeat here to catch it up)."""
+    settings.GAMES_HEARTBEAT_SECONDS = 0
+    t = await a_table()
+    match = t["match"]
+    ana, _, _ = await connect(match.pk, t["ana"])
+    await receive_state(ana)
+    await ana_passes_while_the_next_socket_reads_the_match(monkeypatch, match)
     ben, connected, _ = await connect(match.pk, t["ben"])
     assert connected
     first, news = await receive_state(ben), await receive_state(ben, timeout=1)
@@ -538,17 +544,7 @@ async def test_a_refused_socket_hears_nothing_of_the_match_it_joined_to_read(mon
     match = t["match"]
     ana, _, _ = await connect(match.pk, t["ana"])
     await receive_state(ana)
-    ana_user = await database_sync_to_async(lambda: match.seats.get(index=0).user)()
-    read = consumers.selectors.match_access_async
-
-    async def read_then_ana_moves(**kwargs):
-        access = await read(**kwargs)
-        await database_sync_to_async(services.submit_move)(
-            match_id=match.pk, user=ana_user, move={"type": "pass"}
-        )
-        return access
-
-    monkeypatch.setattr(consumers.selectors, "match_access_async", read_then_ana_moves)
+    await ana_passes_while_the_next_socket_reads_the_match(monkeypatch, match)
     carla, connected, _ = await connect(match.pk, t["carla"])
     assert connected and await close_code_after_accept(carla) == 4403
     assert MatchHub.here().listeners(match.pk) == 1
